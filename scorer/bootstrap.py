@@ -1,0 +1,226 @@
+"""Bootstrap samples: reading and writing the samples-file format, seeded
+generation, and the sample-by-item multiplicity matrix every resampled
+statistic is gathered with.
+
+The samples file is the one ``CS-GenerateSamples-MASTER.pl`` writes and
+``CS-Score-MASTER.pl -samples`` reads (spec §6.1), one sample per line::
+
+    <sample number> <GROUP>:<ID>[,<ID>...] <GROUP>:<ID>... ...
+
+For Cold Start a group is an LDC query and its ids are the SF queries (entry
+points) of that LDC query.  For the claim tasks every claim is its own group
+and an element is just ``<ID>``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from typing import Iterable, Optional, Sequence
+
+import numpy as np
+
+from scorer.problems import ScorerError
+
+#: Groups with at most this many ids get a uniform random order from one
+#: random number (an index into all their permutations); larger groups fall
+#: back to one shuffle each.
+_MAX_TABULATED_GROUP = 6
+
+
+@dataclasses.dataclass(frozen=True)
+class Element:
+    """One drawn group: its id and its member ids in the order written."""
+
+    group: str
+    members: tuple
+
+    def text(self) -> str:
+        if len(self.members) == 1 and self.members[0] == self.group:
+            return self.group
+        return f"{self.group}:{','.join(self.members)}"
+
+
+@dataclasses.dataclass
+class SampleSet:
+    """Samples in numeric order of their sample numbers.
+
+    ``elements`` is the table of distinct elements; ``draws[i]`` lists, for
+    sample ``numbers[i]``, the indices into that table in file order.
+    """
+
+    numbers: list
+    draws: list
+    elements: list
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def text(self) -> str:
+        """The samples file, one line per sample."""
+        rendered = np.array([element.text() for element in self.elements] or [""], dtype=object)
+        lines = []
+        for number, draw in zip(self.numbers, self.draws):
+            parts = rendered[np.asarray(draw, dtype=np.intp)] if len(draw) else []
+            lines.append(" ".join([str(number), *parts]) + "\n")
+        return "".join(lines)
+
+    def multiplicities(self, ids: Sequence[str], first_only: bool = False,
+                       key=None) -> np.ndarray:
+        """Matrix (samples x ids): how often each id occurs in each sample.
+
+        With ``first_only`` only the first member of each element counts (the
+        Perl's ONE_ENTRYPOINT mode).  ``key`` maps a member id to the form
+        ``ids`` use (e.g. an SF query's short id); members not in ``ids`` are
+        ignored.
+        """
+        position = {identifier: i for i, identifier in enumerate(ids)}
+        key = key or (lambda member: member)
+        # element -> positions of its counted members
+        incidence_rows, incidence_cols = [], []
+        for e, element in enumerate(self.elements):
+            members = element.members[:1] if first_only else element.members
+            for member in members:
+                column = position.get(key(member))
+                if column is not None:
+                    incidence_rows.append(e)
+                    incidence_cols.append(column)
+        counts = np.zeros((len(self.numbers), len(ids)), dtype=np.int64)
+        if not incidence_rows or not self.numbers:
+            return counts
+        element_counts = np.zeros((len(self.numbers), len(self.elements)), dtype=np.int64)
+        for i, draw in enumerate(self.draws):
+            if len(draw):
+                np.add.at(element_counts[i], np.asarray(draw, dtype=np.intp), 1)
+        incidence = np.zeros((len(self.elements), len(ids)), dtype=np.int64)
+        np.add.at(incidence, (np.asarray(incidence_rows), np.asarray(incidence_cols)), 1)
+        return element_counts @ incidence
+
+
+def parse_samples(lines: Iterable[str], source: str = "samples") -> SampleSet:
+    """Parse samples-file lines; a later line with the same number replaces an earlier one."""
+    by_number: dict = {}
+    element_index: dict = {}
+    elements: list = []
+    for line_number, line in enumerate(lines, 1):
+        tokens = line.split()
+        if not tokens:
+            continue
+        try:
+            number = int(tokens[0])
+        except ValueError:
+            raise ScorerError(f"{source} line {line_number}: a sample line must start with "
+                              f"its sample number, not '{tokens[0]}'")
+        draw = []
+        for token in tokens[1:]:
+            index = element_index.get(token)
+            if index is None:
+                if ":" in token:
+                    group, members = token.split(":", 1)
+                    element = Element(group, tuple(m for m in members.split(",") if m))
+                else:
+                    element = Element(token, (token,))
+                index = element_index[token] = len(elements)
+                elements.append(element)
+            draw.append(index)
+        by_number[number] = np.asarray(draw, dtype=np.int32)
+    numbers = sorted(by_number)
+    return SampleSet(numbers, [by_number[n] for n in numbers], elements)
+
+
+def read_samples(path: str) -> SampleSet:
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return parse_samples(f, path)
+    except OSError as error:
+        raise ScorerError(f"Could not open {path}: {error.strerror}")
+
+
+def generate(groups: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
+    """Draw ``n_samples`` samples with numpy's ``default_rng(seed)``.
+
+    ``groups`` is a list of ``(group id, member ids)``; the Perl generator's
+    rule: each sample draws as many groups as there are, uniformly with
+    replacement from the groups in string order, each written with all its
+    members in a uniformly random order.  The same seed gives the same samples
+    on every machine (numpy's generator streams are stable).
+    """
+    if n_samples < 0:
+        raise ScorerError("the number of bootstrap samples must not be negative")
+    groups = sorted((str(g), tuple(m)) for g, m in groups)
+    rng = np.random.default_rng(seed)
+    n_groups = len(groups)
+    if n_groups == 0 or n_samples == 0:
+        return SampleSet(list(range(1, n_samples + 1)), [np.zeros(0, np.int32)] * n_samples, [])
+    drawn = rng.integers(0, n_groups, size=(n_samples, n_groups))
+    choice = rng.random(size=(n_samples, n_groups))
+    # Element table: for each group every ordering of its members (small groups),
+    # so that a sample is a row of indices into one table.
+    elements: list = []
+    offsets = np.zeros(n_groups, dtype=np.int64)
+    orderings = np.zeros(n_groups, dtype=np.int64)
+    for g, (group, members) in enumerate(groups):
+        offsets[g] = len(elements)
+        if len(members) <= _MAX_TABULATED_GROUP:
+            perms = list(itertools.permutations(members)) or [()]
+            orderings[g] = len(perms)
+            elements.extend(Element(group, p) for p in perms)
+        else:
+            orderings[g] = 0
+            elements.append(Element(group, members))
+    chosen = drawn
+    ordering = np.minimum((choice * orderings[chosen]).astype(np.int64),
+                          np.maximum(orderings[chosen] - 1, 0))
+    table_index = offsets[chosen] + ordering
+    draws = [row.astype(np.int32) for row in table_index]
+    large = np.flatnonzero(orderings == 0)
+    if len(large):
+        # Rare: groups too big to tabulate get one shuffle per draw.
+        for i, row in enumerate(drawn):
+            for j in np.flatnonzero(np.isin(row, large)):
+                group, members = groups[row[j]]
+                order = rng.permutation(len(members))
+                elements.append(Element(group, tuple(members[k] for k in order)))
+                draws[i][j] = len(elements) - 1
+    return SampleSet(list(range(1, n_samples + 1)), draws, elements)
+
+
+def read_groups(path: str) -> list:
+    """Read an ids file: ``GROUP ID [ANYTHING]`` lines (Cold Start ``qids.txt``),
+    or one ``ID`` per line (claim tasks: each id its own group).
+
+    Members keep their first-seen order; repeated lines are ignored.
+    """
+    groups: dict = {}
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as error:
+        raise ScorerError(f"Could not open {path}: {error.strerror}")
+    with f:
+        for line in f:
+            fields = line.split()
+            if not fields:
+                continue
+            group, member = (fields[0], fields[1]) if len(fields) > 1 else (fields[0], fields[0])
+            members = groups.setdefault(group, [])
+            if member not in members:
+                members.append(member)
+    return [(group, tuple(members)) for group, members in groups.items()]
+
+
+def samples_digest(samples: Optional[SampleSet]) -> str:
+    """A short fingerprint of the samples (for ``.params`` signatures)."""
+    import hashlib
+    if samples is None:
+        return "none"
+    return hashlib.sha256(samples.text().encode("utf-8")).hexdigest()[:12]
+
+
+def seed_from_text(text: str) -> int:
+    """A seed switch value as an integer (0 is a real seed, not 'no seed')."""
+    try:
+        seed = int(text)
+    except (TypeError, ValueError):
+        raise ScorerError(f"-seed must be a whole number, not '{text}'")
+    if seed < 0:
+        raise ScorerError(f"-seed must not be negative, not '{text}'")
+    return seed

@@ -1,0 +1,239 @@
+"""The command line: the Perl scorer's single-dash switches, ``-policy``, and
+the mapping of problems to exit statuses.
+
+Switches may come before or after the files (the Perl wants them first).
+Everything below this module receives a frozen ``Request``.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from typing import Optional
+
+import scorer
+from scorer import output
+from scorer.policy import (DEFAULT_FIELDS, DISCIPLINES, LEGAL_CHOICES, POLICY_KEYS, build_policy,
+                           load_policy_file)
+from scorer.problems import ERROR_EXIT_STATUS, Problems, ScorerError
+from scorer.request import Request
+
+#: switch -> (takes a value?, default shown in the help, help text)
+SWITCHES = {
+    "bootstrap": (True, None, "Draw this many bootstrap samples (seeded by -seed) instead of "
+                              "reading -samples; they are written to <prefix>.bootsamples"),
+    "discipline": (True, "ASSESSED", "Discipline for identifying ground truth (see below for "
+                                     "options)"),
+    "error_file": (True, "stderr", "Where should error output be sent? (filename, stdout or "
+                                   "stderr)"),
+    "expand": (True, None, "Expand multi-entrypoint queries, using string provided as base for "
+                           "expanded query names"),
+    "fields": (True, ":".join(DEFAULT_FIELDS), "Colon-separated list of output fields to print "
+                                               "(see below for options)"),
+    "h": (False, None, None),
+    "help": (False, None, "Show help"),
+    "ignore": (True, "UNASSESSED:DUPLICATE", "Colon-separated list of assessment codes, submitted "
+               "value corresponding to which to be ignored (post-policy) (see policy options "
+               "below for legal choices)"),
+    "justifications": (True, "1:3", "Are multiple justifications allowed? Legal values are of the "
+                       "form A:B where A represents justifications per document and B represents "
+                       "total justifications. Use 'M' to allow any number of justifications, for "
+                       "e.g., 'M:10' to allow multiple justifications per document but overall "
+                       "not more than 10 (best or top) justifications."),
+    "max_evidence": (True, None, "Claim tasks: predicted evidence read per claim (a number, or "
+                                 "'all'); overrides the policy"),
+    "output_file": (True, "stdout", "Where should program output be sent? (prefix of filename, "
+                                    "stdout or stderr)"),
+    "policy": (True, None, "YAML policy file (configs/NAME.yaml): task, right, wrong, ignore, "
+                           "justifications, discipline, fields, max_evidence; switches given "
+                           "on the command line override it"),
+    "queries": (True, None, "file (one LDC query ID, SF query ID pair, separated by space, per "
+                "line with an optional number separated by space representing the hop upto "
+                "which evaluation is to be performed) or colon-separated list of SF query IDs to "
+                "be scored (if omitted, all query files in 'files' parameter will be scored)"),
+    "right": (True, "CORRECT", "Colon-separated list of assessment codes, submitted value "
+              "corresponding to which to be counted as right (post-policy) (see policy options "
+              "below for legal choices)"),
+    "runids": (True, None, "Colon-separated list of run IDs to be scored (if omitted, all runids "
+                           "will be scored)"),
+    "samples": (True, None, "Specify the Bootstrap resamples file."),
+    "seed": (True, None, "Seed of -bootstrap (a whole number; 0 is a seed like any other)"),
+    "tabs": (False, None, "Use tabs to separate output fields instead of spaces (useful for "
+                          "export to spreadsheet)"),
+    "version": (False, None, "Print version number and exit"),
+    "wrong": (True, "INCORRECT:INCORRECT_PARENT:INEXACT", "Colon-separated list of assessment "
+              "codes, submitted value corresponding to which to be counted as wrong "
+              "(post-policy) (see policy options below for legal choices)"),
+}
+
+#: Switches that set the policy (and override a -policy file).
+POLICY_SWITCHES = ("right", "wrong", "ignore", "justifications", "discipline", "fields",
+                   "max_evidence")
+
+DISCIPLINE_HELP = {
+    "ASSESSED": "No match unless this exact entry appears in the assessments",
+    "STRING_CASE": "String matches modulo case differences; provenance need not match",
+    "STRING_EXACT": "Exact string match, but provenance need not match",
+}
+
+CATEGORY_HELP = {
+    "CORRECT": "Number of assessed correct responses.",
+    "DUPLICATE": "Number of duplicate responses.",
+    "INCORRECT": "Number of assessed incorrect responses.",
+    "INCORRECT_PARENT": "Number of responses that had incorrect (grand-)parent.",
+    "INEXACT": "Number of assessed inexact responses.",
+    "UNASSESSED": "Number of unassessed responses.",
+}
+
+
+class UsageError(Exception):
+    """A mistake on the command line: message, then the usage text."""
+
+
+def usage(program: str = "scorer") -> str:
+    from scorer.coldstart.reports.tables import FIELDS
+    lines = [f"{program}:  Score TAC Cold Start slot-filling runs (byte-identical to "
+             f"CS-Score-MASTER.pl {scorer.PERL_REFERENCE_VERSION}), SciFact and FEVER "
+             f"predictions", "",
+             f"Usage: {program} {{-switch {{-switch ...}}}} files... "
+             f"(switches may also follow the files)", "", "Legal switches are:"]
+    for name in sorted(SWITCHES):
+        takes_value, default, help_text = SWITCHES[name]
+        if help_text is None:
+            continue
+        head = f"  -{name}" + (" <value>" if takes_value else "")
+        text = help_text + (f" (Default = {default})." if default else "")
+        wrapped = textwrap.wrap(text, width=80 - 27, break_long_words=True,
+                                break_on_hyphens=False)
+        lines.append(head.ljust(27) + wrapped[0])
+        lines.extend(" " * 29 + more for more in wrapped[1:])
+    lines += ["parameters are:",
+              "  files  Query file (.xml), assessment files, then submission files (Cold Start);",
+              "         gold then predictions (SciFact, FEVER) (Required).", "",
+              "-discipline is one of the following:"]
+    lines += [f"  {name + ':':14}{DISCIPLINE_HELP[name]}" for name in DISCIPLINES]
+    lines.append("-fields is a colon-separated list drawn from the following:")
+    lines += [f"  {name + ':':18}{FIELDS[name][3]}" for name in sorted(DEFAULT_FIELDS)]
+    lines.append("policy options are a colon-separated list drawn from the following:")
+    for name in sorted(LEGAL_CHOICES):
+        legal = " and ".join(f"-{option.lower()}" for option in LEGAL_CHOICES[name])
+        lines.append(f"  {name + ':':18}{CATEGORY_HELP[name]} Legal choice for {legal}.")
+    lines.append("-policy files (YAML) may hold these keys:")
+    lines += [f"  {key + ':':18}{text}" for key, text in POLICY_KEYS.items()]
+    return "\n".join(lines) + "\n\n"
+
+
+def parse_arguments(argv) -> tuple:
+    """Switch values (only those given) and the files, the Perl's way: a switch
+    is ``-NAME`` with an exact name; a value switch takes the next argument."""
+    given: dict = {}
+    files: list = []
+    i = 0
+    while i < len(argv):
+        argument = argv[i]
+        if argument.startswith("-") and len(argument) > 1:
+            name = argument[1:]
+            if name not in SWITCHES:
+                raise UsageError(f"Unknown switch: {argument}")
+            takes_value = SWITCHES[name][0]
+            if name in ("help", "h"):
+                return {"help": True}, files
+            if name == "version":
+                return {"version": True}, files
+            if takes_value:
+                if i + 1 >= len(argv):
+                    raise UsageError(f"Switch {argument} needs a value")
+                given[name] = argv[i + 1]
+                i += 2
+                continue
+            given[name] = True
+        else:
+            files.append(argument)
+        i += 1
+    return given, files
+
+
+def build_request(given: dict, files: list, argv, cwd: str) -> Request:
+    policy_file = given.get("policy")
+    file_settings = load_policy_file(policy_file) if policy_file else {}
+    switches = {name: given[name] for name in POLICY_SWITCHES if name in given}
+    policy = build_policy(file_settings, switches, source=policy_file or "command line")
+    if not files:
+        raise UsageError("Not enough arguments; files must be provided")
+    bootstrap = None
+    seed = None
+    if "bootstrap" in given:
+        try:
+            bootstrap = int(given["bootstrap"])
+        except ValueError:
+            raise ScorerError(f"-bootstrap must be a whole number of samples, not "
+                              f"'{given['bootstrap']}'")
+        if bootstrap < 0:
+            raise ScorerError("-bootstrap must not be negative")
+        if "seed" not in given:
+            raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
+        if "samples" in given:
+            raise ScorerError("give either -samples FILE or -bootstrap N -seed S, not both")
+    if "seed" in given:
+        from scorer.bootstrap import seed_from_text
+        seed = seed_from_text(given["seed"])
+    if policy.task == "coldstart" and (given.get("samples") or bootstrap is not None) \
+            and not given.get("expand"):
+        # The Perl dies here after writing half its reports (spec §7.24).
+        raise ScorerError("-samples and -bootstrap need -expand: bootstrap samples are drawn "
+                          "over LDC queries")
+    runids = tuple(r for r in given["runids"].split(":")) if given.get("runids") else None
+    return Request(policy=policy, files=tuple(files),
+                   output_file=given.get("output_file", "stdout"),
+                   error_file=given.get("error_file", "stderr"),
+                   policy_file=policy_file, expand=given.get("expand"),
+                   queries=given.get("queries"), runids=runids, tabs=bool(given.get("tabs")),
+                   samples=given.get("samples"), bootstrap=bootstrap, seed=seed,
+                   argv=tuple(argv), program="python -m scorer", cwd=cwd)
+
+
+def run_task(request: Request, problems: Problems):
+    if request.policy.task == "coldstart":
+        from scorer.coldstart import driver
+    else:
+        from scorer.claims import driver
+    return driver.run(request, problems)
+
+
+def main(argv: Optional[list] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        given, files = parse_arguments(argv)
+    except UsageError as error:
+        sys.stderr.write(f"ERROR: {error}\n\n{usage()}")
+        return ERROR_EXIT_STATUS
+    if given.get("help"):
+        sys.stdout.write(usage())
+        return 0
+    if given.get("version"):
+        sys.stdout.write(f"scorer version {scorer.__version__} (Cold Start reports as "
+                         f"CS-Score-MASTER.pl version {scorer.PERL_REFERENCE_VERSION})\n")
+        return 0
+    error_file = given.get("error_file", "stderr")
+    if not output.is_stream(error_file) and os.path.exists(error_file):
+        sys.stderr.write(f"FATAL_ERROR: File {error_file} already exists\n")
+        return ERROR_EXIT_STATUS
+    problems = Problems()
+    try:
+        request = build_request(given, files, argv, os.getcwd())
+        reports = run_task(request, problems)
+        output.write_reports(request.output_file, reports)
+    except UsageError as error:
+        sys.stderr.write(f"ERROR: {error}\n\n{usage()}")
+        return ERROR_EXIT_STATUS
+    except ScorerError as error:
+        text = problems.report_fatal(str(error))
+        output.write_error_log(error_file, text)
+        if not output.is_stream(error_file):
+            sys.stderr.write(f"FATAL_ERROR: {error}\n")
+        return error.exit_status
+    except KeyboardInterrupt:
+        sys.stderr.write("Interrupted; no report was written.\n")
+        return 130
+    output.write_error_log(error_file, problems.report())
+    return ERROR_EXIT_STATUS if problems.error_count else 0

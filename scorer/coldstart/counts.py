@@ -1,0 +1,76 @@
+"""The counts table of a run: one row per scored tree node (query or EC), with
+the sufficient statistics every report and every bootstrap sample is
+computed from (spec §3.6, §4.1).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from scorer import stats
+
+#: Count columns, in the Perl's field order (spec §5.1).
+COUNT_COLUMNS = ("GT", "SUBMITTED", "CORRECT", "INCORRECT", "INEXACT", "INCORRECT_PARENT",
+                 "UNASSESSED", "REDUNDANT", "RIGHT", "WRONG", "IGNORED")
+
+_COUNT_OF_LABEL = {"SUBMITTED": "SUBMITTED", "CORRECT": "CORRECT", "INCORRECT": "INCORRECT",
+                   "INEXACT": "INEXACT", "INCORRECT_PARENT": "INCORRECT_PARENT",
+                   "UNASSESSED": "UNASSESSED", "REDUNDANT": "REDUNDANT", "RIGHT": "RIGHT",
+                   "WRONG": "WRONG", "IGNORED": "IGNORE"}
+
+_LEADING_NUMBER = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
+
+
+def perl_number(text: str) -> float:
+    """A string's value in Perl's numeric context: its leading number, else 0."""
+    match = _LEADING_NUMBER.match(text)
+    return float(match.group(1)) if match else 0.0
+
+
+def ec_sort_key(name: str) -> tuple:
+    """The Perl's row order (spec §4.2): the query id as a string, then each EC
+    component numerically, then fewer components first."""
+    first, *rest = name.split(":")
+    return (first, tuple(perl_number(component) for component in rest))
+
+
+def counts_table(rows, sf_to_ldc: dict, queries) -> pd.DataFrame:
+    """One row per scored node, in the Perl's row order, with P, R and F1."""
+    records = []
+    for row in rows:
+        first, _, suffix = row.name.partition(":")
+        ldc_id = sf_to_ldc.get(row.query_id)
+        ldc_query = queries.get(ldc_id) if ldc_id is not None else None
+        record = {
+            "name": row.name,
+            "query_id": row.query_id,
+            "sf_full_id": first,
+            "suffix": suffix.split(":")[0] if suffix else "",
+            "level": row.level,
+            "runid": row.runid,
+            "ldc_id": ldc_id,
+            "ldc_full_id": ldc_query.full_id if ldc_query is not None else None,
+            "GT": row.ground_truth,
+        }
+        for column, label in _COUNT_OF_LABEL.items():
+            record[column] = row.counts[label]
+        records.append(record)
+    records.sort(key=lambda record: ec_sort_key(record["name"]))
+    columns = ["name", "query_id", "sf_full_id", "suffix", "level", "runid", "ldc_id",
+               "ldc_full_id", *COUNT_COLUMNS]
+    table = pd.DataFrame.from_records(records, columns=columns)
+    for column in COUNT_COLUMNS:
+        table[column] = table[column].astype(np.int64)
+    table["level"] = table["level"].astype(np.int64)
+    p, r, f = row_scores(table)
+    table["P"], table["R"], table["F"] = p, r, f
+    return table
+
+
+def row_scores(counts) -> tuple:
+    """P = Right / (Submitted - Ignored), R = Right / GT, F1 (spec §4.1)."""
+    right = np.asarray(counts["RIGHT"])
+    denominator = np.asarray(counts["SUBMITTED"]) - np.asarray(counts["IGNORED"])
+    return stats.prf_arrays(right, denominator, np.asarray(counts["GT"]))

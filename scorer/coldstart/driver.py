@@ -1,0 +1,79 @@
+"""Cold Start scoring, from the request to the report texts, in the Perl's
+write order (spec §1.7).  Reads the inputs; never writes files itself.
+"""
+from __future__ import annotations
+
+from scorer.coldstart import queries as query_files
+from scorer.coldstart.ap import APScorer
+from scorer.coldstart.counts import counts_table
+from scorer.coldstart.evaluation import Evaluator, scored_queries
+from scorer.coldstart.justifications import check_justifications
+from scorer.coldstart.projections import RunStructure
+from scorer.coldstart.reports import ap as ap_report
+from scorer.coldstart.reports import debug, ldc, params, prepare, sf, summary
+from scorer.coldstart.runs import read_run_files
+from scorer.problems import Problems
+from scorer.reports import Reports
+
+
+def report_extensions(request) -> list:
+    """The files a run writes, in the Perl's creation order (spec §1.4)."""
+    extensions = ["debug", "ap", "sf"]
+    if request.expand:
+        extensions += ["ldcmax", "ldcmean"]
+    extensions.append("summary")
+    if request.samples or request.bootstrap is not None:
+        extensions += ["sample", "samplescores", "confidence"]
+    if request.bootstrap is not None:
+        extensions.append("bootsamples")
+    extensions.append("params")
+    return extensions
+
+
+def run(request, problems: Problems) -> Reports:
+    policy = request.policy
+    query_paths = [f for f in request.files if f.endswith(".xml")]
+    run_paths = [f for f in request.files if not f.endswith(".xml")]
+    queries = query_files.read_query_files(query_paths, problems)
+    if request.expand:
+        queries.expand(request.expand, problems)
+    index = queries.index()
+    queries_to_score = query_files.resolve_queries_to_score(request.queries, queries, problems)
+    run_files = read_run_files(
+        run_paths, queries, problems,
+        on_submission_file=lambda files: check_justifications(
+            files, policy.per_document, policy.k, problems))
+    runids = list(request.runids) if request.runids else sorted(run_files.runids)
+
+    reports = Reports(report_extensions(request))
+    reports.add("params", params.render(request))
+    evaluator = Evaluator(run_files, queries, policy, problems)
+    ap_scorer = APScorer(run_files, queries, policy, problems)
+
+    def ldc_full_id(short_id):
+        return queries.get(short_id).full_id
+
+    for runid in runids:
+        evaluation = evaluator.evaluate_run(runid, queries_to_score, request.expand)
+        table = counts_table(evaluation.rows, index, queries)
+        structure = RunStructure(table, has_index=bool(index))
+        tables = prepare.prepare(structure, runid, policy.fields)
+        reports.add("debug", debug.render_categories(evaluation.rows, evaluation.assessment_of))
+        reports.add("sf", sf.render(tables, request.tabs))
+        if index:
+            reports.add("ldcmax", ldc.render_ldcmax(tables, request.tabs))
+            reports.add("ldcmean", ldc.render_ldcmean(tables, request.tabs))
+        reports.add("summary", summary.render(tables, request.tabs))
+
+        ap_rows = []
+        for short_id in sorted(queries_to_score):
+            limit = queries_to_score[short_id]
+            for query in scored_queries(queries, short_id, request.expand):
+                for row in ap_scorer.score_query(query, evaluation):
+                    if row.level != "ALL" and (limit or 0) < int(row.level):
+                        continue
+                    ap_rows.append(row)
+        reports.add("debug", debug.render_ap(ap_rows))
+        reports.add("ap", ap_report.render(ap_rows, runid, index, ldc_full_id, bool(index),
+                                           request.tabs))
+    return reports

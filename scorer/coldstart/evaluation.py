@@ -1,0 +1,403 @@
+"""The evaluation model: where each response belongs and what it counts as.
+
+For one run and one SF query this builds the equivalence-class tree of the
+assessments, finds each submission's assessment under the matching
+discipline, places it in the tree, and decides per tree node its pre-policy
+category (CORRECT, INCORRECT, INEXACT, INCORRECT_PARENT, UNASSESSED, ...) and
+its post-policy lists (RIGHT, WRONG, IGNORE, REDUNDANT) (spec §3).  This is
+where RIGHT and WRONG are decided.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from scorer.coldstart import ids, slots
+from scorer.coldstart.runs import RunFiles
+from scorer.policy import Policy
+from scorer.problems import Problems, ScorerError
+
+#: Count columns of a row, in the order of the Perl's lists (spec §3.6).
+LABELS = ("CORRECT", "IGNORE", "INCORRECT", "INCORRECT_PARENT", "INEXACT", "REDUNDANT",
+          "RIGHT", "SUBMITTED", "UNASSESSED", "WRONG")
+POST_POLICY_OPTIONS = ("RIGHT", "WRONG", "IGNORE")
+
+
+class TreeNode:
+    """A node of the equivalence-class tree: ``Q``, ``Q:1``, ``Q:1:2``, ``Q:0``, ..."""
+
+    __slots__ = ("name", "incorrect_bin", "quantity", "assessments", "submissions", "children",
+                 "_first_by_target")
+
+    def __init__(self, name, incorrect_bin=False, quantity=None):
+        self.name = name
+        self.incorrect_bin = incorrect_bin
+        self.quantity = quantity
+        self.assessments: list = []
+        self.submissions: list = []
+        self.children: dict = {}
+        self._first_by_target = None
+
+    def first_submission_with_target(self, target_query_id):
+        if self._first_by_target is None:
+            self._first_by_target = {}
+            for submission in self.submissions:
+                self._first_by_target.setdefault(submission.target_query_id, submission)
+        return self._first_by_target.get(target_query_id)
+
+
+class ECTree:
+    def __init__(self):
+        self.roots: dict = {}
+
+    def get(self, ec_name: str, quantity: Optional[str] = None) -> TreeNode:
+        """The node named ``ec_name``, created with its ancestors if missing."""
+        components = ec_name.split(":")
+        root_name = components[0]
+        node = self.roots.get(root_name)
+        if node is None:
+            node = self.roots[root_name] = TreeNode(root_name, quantity=quantity)
+        name = root_name
+        incorrect = False
+        for component in components[1:]:
+            if component == "0":
+                incorrect = True
+            name = f"{name}:{component}"
+            child = node.children.get(name)
+            if child is None:
+                child = node.children[name] = TreeNode(name, incorrect)
+            node = child
+        return node
+
+
+class Row:
+    """One row of the P/R/F1 tables: a tree node with children."""
+
+    __slots__ = ("name", "query_id", "level", "runid", "ground_truth", "counts", "lists")
+
+    def __init__(self, name, query_id, level, runid, ground_truth, counts, lists):
+        self.name = name
+        self.query_id = query_id
+        self.level = level
+        self.runid = runid
+        self.ground_truth = ground_truth
+        self.counts = counts
+        #: label -> submissions, for the .debug file
+        self.lists = lists
+
+
+class RunEvaluation:
+    """What scoring one run decided about its submissions (the AP step reads it)."""
+
+    def __init__(self, runid):
+        self.runid = runid
+        self.rows: list = []
+        #: submission -> the assessment it matched (absent: unassessed)
+        self.assessment_of: dict = {}
+        #: submission -> set of labels it was listed under
+        self.flags: dict = {}
+
+
+class Evaluator:
+    """Scores the queries of one run against the assessments."""
+
+    def __init__(self, run_files: RunFiles, queries, policy: Policy, problems: Problems):
+        self.run_files = run_files
+        self.queries = queries
+        self.policy = policy
+        self.problems = problems
+        self.right_names = frozenset(policy.right)
+        self.duplicate_list = _duplicate_list(policy)
+        self._ec_cache: dict = {}
+        self._candidates_by_base: dict = {}
+
+    # -- equivalence class names (spec §3.3, §3.4) ---------------------------
+    def query_ec(self, full_query_id: str) -> str:
+        """The EC a query's answers belong under: the query itself at hop 0,
+        else the EC of the assessment that generated it, else ``<parent EC>:0``."""
+        cached = self._ec_cache.get(full_query_id)
+        if cached is not None:
+            return cached
+        short_id = ids.parse_query_id(full_query_id).short_id
+        query = self.queries.get(short_id)
+        if query is not None and query.level == 0:
+            result = full_query_id
+        else:
+            parent_assessment = self.run_files.parent_assessment.get(short_id)
+            if parent_assessment is not None:
+                result = parent_assessment.value_ec
+            else:
+                parent = self.queries.get(self.run_files.parent_query[short_id])
+                result = self.query_ec(parent.full_id) + ":0"
+        self._ec_cache[full_query_id] = result
+        return result
+
+    def parent_ec(self, entry) -> str:
+        return self.query_ec(entry.full_query_id)
+
+    def target_ec(self, entry) -> str:
+        return self.query_ec(entry.target_query.full_id)
+
+    # -- matching a submission to its assessment (spec §3.3) -----------------
+    def _candidates(self, base: str) -> dict:
+        """parent EC -> assessments of this base, in load order."""
+        groups = self._candidates_by_base.get(base)
+        if groups is None:
+            groups = {}
+            for assessment in self.run_files.assessments_by_base.get(base, ()):
+                groups.setdefault(self.parent_ec(assessment), []).append(assessment)
+            self._candidates_by_base[base] = groups
+        return groups
+
+    def find_assessment(self, submission):
+        candidates = self._candidates(submission.base).get(self.parent_ec(submission), ())
+        assessed = [a for a in candidates
+                    if a.query_id == submission.query_id and a.value == submission.value
+                    and a.relation_provenance == submission.relation_provenance
+                    and a.value_provenance == submission.value_provenance]
+        if assessed:
+            choices = assessed
+        elif self.policy.discipline == "ASSESSED":
+            choices = []
+        else:
+            choices = [a for a in candidates if self._discipline_match(submission, a)]
+        if not choices:
+            return None
+        if len(choices) == 1:
+            return choices[0]
+        correct = [a for a in choices if a.assessment == "CORRECT"]
+        if len(correct) == 1:
+            return correct[0]
+        if not correct:
+            return choices[0]
+        self.problems.record("MULTIPLE_CORRECT_GROUND_TRUTH", submission.query_id,
+                             where=submission.where)
+        return correct[0]
+
+    def _discipline_match(self, submission, assessment) -> bool:
+        if submission.base != assessment.base or submission.level != assessment.level:
+            return False
+        if self.policy.discipline == "STRING_EXACT":
+            return submission.value == assessment.value
+        return submission.value.lower() == assessment.value.lower()
+
+    # -- the tree ------------------------------------------------------------
+    def _assessment_node(self, tree: ECTree, assessment, node_of: dict):
+        if assessment.value_ec != "0":
+            return tree.get(assessment.value_ec, slots.quantity(assessment.slot_name))
+        if assessment.query.level == 0:
+            return tree.get(f"{assessment.full_query_id}:0", slots.quantity(assessment.slot_name))
+        parent = self.run_files.parent_assessment.get(assessment.query_id)
+        if parent is None:
+            return None
+        parent_node = self._assessment_node(tree, parent, node_of)
+        return tree.get(f"{parent_node.name}:0", slots.quantity(assessment.slot_name))
+
+    def build_tree(self, base: str, submissions, evaluation: RunEvaluation) -> ECTree:
+        tree = ECTree()
+        node_of: dict = {}
+        assessments = self.run_files.assessments_by_base.get(base, ())
+        for assessment in assessments:
+            node = self._assessment_node(tree, assessment, node_of)
+            if node is None:
+                parents = "\n".join(a.line for a in self.run_files.assessments
+                                    if a.target_query_id == assessment.query_id)
+                self.problems.record("UNEXPECTED_ASSESSMENT_ENTRY",
+                                     f"\nUnexpected child: \n{assessment.line}\n",
+                                     f"\nAll parents:\n{parents}\n", where=assessment.where)
+                continue
+            node.assessments.append(assessment)
+            if not node.quantity:
+                node.quantity = assessment.target_query.quantity
+            node_of[assessment] = node
+            if assessment.assessment == "CORRECT" and node.name.count(":") >= 2:
+                parent_node = tree.get(node.name.rsplit(":", 1)[0])
+                if not any(a.assessment in ("CORRECT", "INEXACT") for a in parent_node.assessments):
+                    raise ScorerError(f"Equivalence class without correct parent entry:\n\t"
+                                      f"{assessment.line}\n({assessment.file} line "
+                                      f"{assessment.line_number})")
+        for submission in submissions:
+            assessment = self.find_assessment(submission)
+            if assessment is not None:
+                evaluation.assessment_of[submission] = assessment
+                node = node_of.get(assessment)
+                if node is None:
+                    node = tree.get(self.target_ec(submission), slots.quantity(assessment.slot_name))
+            else:
+                node = tree.get(self.target_ec(submission), slots.quantity(submission.slot_name))
+            node.submissions.append(submission)
+        return tree
+
+    # -- categories (spec §3.5, §3.6) ----------------------------------------
+    def path_is_right(self, tree: ECTree, ec_name: str, query_id: str,
+                      evaluation: RunEvaluation) -> bool:
+        """A hop-1 response counts only if the response that generated its query
+        is in the parent EC, was assessed, and is right under the policy."""
+        components = ec_name.split(":")
+        if len(components) - 1 == 1:
+            return True
+        parent_name = ":".join(components[:-1])
+        parent = tree.get(parent_name)
+        generator = parent.first_submission_with_target(query_id)
+        if generator is None:
+            return False
+        assessment = evaluation.assessment_of.get(generator)
+        if assessment is not None and assessment.assessment in self.right_names:
+            return self.path_is_right(tree, parent_name, generator.query_id, evaluation)
+        return False
+
+    def categorize(self, tree: ECTree, node: TreeNode, evaluation: RunEvaluation) -> dict:
+        lists: dict = {}
+        for submission in node.submissions:
+            if not self.path_is_right(tree, node.name, submission.query_id, evaluation):
+                category = "INCORRECT_PARENT"
+            else:
+                assessment = evaluation.assessment_of.get(submission)
+                category = "UNASSESSED" if assessment is None else assessment.assessment
+            lists.setdefault(category, []).append(submission)
+        for option in POST_POLICY_OPTIONS:
+            for item in getattr(self.policy, option.lower()):
+                if item in lists:
+                    # Note: the pre-policy category IGNORE (code I) shares its
+                    # name with the post-policy IGNORE list (spec §7.6).
+                    lists.setdefault(option, []).extend(lists[item])
+        right = lists.get("RIGHT")
+        if right and len(right) > 1:
+            # Prefer a named mention over a nominal one as the RIGHT response.
+            named = [s for s in right if evaluation.assessment_of[s].value_mention_type != "NOM"]
+            nominal = [s for s in right if evaluation.assessment_of[s].value_mention_type == "NOM"]
+            lists["RIGHT"] = [named.pop(0)] if named else [nominal.pop(0)]
+            lists.setdefault("REDUNDANT", []).extend(named + nominal)
+        if lists.get("REDUNDANT"):
+            lists.setdefault(self.duplicate_list, []).extend(lists["REDUNDANT"])
+        return lists
+
+    def score_node(self, tree: ECTree, node: TreeNode, query_id: str,
+                   evaluation: RunEvaluation) -> Row:
+        ground_truth = sum(1 for child in node.children.values() if not child.incorrect_bin)
+        if node.quantity == "single" and ground_truth > 1:
+            ground_truth = 1
+        lists: dict = {}
+        # Children in string order of their names: the deterministic choice for
+        # the Perl's hash order (spec decision 1, §7.9).
+        for name in sorted(node.children):
+            child = node.children[name]
+            child_lists = self.categorize(tree, child, evaluation)
+            child_lists.setdefault("SUBMITTED", []).extend(child.submissions)
+            for label, members in child_lists.items():
+                lists.setdefault(label, []).extend(members)
+        if node.quantity == "single" and lists.get("RIGHT"):
+            kept = lists["RIGHT"].pop()
+            demoted = lists["RIGHT"]
+            lists.setdefault("REDUNDANT", []).extend(demoted)
+            lists["RIGHT"] = [kept]
+            lists.setdefault(self.duplicate_list, []).extend(demoted)
+        flags = evaluation.flags
+        for submission in lists.get("WRONG", ()):
+            flags.setdefault(submission, set()).add("WRONG")
+        self._apply_nominal_rule(lists, evaluation)
+        counts = {label: len(lists.get(label, ())) for label in LABELS}
+        for label in LABELS:
+            for submission in lists.get(label, ()):
+                flags.setdefault(submission, set()).add(label)
+        level = node.name.count(":")
+        return Row(node.name, query_id, level, evaluation.runid, ground_truth, counts, lists)
+
+    def _apply_nominal_rule(self, lists: dict, evaluation: RunEvaluation) -> None:
+        """A node whose first K assessed justifications are all nominal (and not
+        wrong) has its right answers ignored (spec §3.6, §7.38)."""
+        k = self.policy.k
+        by_node: dict = {}
+        for submission in lists.get("SUBMITTED", ()):
+            by_node.setdefault(submission.fqnodeid or "", []).append(submission)
+        ignorable = {}
+        for fqnodeid, members in by_node.items():
+            ignore = True
+            counted = 0
+            for submission in sorted(members, key=lambda s: (-s.confidence, s.line_number)):
+                assessment = evaluation.assessment_of.get(submission)
+                if assessment is None:
+                    continue
+                counted += 1
+                if "WRONG" not in evaluation.flags.get(submission, ()):
+                    if (assessment.value_mention_type == "NAM"
+                            or assessment.ec_mention_type == "NOM"):
+                        ignore = False
+                if k is not None and counted == k:
+                    break
+            ignorable[fqnodeid] = ignore
+        moved = []
+        for label in ("RIGHT", "REDUNDANT"):
+            if label not in lists:
+                continue
+            kept = []
+            for submission in lists[label]:
+                (moved if ignorable.get(submission.fqnodeid or "") else kept).append(submission)
+            lists[label] = kept
+        if moved:
+            ignored = lists.setdefault("IGNORE", [])
+            for submission in moved:
+                if not any(other.line_number == submission.line_number for other in ignored):
+                    ignored.append(submission)
+
+    def score_tree(self, tree: ECTree, evaluation: RunEvaluation) -> list:
+        """Rows of every node with children, children before parents."""
+        rows = []
+
+        def visit(node: TreeNode, query_id: str):
+            for name in sorted(node.children):
+                visit(node.children[name], query_id)
+            if node.children:
+                rows.append(self.score_node(tree, node, query_id, evaluation))
+
+        for root_name in sorted(tree.roots):
+            visit(tree.roots[root_name], ids.parse_query_id(root_name).short_id)
+        return rows
+
+    def evaluate_run(self, runid: str, queries_to_score: dict, expand: Optional[str]) -> RunEvaluation:
+        """Rows of one run, for every query to score (string order of short id),
+        keeping rows whose level is within the query's hop limit."""
+        evaluation = RunEvaluation(runid)
+        for short_id in sorted(queries_to_score):
+            for query in scored_queries(self.queries, short_id, expand):
+                base = ids.parse_query_id(query.full_id).base
+                submissions = [s for s in self.run_files.submissions_by_base.get(base, ())
+                               if s.runid == runid]
+                tree = self.build_tree(base, submissions, evaluation)
+                for row in self.score_tree(tree, evaluation):
+                    limit = queries_to_score.get(row.query_id)
+                    if row.level <= (limit or 0):
+                        evaluation.rows.append(row)
+        return evaluation
+
+
+def scored_queries(queries, short_id: str, expand: Optional[str]) -> list:
+    """The queries a selected query is scored as: itself, or with ``-expand``
+    its re-expansion (for an SF query, itself again; spec §3.1)."""
+    query = queries.get(short_id)
+    if query is None:
+        return []
+    if not expand:
+        return [query]
+    from scorer.coldstart.queries import expand_query
+    result = []
+    for expanded in expand_query(query, expand, _SILENT):
+        result.append(queries.get(expanded.short_id) or expanded)
+    return result
+
+
+class _SilentProblems(Problems):
+    def record(self, *args, **kwargs):
+        pass
+
+
+_SILENT = _SilentProblems()
+
+
+def _duplicate_list(policy: Policy) -> str:
+    """The list redundant responses join: the last of RIGHT, WRONG, IGNORE that
+    names DUPLICATE ('' if none: they then count in Submitted only)."""
+    chosen = ""
+    for option in POST_POLICY_OPTIONS:
+        if "DUPLICATE" in ":".join(getattr(policy, option.lower())):
+            chosen = option
+    return chosen

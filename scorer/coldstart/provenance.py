@@ -1,0 +1,77 @@
+"""Provenance strings ``DOCID:START-END[,DOCID:START-END...]``: their checks and
+their normalised form, which matching and the target-query hash use
+(spec §2.6).
+"""
+from __future__ import annotations
+
+import re
+
+from scorer.problems import Problems, Where
+
+MAX_CHARS_PER_SPAN = 200
+MAX_TOTAL_CHARS = 800
+
+_REPAIRABLE_SEMICOLONS = re.compile(r"^(?:[^:;]+:\d+-\d+[,;]){0,3}[^:;]+:\d+-\d+$")
+_SPAN = re.compile(r"^\s*([^:]+):(\d+)-(\d+)\s*$")
+
+
+def perl_split(text: str, separator: str) -> list:
+    """``split`` as Perl does it: trailing empty fields are dropped."""
+    fields = text.split(separator)
+    while fields and fields[-1] == "":
+        fields.pop()
+    return fields
+
+
+class Provenance:
+    """The kept spans of one provenance column.
+
+    ``docid`` is the first kept span's document (None if no span was kept);
+    ``text`` is the normalised string: spans sorted by start (numerically),
+    ties by end compared as strings (spec §7.42), all written with ``docid``.
+    """
+
+    __slots__ = ("docid", "spans", "text")
+
+    def __init__(self, docid, spans):
+        self.docid = docid
+        self.spans = spans
+        ordered = sorted(spans, key=lambda span: (int(span[0]), span[1]))
+        self.text = ",".join(f"{docid}:{start}-{end}" for start, end in ordered)
+
+
+def parse_provenance(text: str, max_spans: int, problems: Problems, where: Where) -> Provenance:
+    if ";" in text:
+        if _REPAIRABLE_SEMICOLONS.match(text):
+            problems.record("SEMICOLON_AS_SEPARATOR", text, where=where)
+            text = text.replace(";", ",")
+        else:
+            problems.record("SEMICOLON_IN_PROVENANCE_E", text, where=where)
+    pieces = perl_split(text, ",")
+    if len(pieces) > max_spans:
+        problems.record("TOO_MANY_PROVENANCE_TRIPLES_E", len(pieces), max_spans, where=where)
+        pieces = pieces[:max_spans]
+    docid = None
+    spans = []
+    total = 0
+    for piece in pieces:
+        match = _SPAN.match(piece)
+        if not match:
+            problems.record("ILLEGAL_OFFSET_TRIPLE_STRING", piece, where=where)
+            continue
+        span_docid, start, end = match.groups()
+        if int(end) < int(start):
+            problems.record("ILLEGAL_OFFSET_PAIR", start, end, where=where)
+            continue
+        if int(end) - int(start) + 1 > MAX_CHARS_PER_SPAN:
+            problems.record("TOO_MANY_CHARS", MAX_CHARS_PER_SPAN, where=where)
+            end = str(int(start) + MAX_CHARS_PER_SPAN - 1)
+        if docid is None:
+            docid = span_docid
+        elif span_docid != docid:
+            problems.record("MULTIPLE_DOCIDS_IN_PROV", text, where=where)
+        spans.append((start, end))
+        total += int(end) - int(start) + 1
+    if total > MAX_TOTAL_CHARS:
+        problems.record("TOO_MANY_TOTAL_CHARS", MAX_TOTAL_CHARS, where=where)
+    return Provenance(docid, spans)

@@ -1,0 +1,324 @@
+"""Cold Start queries: the query XML files, ``-expand`` (one SF query per entry
+point), generated hop-1 queries, and the ``-queries`` selection with hop
+limits (spec §2.1-§2.4).
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Optional
+
+from scorer.coldstart import ids, slots
+from scorer.problems import Problems, ScorerError, Where
+
+LANGUAGE_CODES = {"ENGLISH": "ENG", "SPANISH": "SPA", "CHINESE": "CMN"}
+
+_QUERY_BLOCK = re.compile(r"(<query .*?>.*?</query>)", re.S)
+_QUERY_WHOLE = re.compile(r"^\s*<query\s+id=\"(.*?)\">\s*(.*?)\s*</query>\s*$", re.S)
+_MENTION_TAGS = re.compile(r"</?mentions?>")
+_TAG_PAIR = re.compile(r"<(.*?)>(.*?)</(.*?)>", re.S)
+_SINGLE_TAGS = ("ENTTYPE", "NODEID", "SLOT", "SLOT0", "SLOT1", "SLOT2")
+_ENTRY_POINT_TAGS = {"NAME": "NAME", "DOCID": "DOCID", "BEG": "START", "END": "END",
+                     "OFFSET": "OFFSET"}
+_ENTITIES = {"quot": '"', "amp": "&", "apos": "'", "lt": "<", "gt": ">"}
+
+
+def infer_language(docid: str, problems: Problems, where: Optional[Where]) -> str:
+    """The language of a document from its id (spec §2.1 item 7)."""
+    upper = docid.upper()
+    if upper.startswith("CMN"):
+        return "CHINESE"
+    if upper.startswith("SPA"):
+        return "SPANISH"
+    if upper.startswith("ENG_") or "_ENG_" in upper:
+        return "ENGLISH"
+    problems.record("FAILED_LANG_INFERENCE", docid, "ENGLISH", where=where)
+    return "ENGLISH"
+
+
+class EntryPoint:
+    __slots__ = ("docid", "start", "end", "name", "language")
+
+    def __init__(self, docid, start, end, name, language):
+        self.docid, self.start, self.end, self.name, self.language = docid, start, end, name, language
+
+
+class Query:
+    """One query: an LDC query, an expanded SF query, or a generated hop-1 query."""
+
+    __slots__ = ("short_id", "prefix", "level", "parent", "slots", "entry_points",
+                 "expanded_ids", "generated", "was_expanded", "full_id")
+
+    def __init__(self, short_id, prefix, level=0, parent=None, slot_names=(), entry_points=(),
+                 generated=False, was_expanded=False):
+        self.short_id = short_id
+        self.prefix = prefix
+        self.level = level
+        self.parent = parent
+        self.slots = list(slot_names)
+        self.entry_points = list(entry_points)
+        self.expanded_ids: list = []
+        self.generated = generated
+        #: True once the query has been expanded into SF queries (or was read
+        #: with an SF-style id): such queries can be the LDC side of the index.
+        self.was_expanded = was_expanded
+        if parent is None:
+            self.full_id = f"{prefix}_{short_id}" if prefix is not None else f"_{short_id}"
+        else:
+            self.full_id = f"{parent.full_id}_{short_id}"
+
+    def slot(self, n: int) -> Optional[str]:
+        return self.slots[n] if n < len(self.slots) else None
+
+    def slot_quantity(self, n: int) -> Optional[str]:
+        return slots.quantity(self.slot(n))
+
+    @property
+    def quantity(self) -> Optional[str]:
+        return self.slot_quantity(0)
+
+    @property
+    def max_level(self) -> int:
+        """The highest hop this query asks for (number of slots - 1)."""
+        return len(self.slots) - 1
+
+
+class QuerySet:
+    """Queries by short id, plus the SF -> LDC index made by expansion."""
+
+    def __init__(self):
+        self.queries: dict = {}
+        self.query_files: list = []
+
+    def get(self, short_id: str) -> Optional[Query]:
+        return self.queries.get(short_id)
+
+    def add(self, query: Query) -> None:
+        existing = self.queries.get(query.short_id)
+        # A query read or expanded wins over one generated from a response.
+        if existing is None or not query.generated:
+            self.queries[query.short_id] = query
+
+    def expand(self, base: str, problems: Problems) -> None:
+        """Replace nothing, add one SF query per entry point of every query."""
+        for query in list(self.queries.values()):
+            for sf_query in expand_query(query, base, problems):
+                query.expanded_ids.append(sf_query.short_id)
+                self.add(sf_query)
+            query.was_expanded = True
+
+    def index(self) -> dict:
+        """SF short id -> LDC short id, for queries that were expanded and are
+        still in the set (later LDC ids in string order win on collisions)."""
+        result = {}
+        for short_id in sorted(self.queries):
+            query = self.queries[short_id]
+            if query.was_expanded:
+                for expanded_id in query.expanded_ids:
+                    result[expanded_id] = short_id
+        return result
+
+    def top_level_ids(self) -> list:
+        return sorted(q.short_id for q in self.queries.values() if not q.generated)
+
+
+def expand_query(query: Query, base: str, problems: Problems) -> list:
+    """One single-entry-point SF query per entry point of ``query`` (spec §2.3)."""
+    result = []
+    for entry_point in query.entry_points:
+        short_id = ids.expanded_query_short_id(entry_point.docid or "", entry_point.start or "",
+                                               entry_point.end or "", query.slots)
+        code = LANGUAGE_CODES[entry_point.language]
+        sf_query = Query(short_id, f"{base}_{code}", level=query.level, slot_names=query.slots,
+                         entry_points=[entry_point])
+        result.append(sf_query)
+    return result
+
+
+def generate_query(parent: Query, short_id: str, value: str, docid: str,
+                   problems: Problems) -> Query:
+    """The follow-up query of a response: the parent's slots but the first."""
+    language = infer_language(docid, problems, None)
+    return Query(short_id, parent.prefix, level=parent.level + 1, parent=parent,
+                 slot_names=parent.slots[1:],
+                 entry_points=[EntryPoint(docid, None, None, value, language)],
+                 generated=True)
+
+
+def read_query_files(paths, problems: Problems) -> QuerySet:
+    queries = QuerySet()
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as error:
+            raise ScorerError(f"Could not open {path}: {error.strerror}")
+        except UnicodeDecodeError as error:
+            raise ScorerError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})")
+        queries.query_files.append(path)
+        for block in _QUERY_BLOCK.findall(text):
+            query = parse_query(block, path, problems)
+            if query is not None and query.slots:
+                queries.add(query)
+    if paths and not queries.queries:
+        problems.record("NO_QUERIES_LOADED", where=Where(detail=f"files({', '.join(paths)})"))
+    return queries
+
+
+def parse_query(text: str, path: str, problems: Problems) -> Optional[Query]:
+    """One ``<query id="...">...</query>`` block (spec §2.1)."""
+    match = _QUERY_WHOLE.match(text)
+    if not match:
+        head = text[:25]
+        problems.record("MALFORMED_QUERY",
+                        f'Query starting with "{head}" in text beginning <<{head}>>',
+                        where=Where(file=path, detail="(query text)"))
+        return None
+    query_id, body = match.groups()
+    parsed = ids.parse_query_id(query_id)
+    where = Where(file=path, detail=f"In query {query_id}")
+    body = _MENTION_TAGS.sub("", body)
+    single: dict = {}
+    entry_points: list = []
+    current: dict = {}
+    slot_values: dict = {}
+    for tag, value, closer in _TAG_PAIR.findall(body):
+        tag, closer = tag.upper(), closer.upper()
+        if tag != closer:
+            problems.record("MISMATCHED_TAGS", tag, closer, where=where)
+        if tag in _ENTRY_POINT_TAGS:
+            key = _ENTRY_POINT_TAGS[tag]
+            if tag == "NAME":
+                value = re.sub(r"&(.+?);", lambda m: _ENTITIES.get(m.group(1), ""), value)
+            if key in current:
+                entry_points.append(current)
+                current = {}
+            current[key] = value
+        elif tag in _SINGLE_TAGS:
+            if tag in single:
+                problems.record("DUPLICATE_QUERY_FIELD", tag, where=where)
+                continue
+            single[tag] = value
+            slot_match = re.fullmatch(r"SLOT(\d)", tag)
+            if slot_match:
+                slot_values[int(slot_match.group(1))] = value
+                if slots.quantity(value) is None:
+                    problems.record("UNKNOWN_SLOT_NAME", value)
+        else:
+            problems.record("UNKNOWN_QUERY_FIELD", tag, where=where)
+    if current:
+        entry_points.append(current)
+    slot_names = [slot_values.get(n) for n in range(max(slot_values) + 1)] if slot_values else []
+    query = Query(parsed.short_id, parsed.prefix, level=parsed.level, slot_names=slot_names,
+                  was_expanded=parsed.hashed)
+    for fields in entry_points:
+        docid = fields.get("DOCID", "")
+        check_entry_point_offsets(fields.get("START"), fields.get("END"), problems, where)
+        language = infer_language(docid, problems, where)
+        query.entry_points.append(EntryPoint(docid, fields.get("START"), fields.get("END"),
+                                             fields.get("NAME"), language))
+    return query
+
+
+def check_entry_point_offsets(start, end, problems: Problems, where: Where) -> None:
+    """An entry point's offsets are checked like a one-span provenance (messages only)."""
+    bad = False
+    for offset in (start, end):
+        if offset is None or not re.fullmatch(r"\d+", offset):
+            problems.record("ILLEGAL_OFFSET", "" if offset is None else offset, where=where)
+            bad = True
+    if bad:
+        return
+    if int(end) < int(start):
+        problems.record("ILLEGAL_OFFSET_PAIR", start, end, where=where)
+    elif int(end) - int(start) + 1 > 200:
+        problems.record("TOO_MANY_CHARS", 200, where=where)
+
+
+def resolve_queries_to_score(spec: Optional[str], queries: QuerySet,
+                             problems: Problems) -> dict:
+    """SF short id -> hop limit (None: undefined, which the Perl treats as 0).
+
+    ``spec`` is None (every query), a file of ``LDCID SFID [LIMIT]`` lines, or
+    a colon-separated list of ids (spec §2.4).
+    """
+    limits: dict = {}
+    if spec is None:
+        for short_id in queries.top_level_ids():
+            limits[short_id] = queries.get(short_id).max_level
+    elif os.path.isfile(spec):
+        limits = _read_queries_file(spec, queries, problems)
+    else:
+        for full_id in spec.split(":"):
+            if full_id == "":
+                continue
+            short_id = ids.parse_query_id(full_id).short_id
+            query = queries.get(short_id)
+            if query is None:
+                problems.record("UNKNOWN_QUERY_ID_WARNING", short_id)
+                continue
+            limits[short_id] = query.max_level
+    result: dict = {}
+    for short_id in sorted(limits):
+        query = queries.get(short_id)
+        root = _root(query)
+        if not root.expanded_ids:
+            result[root.short_id] = limits[short_id]
+        for expanded_id in root.expanded_ids:
+            result[expanded_id] = limits.get(expanded_id)
+    return result
+
+
+def _root(query: Query) -> Query:
+    while query.parent is not None:
+        query = query.parent
+    return query
+
+
+def _read_queries_file(path: str, queries: QuerySet, problems: Problems) -> dict:
+    limits: dict = {}
+    declared: dict = {}
+    try:
+        f = open(path, encoding="utf-8", newline="\n")
+    except OSError as error:
+        raise ScorerError(f"Could not open {path}: {error.strerror}")
+    with f:
+        for line_number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip():
+                raise ScorerError(f"{path} line {line_number}: blank line; expected "
+                                  f"'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
+            fields = line.split()
+            if line[:1].isspace():
+                raise ScorerError(f"{path} line {line_number}: the line starts with white space; "
+                                  f"expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
+            if len(fields) < 2:
+                raise ScorerError(f"{path} line {line_number}: expected "
+                                  f"'LDC_QUERY_ID SF_QUERY_ID [HOP]', got '{line}'")
+            ldc_id, sf_full_id = fields[0], fields[1]
+            limit_text = fields[2] if len(fields) > 2 else None
+            limit = _number(limit_text) if limit_text is not None else None
+            wanted = limit if limit is not None else -1
+            if ldc_id in declared and declared[ldc_id] != wanted:
+                raise ScorerError(f"{ldc_id} has multiple/conflicting num_slots in {path}")
+            declared.setdefault(ldc_id, wanted)
+            short_id = ids.parse_query_id(sf_full_id.replace("\r", "")).short_id
+            query = queries.get(short_id)
+            if query is None:
+                problems.record("UNKNOWN_QUERY_ID_WARNING", short_id)
+                continue
+            if limit is None:
+                limit = query.max_level
+            if limit > query.max_level or limit < 0:
+                raise ScorerError(f"Unexpected num_slots value {limit_text} for {ldc_id} in {path}")
+            limits[short_id] = int(limit)
+    return limits
+
+
+def _number(text: str) -> float:
+    """Perl's numeric value of a string: its leading number, else 0."""
+    match = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text)
+    if not match:
+        return 0
+    value = float(match.group(0))
+    return int(value) if value == int(value) else value

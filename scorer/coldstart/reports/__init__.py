@@ -1,0 +1,1 @@
+"""One writer per Cold Start report file; ``tables`` holds their shared layout."""

@@ -1,0 +1,332 @@
+"""Assessment (qrel) and submission files: file type, line checks, derived
+fields, generated hop-1 queries and the indexes scoring uses (spec §2.5).
+
+Parsing decides nothing about scores; it only turns lines into entries.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import re
+from typing import Optional
+
+from scorer.coldstart import ids, slots
+from scorer.coldstart.provenance import parse_provenance, perl_split
+from scorer.coldstart.queries import QuerySet, generate_query
+from scorer.problems import Problems, ScorerError, Where
+
+ASSESSMENT = "ASSESSMENT"
+SUBMISSION = "SUBMISSION"
+
+SUBMISSION_COLUMNS = ("FULL_QUERY_ID", "SLOT_NAME", "RUNID", "RELATION_PROVENANCE_TRIPLES",
+                      "VALUE", "VALUE_TYPE", "VALUE_PROVENANCE_TRIPLES", "CONFIDENCE", "NODEID")
+ASSESSMENT_COLUMNS = ("ASSESSMENT_ID", "QUERY_AND_SLOT_NAME", "RELATION_PROVENANCE_TRIPLES",
+                      "VALUE", "VALUE_PROVENANCE_TRIPLES", "VALUE_ASSESSMENT",
+                      "VALUE_MENTION_TYPE", "PROVENANCE_ASSESSMENT", "VALUE_EC",
+                      "EC_MENTION_TYPE")
+
+#: Assessment codes and the category names they stand for.
+ASSESSMENT_CODES = {"C": "CORRECT", "W": "INCORRECT", "X": "INEXACT", "I": "IGNORE",
+                    "S": "INEXACT_SHORT", "L": "INEXACT_LONG"}
+
+_TRIPLES = r"(?:[^:]+:\d+-\d+,){0,3}[^:]+:\d+-\d+"
+_CODE = r"(?:C|W|X|I|S|L)"
+_MENTION = r"(?i:NAM|NOM|0)"
+_FIRST_LINE_PATTERNS = {
+    SUBMISSION: [r".+", r"[^:]+:[^:]+", r".+", _TRIPLES, r".+", r".+", _TRIPLES,
+                 r"\d+(?:\.\d+(e[-+]?\d\d)?)?", r".+"],
+    ASSESSMENT: [r".+", r".+:.+:.+", _TRIPLES, r".+", _TRIPLES, _CODE, _MENTION, _CODE, r".+",
+                 _MENTION],
+}
+_FIRST_LINE_PATTERNS = {kind: [re.compile(p) for p in patterns]
+                        for kind, patterns in _FIRST_LINE_PATTERNS.items()}
+_LEGACY_COLUMN_COUNTS = (7, 8, 11)
+
+_LEGAL_CONFIDENCE = re.compile(r"^(?:1\.0*)$|^(?:0?\.[0-9]*[1-9][0-9]*)$")
+_SCIENTIFIC_CONFIDENCE = re.compile(r"^\d+\.\d+e[-+]?\d\d$")
+
+
+class Entry:
+    """One accepted line of an assessment or submission file."""
+
+    __slots__ = (
+        "kind", "file", "line_number", "line", "query", "query_id", "base", "full_query_id",
+        "slot_name", "runid", "value", "value_type", "confidence", "relation_provenance",
+        "value_provenance", "docid", "target_query_id", "target_query", "nodeid", "fqnodeid",
+        "assessment_id", "assessment", "value_mention_type", "ec_mention_type", "value_ec",
+        "judgment", "discarded",
+    )
+
+    def __init__(self):
+        self.discarded = False
+        self.fqnodeid = None
+        self.nodeid = None
+        self.runid = None
+        self.value_ec = None
+        self.assessment = None
+        self.confidence = None
+
+    @property
+    def level(self) -> int:
+        return self.query.level
+
+    @property
+    def where(self) -> Where:
+        return Where(self.file, self.line_number)
+
+
+class RunFiles:
+    """Everything read from the assessment and submission files."""
+
+    def __init__(self):
+        self.assessments: list = []
+        self.submissions: list = []
+        self.assessments_by_base: dict = {}
+        self.submissions_by_base: dict = {}
+        #: FQNODEID -> submissions (all runs), in load order
+        self.submissions_by_node: dict = {}
+        #: target query id -> the last C/X assessment that generated it
+        self.parent_assessment: dict = {}
+        #: target query id -> short id of the query of the line that generated it
+        self.parent_query: dict = {}
+        #: target query id -> the first submission generating it (for hop-1 FQNODEIDs)
+        self._first_submission_by_target: dict = {}
+        self.runids: set = set()
+        #: run id of the first accepted submission line (labels the AP rows)
+        self.file_runid: Optional[str] = None
+
+
+def expand_run_paths(paths) -> list:
+    """Directories stand for the ``*.tab.txt`` files in them (spec §1.3)."""
+    result = []
+    for path in paths:
+        if os.path.isdir(path):
+            result.extend(sorted(glob.glob(os.path.join(path, "*.tab.txt"))))
+        else:
+            result.append(path)
+    return result
+
+
+def read_run_files(paths, queries: QuerySet, problems: Problems, on_submission_file=None) -> RunFiles:
+    """Read assessment and submission files in command-line order.
+
+    ``on_submission_file(run_files)`` is called after each submission file
+    (the justification checks run there, spec §2.7).
+    """
+    if not paths:
+        raise ScorerError("EvaluationQueryOutput->new called with no filenames: "
+                          "give the assessment and submission files after the query file")
+    run_files = RunFiles()
+    for path in expand_run_paths(paths):
+        lines = _read_lines(path)
+        if lines is None:
+            problems.record("EMPTY_FILE", path)
+            continue
+        kind = identify_file_type(path, lines)
+        _load(path, lines, kind, queries, run_files, problems)
+        if kind == SUBMISSION and on_submission_file is not None:
+            on_submission_file(run_files)
+    return run_files
+
+
+def _read_lines(path: str) -> Optional[list]:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as error:
+        raise ScorerError(f"Could not open {path}: {error.strerror}")
+    if not data:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise ScorerError(f"{path} line {line}: not valid UTF-8 ({error.reason})")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _clean(line: str) -> str:
+    """Remove CRs; a line whose first non-blank character is # is empty."""
+    line = line.replace("\r", "")
+    if line.lstrip().startswith("#"):
+        return ""
+    return line
+
+
+def identify_file_type(path: str, lines: list) -> str:
+    """The first non-blank line decides: 9 columns = submission, 10 = assessments."""
+    for raw in lines:
+        line = _clean(raw)
+        if not line.strip():
+            continue
+        columns = line.split("\t")
+        for kind, patterns in _FIRST_LINE_PATTERNS.items():
+            if len(columns) == len(patterns) and all(
+                    p.fullmatch(c) for p, c in zip(patterns, columns)):
+                return kind
+        if len(columns) in _LEGACY_COLUMN_COUNTS:
+            raise ScorerError(
+                f"{path}: this looks like a 2014/2015 Cold Start file ({len(columns)} columns); "
+                f"scorer reads the 2017 formats only: submissions with 9 columns "
+                f"({' '.join(SUBMISSION_COLUMNS)}) and assessments with 10 columns "
+                f"({' '.join(ASSESSMENT_COLUMNS)})")
+        raise ScorerError(f"Unknown file type: {path} (its first line has {len(columns)} "
+                          f"tab-separated columns that fit neither the 9-column submission nor "
+                          f"the 10-column assessment format)")
+    raise ScorerError(f"Empty file: {path}")
+
+
+def _load(path, lines, kind, queries: QuerySet, run_files: RunFiles, problems: Problems):
+    columns = SUBMISSION_COLUMNS if kind == SUBMISSION else ASSESSMENT_COLUMNS
+    seen_lines: set = set()
+    for line_number, raw in enumerate(lines, 1):
+        line = _clean(raw)
+        if not line.strip():
+            continue
+        where = Where(path, line_number)
+        if line in seen_lines:
+            problems.record("DUPLICATE_LINE", "\n" + line, where=where)
+            continue
+        seen_lines.add(line)
+        fields = perl_split(line, "\t")
+        if len(fields) != len(columns):
+            problems.record("WRONG_NUM_ENTRIES", len(columns), len(fields), where=where)
+            continue
+        entry = _make_entry(kind, dict(zip(columns, fields)), line, path, line_number, where,
+                            queries, run_files, problems)
+        if entry is None:
+            continue
+        _accept(entry, run_files, path, line_number)
+
+
+def _normalise_confidence(text: str, problems: Problems, where: Where) -> float:
+    value = text
+    if value == "1":
+        problems.record("MISSING_DECIMAL_POINT", value, where=where)
+        value = "1.0"
+    elif _SCIENTIFIC_CONFIDENCE.match(value):
+        problems.record("IMPROPER_CONFIDENCE_VALUE", value, where=where)
+        value = "%.12f" % float(value)
+    if not _LEGAL_CONFIDENCE.match(value):
+        problems.record("ILLEGAL_CONFIDENCE_VALUE", text, where=where)
+        value = "1.0"
+    return float(value)
+
+
+def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
+                run_files: RunFiles, problems: Problems) -> Optional[Entry]:
+    entry = Entry()
+    entry.kind = kind
+    entry.file, entry.line_number, entry.line = path, line_number, line
+    entry.value = fields["VALUE"]
+    if kind == SUBMISSION:
+        entry.full_query_id = fields["FULL_QUERY_ID"]
+        entry.slot_name = fields["SLOT_NAME"]
+        entry.runid = fields["RUNID"]
+        entry.confidence = _normalise_confidence(fields["CONFIDENCE"], problems, where)
+        value_type = fields["VALUE_TYPE"]
+        if not slots.is_node_type(value_type):
+            problems.record("ILLEGAL_VALUE_TYPE", value_type, where=where)
+        entry.value_type = value_type.upper()
+        entry.nodeid = fields["NODEID"]
+    else:
+        query_and_slot = fields["QUERY_AND_SLOT_NAME"]
+        if ":" not in query_and_slot:
+            raise ScorerError(f"{path} line {line_number}: column QUERY_AND_SLOT_NAME must be "
+                              f"QUERYID:domain:slot, not '{query_and_slot}'")
+        entry.full_query_id, entry.slot_name = query_and_slot.split(":", 1)
+        entry.assessment_id = fields["ASSESSMENT_ID"]
+        entry.value_mention_type = fields["VALUE_MENTION_TYPE"]
+        entry.ec_mention_type = fields["EC_MENTION_TYPE"]
+        entry.value_ec = fields["VALUE_EC"]
+
+    # The line's query must have been read or generated, under exactly this full id.
+    try:
+        parsed = ids.parse_query_id(entry.full_query_id)
+    except ScorerError as error:
+        raise ScorerError(f"{path} line {line_number}: {error}")
+    query = queries.get(parsed.short_id)
+    if query is None or query.full_id != entry.full_query_id:
+        problems.record("UNLOADED_QUERY", parsed.short_id, where=where)
+        raise ScorerError(f"{path} line {line_number}: Query {entry.full_query_id} not loaded "
+                          f"(it is neither in the query files nor generated by an earlier line; "
+                          f"with -expand the files must use the expanded SF query ids)")
+    entry.query = query
+    entry.query_id = query.short_id
+    entry.base = ids.parse_query_id(query.full_id).base
+
+    if slots.quantity(entry.slot_name) is None:
+        problems.record("UNKNOWN_SLOT_NAME", entry.slot_name, where=where)
+
+    relation = parse_provenance(fields["RELATION_PROVENANCE_TRIPLES"], 4, problems, where)
+    value_provenance = parse_provenance(fields["VALUE_PROVENANCE_TRIPLES"], 2, problems, where)
+    if relation.docid != value_provenance.docid:
+        problems.record("MULTIPLE_DOCIDS_IN_RESPONSE", "\n" + line, where=where)
+    entry.relation_provenance = relation.text
+    entry.value_provenance = value_provenance.text
+    entry.docid = value_provenance.docid if value_provenance.docid is not None else "NO DOCUMENT"
+
+    entry.target_query_id = ids.target_query_short_id(query.full_id, entry.value,
+                                                      value_provenance.text)
+    target = queries.get(entry.target_query_id)
+    if target is None:
+        target = generate_query(query, entry.target_query_id, entry.value,
+                                value_provenance.docid or "", problems)
+        queries.add(target)
+    entry.target_query = target
+
+    if kind == ASSESSMENT:
+        code = fields["VALUE_ASSESSMENT"]
+        entry.assessment = ASSESSMENT_CODES.get(code)
+        has_ec = entry.value_ec not in ("", "0")
+        if entry.assessment in ("CORRECT", "INEXACT") and not has_ec:
+            raise ScorerError(f"{path} line {line_number}: Correct entry without equivalence "
+                              f"class, query = {entry.query_id} at line {line_number}")
+        if entry.assessment not in ("CORRECT", "INEXACT") and has_ec:
+            raise ScorerError(f"{path} line {line_number}: Equivalence class without correct "
+                              f"entry, query = {entry.query_id}, judgment = , "
+                              f"ec = {entry.value_ec}")
+
+    for column, value in fields.items():
+        if not value.strip():
+            problems.record("EMPTY_FIELD", column, where=where)
+            return None
+    expected_slot = query.slot(0)
+    if entry.slot_name != expected_slot:
+        problems.record("WRONG_SLOT_NAME", entry.slot_name, query.full_id,
+                        "" if expected_slot is None else expected_slot, where=where)
+        return None
+    if kind == ASSESSMENT:
+        for column in ("VALUE_ASSESSMENT", "PROVENANCE_ASSESSMENT"):
+            if fields[column] not in ASSESSMENT_CODES:
+                raise ScorerError(f"Unknown assessment code: {fields[column]} in file: {path} "
+                                  f"at line: {line_number}")
+    return entry
+
+
+def _accept(entry: Entry, run_files: RunFiles, path: str, line_number: int) -> None:
+    if entry.kind == SUBMISSION:
+        run_files.runids.add(entry.runid)
+        if run_files.file_runid is None:
+            run_files.file_runid = entry.runid
+    if entry.kind == ASSESSMENT and entry.assessment in ("CORRECT", "INEXACT"):
+        run_files.parent_assessment[entry.target_query_id] = entry
+    run_files.parent_query[entry.target_query_id] = entry.query_id
+    if entry.kind == SUBMISSION:
+        if entry.nodeid:
+            if entry.query.level == 1:
+                first = run_files._first_submission_by_target.get(entry.query_id)
+                prefix = first.fqnodeid if first is not None and first.fqnodeid else ""
+            else:
+                prefix = entry.query.full_id
+            entry.fqnodeid = prefix + entry.nodeid
+            run_files.submissions_by_node.setdefault(entry.fqnodeid, []).append(entry)
+        run_files._first_submission_by_target.setdefault(entry.target_query_id, entry)
+        run_files.submissions.append(entry)
+        run_files.submissions_by_base.setdefault(entry.base, []).append(entry)
+    else:
+        run_files.assessments.append(entry)
+        run_files.assessments_by_base.setdefault(entry.base, []).append(entry)

@@ -1,0 +1,187 @@
+"""The scoring policy: which categories count as right, wrong or ignored, how many
+justifications count, which matching discipline, and (claim tasks) how much
+evidence is read.
+
+A policy comes from a YAML file (``-policy configs/NAME.yaml``) and the
+command-line switches, which override it.  The result is frozen: nothing below
+the command line reads switches.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from typing import Optional
+
+import yaml
+
+from scorer.problems import ScorerError
+
+TASKS = ("coldstart", "scifact", "fever")
+
+#: Post-policy lists and the pre-policy categories legal in each (spec §1.2).
+LEGAL_CHOICES = {
+    "CORRECT": ("RIGHT",),
+    "DUPLICATE": ("RIGHT", "WRONG", "IGNORE"),
+    "INCORRECT": ("WRONG",),
+    "INCORRECT_PARENT": ("WRONG", "IGNORE"),
+    "INEXACT": ("RIGHT", "WRONG", "IGNORE"),
+    "UNASSESSED": ("WRONG", "IGNORE"),
+}
+
+DISCIPLINES = ("ASSESSED", "STRING_CASE", "STRING_EXACT")
+
+DEFAULT_FIELDS = ("EC", "RUNID", "LEVEL", "GT", "SUBMITTED", "CORRECT", "INCORRECT",
+                  "INEXACT", "INCORRECT_PARENT", "UNASSESSED", "REDUNDANT", "RIGHT",
+                  "WRONG", "IGNORED", "P", "R", "F")
+
+#: Defaults per task; Cold Start's are those of CS-Score-MASTER.pl.
+TASK_DEFAULTS = {
+    "coldstart": dict(right=("CORRECT",), wrong=("INCORRECT", "INCORRECT_PARENT", "INEXACT"),
+                      ignore=("UNASSESSED", "DUPLICATE"), justifications="1:3",
+                      discipline="ASSESSED", fields=DEFAULT_FIELDS),
+    "scifact": dict(max_evidence=3, labels=("SUPPORT", "CONTRADICT")),
+    "fever": dict(max_evidence=5, labels=("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")),
+}
+
+#: Every key a policy file may hold, with its meaning (printed by ``-help``).
+POLICY_KEYS = {
+    "task": "which task the policy scores: coldstart, scifact or fever",
+    "right": "Cold Start: pre-policy categories counted as right (list)",
+    "wrong": "Cold Start: pre-policy categories counted as wrong (list)",
+    "ignore": "Cold Start: pre-policy categories ignored (list)",
+    "justifications": "Cold Start: 'A:B', justifications per document and in all (M = any number)",
+    "discipline": "Cold Start: how a response finds its assessment: " + ", ".join(DISCIPLINES),
+    "fields": "Cold Start: columns of the .sf and .ldcmax tables (list)",
+    "max_evidence": "claim tasks: predicted evidence read per claim (a number, or 'all')",
+    "labels": "claim tasks: the labels the gold and predictions may use (list)",
+}
+
+JUSTIFICATIONS_PATTERN = re.compile(r"^[0-9M]:[0-9M]$")
+JUSTIFICATIONS_MESSAGE = ("Argument to -justifications switch must be of the form A:B where A and B "
+                          "are either positive numbers or character 'M' representing infinity.")
+
+
+@dataclasses.dataclass(frozen=True)
+class Policy:
+    task: str = "coldstart"
+    right: tuple = ()
+    wrong: tuple = ()
+    ignore: tuple = ()
+    justifications: str = "1:3"
+    discipline: str = "ASSESSED"
+    fields: tuple = DEFAULT_FIELDS
+    max_evidence: Optional[int] = None
+    labels: tuple = ()
+
+    @property
+    def per_document(self) -> Optional[int]:
+        """A of ``A:B``: justifications allowed per document (None: any number)."""
+        return _limit(self.justifications.split(":")[0])
+
+    @property
+    def k(self) -> Optional[int]:
+        """B of ``A:B``: justifications counted per node (None: any number)."""
+        return _limit(self.justifications.split(":")[1])
+
+    def option_text(self, option: str) -> str:
+        """A post-policy list written the Perl's way (``INCORRECT:INEXACT``)."""
+        return ":".join(getattr(self, option.lower()))
+
+    def digest(self) -> str:
+        """A short, stable fingerprint of every setting (for ``.params`` signatures)."""
+        text = repr(dataclasses.astuple(self)).encode("utf-8")
+        return hashlib.sha256(text).hexdigest()[:12]
+
+
+def _limit(text: str) -> Optional[int]:
+    return None if text == "M" else int(text)
+
+
+def _as_list(value, key: str, source: str) -> tuple:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(item for item in value.split(":") if item != "") if value else ()
+    if isinstance(value, (list, tuple)):
+        return tuple(str(item) for item in value)
+    raise ScorerError(f"{source}: policy key '{key}' must be a list or a colon-separated string")
+
+
+def load_policy_file(path: str) -> dict:
+    """Read a YAML policy file into a plain dict of known keys."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except OSError as error:
+        raise ScorerError(f"Could not open policy file {path}: {error.strerror}")
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        raise ScorerError(f"{path}{where}: not a valid YAML policy: "
+                          f"{getattr(error, 'problem', None) or error}")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ScorerError(f"{path}: a policy file must be a mapping of keys to values")
+    unknown = sorted(set(data) - set(POLICY_KEYS))
+    if unknown:
+        raise ScorerError(f"{path}: unknown policy key(s) {', '.join(map(str, unknown))}; "
+                          f"known keys: {', '.join(POLICY_KEYS)}")
+    return data
+
+
+def build_policy(file_settings: dict, switches: dict, source: str = "policy") -> Policy:
+    """Merge a policy file's settings and the switches (switches win); validate.
+
+    ``switches`` holds only switches given on the command line, with the
+    Perl's spellings (``right`` as ``INCORRECT:INEXACT`` strings and so on).
+    """
+    merged = dict(file_settings)
+    merged.update({key: value for key, value in switches.items() if value is not None})
+    task = str(merged.get("task", "coldstart")).lower()
+    if task not in TASKS:
+        raise ScorerError(f"{source}: unknown task '{task}'; known tasks: {', '.join(TASKS)}")
+    values = dict(TASK_DEFAULTS[task])
+    for key in ("right", "wrong", "ignore", "fields", "labels"):
+        if key in merged:
+            values[key] = _as_list(merged[key], key, source)
+    for key in ("justifications", "discipline"):
+        if key in merged and merged[key] is not None:
+            values[key] = str(merged[key])
+    if "max_evidence" in merged:
+        values["max_evidence"] = _max_evidence(merged["max_evidence"], source)
+    policy = Policy(task=task, **values)
+    if task == "coldstart":
+        validate_coldstart(policy)
+    return policy
+
+
+def _max_evidence(value, source: str) -> Optional[int]:
+    if value is None or (isinstance(value, str) and value.lower() in ("all", "none", "null")):
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ScorerError(f"{source}: max_evidence must be a whole number or 'all', not '{value}'")
+    if number < 0 or str(value).strip().startswith("-"):
+        raise ScorerError(f"{source}: max_evidence must not be negative, not '{value}'")
+    return number
+
+
+def validate_coldstart(policy: Policy) -> None:
+    """The Perl's checks, in its order: IGNORE, RIGHT, WRONG, then justifications."""
+    for option in ("IGNORE", "RIGHT", "WRONG"):
+        for item in getattr(policy, option.lower()):
+            if option not in LEGAL_CHOICES.get(item, ()):
+                raise ScorerError(f"Unexpected choice {item} for {option}")
+    if not JUSTIFICATIONS_PATTERN.match(policy.justifications):
+        raise ScorerError(JUSTIFICATIONS_MESSAGE)
+    if policy.discipline not in DISCIPLINES:
+        raise ScorerError(f"No matcher called {policy.discipline}")
+    for field in policy.fields:
+        if field not in DEFAULT_FIELDS:
+            raise ScorerError(f"Unknown field: {field}")
+    if policy.justifications.split(":")[1] == "0":
+        # The Perl divides by zero here (spec §7.35); B counts justifications, so 0 is meaningless.
+        raise ScorerError(JUSTIFICATIONS_MESSAGE)
