@@ -64,18 +64,18 @@ class SampleSet:
             lines.append(" ".join([str(number), *parts]) + "\n")
         return "".join(lines)
 
-    def multiplicities(self, ids: Sequence[str], first_only: bool = False,
-                       key=None) -> np.ndarray:
+    def multiplicities(self, ids: Sequence[str], first_only: bool = False, key=None,
+                       start: int = 0, stop: Optional[int] = None) -> np.ndarray:
         """Matrix (samples x ids): how often each id occurs in each sample.
 
         With ``first_only`` only the first member of each element counts (the
         Perl's ONE_ENTRYPOINT mode).  ``key`` maps a member id to the form
         ``ids`` use (e.g. an SF query's short id); members not in ``ids`` are
-        ignored.
+        ignored.  ``start``/``stop`` select a block of samples.
         """
+        from scipy import sparse
         position = {identifier: i for i, identifier in enumerate(ids)}
         key = key or (lambda member: member)
-        # element -> positions of its counted members
         incidence_rows, incidence_cols = [], []
         for e, element in enumerate(self.elements):
             members = element.members[:1] if first_only else element.members
@@ -84,16 +84,21 @@ class SampleSet:
                 if column is not None:
                     incidence_rows.append(e)
                     incidence_cols.append(column)
-        counts = np.zeros((len(self.numbers), len(ids)), dtype=np.int64)
-        if not incidence_rows or not self.numbers:
-            return counts
-        element_counts = np.zeros((len(self.numbers), len(self.elements)), dtype=np.int64)
-        for i, draw in enumerate(self.draws):
-            if len(draw):
-                np.add.at(element_counts[i], np.asarray(draw, dtype=np.intp), 1)
-        incidence = np.zeros((len(self.elements), len(ids)), dtype=np.int64)
-        np.add.at(incidence, (np.asarray(incidence_rows), np.asarray(incidence_cols)), 1)
-        return element_counts @ incidence
+        draws = self.draws[start:stop]
+        n_samples = len(draws)
+        if not incidence_rows or not n_samples or not self.elements:
+            return np.zeros((n_samples, len(ids)), dtype=np.int32)
+        lengths = [len(draw) for draw in draws]
+        sample_rows = np.repeat(np.arange(n_samples), lengths)
+        element_cols = (np.concatenate([np.asarray(d, dtype=np.int64) for d in draws])
+                        if sum(lengths) else np.zeros(0, dtype=np.int64))
+        drawn = sparse.csr_matrix((np.ones(len(element_cols), dtype=np.int32),
+                                   (sample_rows, element_cols)),
+                                  shape=(n_samples, len(self.elements)))
+        incidence = sparse.csr_matrix((np.ones(len(incidence_rows), dtype=np.int32),
+                                       (incidence_rows, incidence_cols)),
+                                      shape=(len(self.elements), len(ids)))
+        return (drawn @ incidence).toarray().astype(np.int32)
 
 
 def parse_samples(lines: Iterable[str], source: str = "samples") -> SampleSet:

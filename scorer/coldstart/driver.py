@@ -10,7 +10,9 @@ from scorer.coldstart.evaluation import Evaluator, scored_queries
 from scorer.coldstart.justifications import check_justifications
 from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
-from scorer.coldstart.reports import debug, ldc, params, prepare, sf, summary
+from scorer.coldstart.reports import confidence, debug, ldc, params, prepare, sf, summary
+from scorer.coldstart import resample
+from scorer import bootstrap
 from scorer.coldstart.runs import read_run_files
 from scorer.problems import Problems
 from scorer.reports import Reports
@@ -45,8 +47,20 @@ def run(request, problems: Problems) -> Reports:
             files, policy.per_document, policy.k, problems))
     runids = list(request.runids) if request.runids else sorted(run_files.runids)
 
+    samples = None
+    if request.samples:
+        samples = bootstrap.read_samples(request.samples)
+    elif request.bootstrap is not None:
+        samples = bootstrap.generate(_sample_groups(queries, index, queries_to_score),
+                                     request.bootstrap, request.seed)
     reports = Reports(report_extensions(request))
-    reports.add("params", params.render(request))
+    samples_text = "none"
+    if samples is not None:
+        samples_text = (f"{bootstrap.samples_digest(samples)}|B:{len(samples)}"
+                        + (f"|seed:{request.seed}" if request.bootstrap is not None else ""))
+    reports.add("params", params.render(request, samples_text))
+    if request.bootstrap is not None:
+        reports.add("bootsamples", samples.text())
     evaluator = Evaluator(run_files, queries, policy, problems)
     ap_scorer = APScorer(run_files, queries, policy, problems)
 
@@ -76,4 +90,31 @@ def run(request, problems: Problems) -> Reports:
         reports.add("debug", debug.render_ap(ap_rows))
         reports.add("ap", ap_report.render(ap_rows, runid, index, ldc_full_id, bool(index),
                                            request.tabs))
+        if samples is not None:
+            _add_bootstrap_reports(reports, structure, samples, runid, problems)
     return reports
+
+
+def _sample_groups(queries, index: dict, queries_to_score: dict) -> list:
+    """(LDC full id, SF full ids) of the queries to score, for -bootstrap."""
+    groups: dict = {}
+    for sf_id in sorted(queries_to_score):
+        ldc_id = index.get(sf_id)
+        if ldc_id is None:
+            continue
+        groups.setdefault(queries.get(ldc_id).full_id, []).append(queries.get(sf_id).full_id)
+    return [(ldc, tuple(sorted(members))) for ldc, members in groups.items()]
+
+
+def _add_bootstrap_reports(reports, structure, samples, runid, problems) -> None:
+    import sys
+    values = resample.sample_values(structure, samples, show_progress=sys.stderr.isatty())
+    originals = resample.original_values(structure)
+    codes = [code for code, *_ in resample.codes()]
+    missing = resample.missing_codes(values)
+    if missing:
+        problems.record("BOOTSTRAP_MISSING_LEVEL", ", ".join(sorted(missing)))
+    reports.add("sample", confidence.render_sample(samples))
+    reports.add("samplescores", confidence.render_samplescores(samples.numbers, codes, values,
+                                                               runid))
+    reports.add("confidence", confidence.render_confidence(codes, values, originals))

@@ -4,11 +4,13 @@ LDC-MEAN projections, and the ALL-Micro / ALL-Macro aggregates (spec §4.2-4.6).
 Every aggregate is computed for a matrix of multiplicities (samples x SF
 queries): the full data is the single sample in which every SF query counts
 once, and a bootstrap sample counts each SF query as often as it was drawn
-(spec §6.2).  Both therefore run the very same code.
+(spec §6.2).  Both run the very same code.
 
-The Perl adds macro averages one row copy at a time, left to right; the sums
-here do the same (vectorised over samples, not over rows), so each value is
-the same double the Perl computes.
+Exactness: the Perl adds a macro average's terms one row copy at a time, in
+row order.  Here every term gets a *slot* (row, copy) in that order, and the
+sum is a running sum over the slots (``numpy.add.accumulate``, which adds in
+order), with 0.0 in the slots a sample does not use.  So each value is the
+very double the Perl computes, and no Python loop runs per sample.
 """
 from __future__ import annotations
 
@@ -28,13 +30,15 @@ _GT = COUNT_COLUMNS.index("GT")
 _SUBMITTED = COUNT_COLUMNS.index("SUBMITTED")
 _RIGHT = COUNT_COLUMNS.index("RIGHT")
 _IGNORED = COUNT_COLUMNS.index("IGNORED")
+#: Elements (samples x slots x 3) a running sum may hold in memory at once.
+_SUM_BLOCK_ELEMENTS = 6_000_000
 
 
 @dataclasses.dataclass
 class Aggregate:
     """One aggregate line (e.g. SF ALL-Macro level 1) for every sample."""
 
-    exists: np.ndarray            # (B,) bool
+    exists: np.ndarray            # (B,) bool: the line exists (it has rows)
     p: np.ndarray                 # (B,)
     r: np.ndarray
     f: np.ndarray
@@ -66,24 +70,20 @@ class RunStructure:
         self.runids = table["runid"].tolist()
         self.levels = table["level"].to_numpy()
         self.counts = table[list(COUNT_COLUMNS)].to_numpy(dtype=np.int64)
-        self.p = table["P"].to_numpy(dtype=float)
-        self.r = table["R"].to_numpy(dtype=float)
-        self.f = table["F"].to_numpy(dtype=float)
+        self.values = table[["P", "R", "F"]].to_numpy(dtype=float)
         self.sf_ids = sorted(set(table["query_id"]))
         column = {sf: i for i, sf in enumerate(self.sf_ids)}
         self.row_sf = np.array([column[q] for q in table["query_id"]], dtype=np.intp)
-        self.sf_full_ids = {}
-        for q, full in zip(table["query_id"], table["sf_full_id"]):
-            self.sf_full_ids.setdefault(q, full)
         if has_index:
             self._build_ldc_structures(table, column)
 
     def _build_ldc_structures(self, table, column):
         ldc_full_of_sf: dict = {}
-        for q, ldc_full in zip(table["query_id"], table["ldc_full_id"]):
+        for q, sf_full, ldc_full in zip(table["query_id"], table["sf_full_id"],
+                                        table["ldc_full_id"]):
             if ldc_full is None:
-                raise ScorerError(f"Query {self.sf_full_ids[q]} is not an entry point of any "
-                                  f"expanded LDC query, so the LDC-level scores cannot be made")
+                raise ScorerError(f"Query {sf_full} is not an entry point of any expanded LDC "
+                                  f"query, so the LDC-level scores cannot be made")
             ldc_full_of_sf[q] = ldc_full
         # LDC-MAX: per LDC query, its SF queries in string order of short id.
         groups: dict = {}
@@ -91,27 +91,30 @@ class RunStructure:
             groups.setdefault(ldc_full_of_sf[q], []).append(column[q])
         self.ldc_names = sorted(groups)
         self.ldc_members = [np.array(groups[name], dtype=np.intp) for name in self.ldc_names]
-        # Each SF query's rows, in row (EC) order; and the F1 of their summed counts.
+        group_of_sf = np.zeros(len(self.sf_ids), dtype=np.intp)
+        for g, members in enumerate(self.ldc_members):
+            group_of_sf[members] = g
+        self.row_group = group_of_sf[self.row_sf]
         self.rows_of_sf = [np.flatnonzero(self.row_sf == c) for c in range(len(self.sf_ids))]
         sums = np.array([self.counts[rows].sum(axis=0) for rows in self.rows_of_sf])
         _, _, self.sf_f1 = _prf(sums)
+        suffixes = table["suffix"].tolist()
         self.ldc_row_names = [
-            self._ldc_row_name(ldc_full_of_sf[self.sf_ids[self.row_sf[j]]], j)
-            for j in range(self.n_rows)]
-        # LDC-MEAN: rows grouped by LDC name; members in string order of their row name.
+            f"{ldc_full_of_sf[self.sf_ids[self.row_sf[j]]]}:{suffixes[j]}" if suffixes[j]
+            else ldc_full_of_sf[self.sf_ids[self.row_sf[j]]] for j in range(self.n_rows)]
+        # LDC-MAX rows in the printed order: LDC query, then its entry points, then ECs.
+        self.ldc_max_rows = np.array([j for members in self.ldc_members for c in members
+                                      for j in self.rows_of_sf[c]], dtype=np.intp)
+        # LDC-MEAN: rows grouped by LDC name; members in string order of their names.
         mean_groups: dict = {}
         for j in range(self.n_rows):
             mean_groups.setdefault(self.ldc_row_names[j], []).append(j)
         names = sorted(mean_groups)
-        # Sorted as the table rows are (stable on the string order above).
-        names.sort(key=ec_sort_key)
+        names.sort(key=ec_sort_key)     # stable: the Perl sorts the string-sorted list
         self.mean_names = names
-        self.mean_members = [np.array(sorted(mean_groups[n], key=lambda j: self.names[j]),
-                                      dtype=np.intp) for n in names]
-
-    def _ldc_row_name(self, ldc_full: str, j: int) -> str:
-        suffix = self.table["suffix"].iat[j]
-        return f"{ldc_full}:{suffix}" if suffix else ldc_full
+        self.mean_members = [sorted(mean_groups[n], key=lambda j: self.names[j]) for n in names]
+        self.mean_levels = np.array([self.levels[m[0]] for m in self.mean_members],
+                                    dtype=np.int64)
 
 
 def _prf(counts: np.ndarray):
@@ -124,47 +127,76 @@ def _level_masks(levels: np.ndarray) -> dict:
     return {"0": levels == 0, "1": levels == 1, "ALL": np.ones(len(levels), dtype=bool)}
 
 
-def _sequential_repeated_sum(values: np.ndarray, repeats: np.ndarray, acc: np.ndarray) -> None:
-    """acc[b] += values[j] repeats[b, j] times, one addition at a time, j in order.
+def ordered_sum(terms) -> np.ndarray:
+    """Running sum over the slot axis of ``terms(start, stop)`` -> (b, slots, 3).
 
-    ``values`` (n, k) or (n,); ``repeats`` (B, n); ``acc`` (B, k) or (B,), in place.
+    ``terms`` is called per block of samples so memory stays bounded.
     """
-    for j in range(repeats.shape[1]):
-        reps = repeats[:, j]
-        most = int(reps.max()) if len(reps) else 0
-        value = values[j]
-        for copy in range(most):
-            mask = reps > copy
-            if values.ndim == 1:
-                np.add(acc, value, out=acc, where=mask)
-            else:
-                np.add(acc, value, out=acc, where=mask[:, None])
+    first = terms(0, 1)
+    n_slots = first.shape[1]
+    n_samples = terms.n_samples
+    out = np.zeros((n_samples, 3))
+    if n_slots == 0:
+        return out
+    step = max(1, _SUM_BLOCK_ELEMENTS // (n_slots * 3))
+    for start in range(0, n_samples, step):
+        block = terms(start, min(start + step, n_samples))
+        out[start:start + step] = np.add.accumulate(block, axis=1)[:, -1, :]
+    return out
 
 
-def _macro(values: np.ndarray, repeats: np.ndarray, ground_truth: np.ndarray):
-    """Macro averages of P, R, F (spec §4.3): the sum over row copies divided by
-    the number of copies whose GT is not 0 (0 when there are none)."""
-    n_samples = repeats.shape[0]
-    acc = np.zeros((n_samples, 3))
-    _sequential_repeated_sum(values, repeats, acc)
-    denominator = (repeats * (ground_truth != 0)).sum(axis=1)
+class _Terms:
+    """Terms of a running sum: values per slot, kept where ``include`` holds."""
+
+    def __init__(self, n_samples, include, values):
+        self.n_samples = n_samples
+        self._include = include      # (start, stop) -> (b, slots) bool
+        self._values = values        # (start, stop) -> (slots, 3) or (b, slots, 3)
+
+    def __call__(self, start, stop):
+        include = self._include(start, stop)
+        values = self._values(start, stop)
+        if values.ndim == 2:
+            values = values[None, :, :]
+        return np.where(include[:, :, None], values, 0.0)
+
+
+def _copy_slots(rows: np.ndarray, most: np.ndarray):
+    """Slots (row, copy) for ``rows`` in order, ``most[i]`` copies of rows[i]."""
+    slot_row = np.repeat(rows, most)
+    slot_copy = np.concatenate([np.arange(k) for k in most]) if len(most) else np.zeros(0, int)
+    return slot_row, slot_copy.astype(np.int64)
+
+
+def _macro(sums: np.ndarray, denominator: np.ndarray):
+    """Macro means (spec §4.3): the sum over row copies divided by the copies
+    whose GT is not 0; 0 when there are none."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        mean = np.where(denominator[:, None] > 0, acc / np.maximum(denominator, 1)[:, None], 0.0)
+        mean = np.where(denominator[:, None] > 0,
+                        sums / np.maximum(denominator, 1)[:, None], 0.0)
     return mean[:, 0], mean[:, 1], mean[:, 2]
 
 
 def sf_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
     """SF ALL-Micro and ALL-Macro lines per level (spec §4.3)."""
-    repeats = multiplicity[:, structure.row_sf]          # (B, n_rows)
-    values = np.stack([structure.p, structure.r, structure.f], axis=1)
+    repeats = multiplicity[:, structure.row_sf]          # (B, rows)
+    n_samples = multiplicity.shape[0]
     result = {}
     for level, mask in _level_masks(structure.levels).items():
-        level_repeats = repeats[:, mask]
+        rows = np.flatnonzero(mask)
+        level_repeats = repeats[:, rows]
         exists = (level_repeats > 0).any(axis=1)
-        sums = level_repeats @ structure.counts[mask]
+        sums = level_repeats @ structure.counts[rows]
         p, r, f = _prf(sums)
         result[(MICRO, level)] = Aggregate(exists, p, r, f, sums)
-        p, r, f = _macro(values[mask], level_repeats, structure.counts[mask, _GT])
+        most = level_repeats.max(axis=0) if n_samples else np.zeros(len(rows), int)
+        slot_row, slot_copy = _copy_slots(rows, most)
+        slot_sf = structure.row_sf[slot_row]
+        terms = _Terms(n_samples,
+                       lambda a, b: multiplicity[a:b, slot_sf] > slot_copy,
+                       lambda a, b: structure.values[slot_row])
+        denominator = level_repeats @ (structure.counts[rows, _GT] != 0)
+        p, r, f = _macro(ordered_sum(terms), denominator)
         result[(MACRO, level)] = Aggregate(exists, p, r, f)
     return result
 
@@ -190,127 +222,82 @@ def ldc_max_aggregates(structure: RunStructure, multiplicity: np.ndarray,
     """LDC-MAX ALL-Micro and ALL-Macro lines: the chosen entry point's rows,
     renamed to the LDC query, with all their copies (spec §4.4, §6.2)."""
     n_samples = multiplicity.shape[0]
-    masks = _level_masks(structure.levels)
-    n_counts = len(COUNT_COLUMNS)
-    sums = {level: np.zeros((n_samples, n_counts), dtype=np.int64) for level in LEVELS}
-    exists = {level: np.zeros(n_samples, dtype=bool) for level in LEVELS}
-    acc = {level: np.zeros((n_samples, 3)) for level in LEVELS}
-    denominators = {level: np.zeros(n_samples, dtype=np.int64) for level in LEVELS}
-    values = np.stack([structure.p, structure.r, structure.f], axis=1)
-    for g, members in enumerate(structure.ldc_members):
-        for column in members:
-            chosen = choice[:, g] == column
-            if not chosen.any():
-                continue
-            copies = np.where(chosen, multiplicity[:, column], 0)
-            for j in structure.rows_of_sf[column]:
-                row_repeats = copies[:, None]
-                for level in LEVELS:
-                    if not masks[level][j]:
-                        continue
-                    sums[level] += np.outer(copies, structure.counts[j])
-                    exists[level] |= copies > 0
-                    _sequential_repeated_sum(values[j:j + 1], row_repeats, acc[level])
-                    if structure.counts[j, _GT] != 0:
-                        denominators[level] += copies
+    rows_all = structure.ldc_max_rows
+    # copies of each row in the LDC-MAX table: its SF query's multiplicity if chosen
+    weights = np.where(choice[:, structure.row_group] == structure.row_sf,
+                       multiplicity[:, structure.row_sf], 0)           # (B, rows)
     result = {}
-    for level in LEVELS:
-        p, r, f = _prf(sums[level])
-        result[(MICRO, level)] = Aggregate(exists[level], p, r, f, sums[level])
-        denominator = denominators[level]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            mean = np.where(denominator[:, None] > 0,
-                            acc[level] / np.maximum(denominator, 1)[:, None], 0.0)
-        result[(MACRO, level)] = Aggregate(exists[level], mean[:, 0], mean[:, 1], mean[:, 2])
+    for level, mask in _level_masks(structure.levels).items():
+        rows = rows_all[mask[rows_all]]
+        level_weights = weights[:, rows]
+        exists = (level_weights > 0).any(axis=1)
+        sums = level_weights @ structure.counts[rows]
+        p, r, f = _prf(sums)
+        result[(MICRO, level)] = Aggregate(exists, p, r, f, sums)
+        most = level_weights.max(axis=0) if n_samples else np.zeros(len(rows), int)
+        slot_row, slot_copy = _copy_slots(rows, most)
+        slot_sf = structure.row_sf[slot_row]
+        slot_group = structure.row_group[slot_row]
+        terms = _Terms(n_samples,
+                       lambda a, b: ((choice[a:b, slot_group] == slot_sf)
+                                     & (multiplicity[a:b, slot_sf] > slot_copy)),
+                       lambda a, b: structure.values[slot_row])
+        denominator = level_weights @ (structure.counts[rows, _GT] != 0)
+        p, r, f = _macro(ordered_sum(terms), denominator)
+        result[(MACRO, level)] = Aggregate(exists, p, r, f)
     return result
 
 
 def ldc_mean_rows(structure: RunStructure, multiplicity: np.ndarray):
     """The combined LDC-MEAN rows for every sample (spec §4.5).
 
-    Returns (repeats, p, r, f, gt), each (B, n_names): a name's P/R/F is the
-    mean over its drawn member rows (each member once, added in member
-    order), its GT that of its first drawn member (spec decision 1), and it is
-    repeated ceil(member copies / members drawn) times (0: not drawn).
+    Returns (repeats, values, gt): (B, names), (B, names, 3), (B, names).  A
+    name's P/R/F is the mean over its drawn member rows (each member once,
+    added in member order), its GT that of its first drawn member (spec
+    decision 1), and it is repeated ceil(member copies / members drawn)
+    times (0: not drawn).
     """
     n_samples = multiplicity.shape[0]
-    shape = (n_samples, len(structure.mean_names))
-    repeats = np.zeros(shape, dtype=np.int64)
-    means = np.zeros(shape + (3,))
-    gt = np.zeros(shape, dtype=np.int64)
-    values = np.stack([structure.p, structure.r, structure.f], axis=1)
+    n_names = len(structure.mean_names)
+    width = max((len(m) for m in structure.mean_members), default=0)
+    member = np.full((n_names, width), -1, dtype=np.intp)
     for i, members in enumerate(structure.mean_members):
-        copies = multiplicity[:, structure.row_sf[members]]      # (B, members)
-        drawn = copies > 0
-        count = drawn.sum(axis=1)
-        acc = np.zeros((n_samples, 3))
-        for position, j in enumerate(members):
-            np.add(acc, values[j], out=acc, where=drawn[:, position][:, None])
-        means[:, i, :] = acc / np.maximum(count, 1)[:, None]
-        first = np.argmax(drawn, axis=1)
-        gt[:, i] = np.where(count > 0, structure.counts[members[first], _GT], 0)
-        total = copies.sum(axis=1)
-        repeats[:, i] = -(-total // np.maximum(count, 1))
-    return repeats, means[:, :, 0], means[:, :, 1], means[:, :, 2], gt
+        member[i, :len(members)] = members
+    exists = member >= 0
+    safe = np.where(exists, member, 0)
+    copies = np.where(exists[None], multiplicity[:, structure.row_sf[safe]], 0)   # (B, n, w)
+    drawn = copies > 0
+    sums = np.zeros((n_samples, n_names, 3))
+    for position in range(width):
+        np.add(sums, structure.values[safe[:, position]][None],
+               out=sums, where=drawn[:, :, position, None])
+    count = drawn.sum(axis=2)
+    values = sums / np.maximum(count, 1)[:, :, None]
+    first = np.argmax(drawn, axis=2)
+    first_row = np.take_along_axis(np.broadcast_to(safe, drawn.shape), first[:, :, None],
+                                   axis=2)[:, :, 0]
+    gt = np.where(count > 0, structure.counts[first_row, _GT], 0)
+    repeats = -(-copies.sum(axis=2) // np.maximum(count, 1))
+    return repeats, values, gt
 
 
 def ldc_mean_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
-    repeats, p, r, f, gt = ldc_mean_rows(structure, multiplicity)
-    levels = np.array([structure.levels[members[0]] for members in structure.mean_members],
-                      dtype=np.int64)
+    repeats, values, gt = ldc_mean_rows(structure, multiplicity)
+    n_samples = multiplicity.shape[0]
     result = {}
-    for level, mask in _level_masks(levels).items():
-        values = np.stack([p[:, mask], r[:, mask], f[:, mask]], axis=2)   # (B, n, 3)
-        level_repeats = repeats[:, mask]
-        n_samples = multiplicity.shape[0]
-        acc = np.zeros((n_samples, 3))
-        for j in range(level_repeats.shape[1]):
-            reps = level_repeats[:, j]
-            for copy in range(int(reps.max()) if len(reps) else 0):
-                np.add(acc, values[:, j, :], out=acc, where=(reps > copy)[:, None])
-        denominator = (level_repeats * (gt[:, mask] != 0)).sum(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            mean = np.where(denominator[:, None] > 0,
-                            acc / np.maximum(denominator, 1)[:, None], 0.0)
+    for level, mask in _level_masks(structure.mean_levels).items():
+        names = np.flatnonzero(mask)
+        level_repeats = repeats[:, names]
+        most = level_repeats.max(axis=0) if n_samples else np.zeros(len(names), int)
+        slot_name, slot_copy = _copy_slots(names, most)
+        terms = _Terms(n_samples,
+                       lambda a, b: repeats[a:b, slot_name] > slot_copy,
+                       lambda a, b: values[a:b, slot_name, :])
+        denominator = (level_repeats * (gt[:, names] != 0)).sum(axis=1)
+        p, r, f = _macro(ordered_sum(terms), denominator)
         exists = (level_repeats > 0).any(axis=1)
-        result[(MACRO, level)] = Aggregate(exists, mean[:, 0], mean[:, 1], mean[:, 2])
+        result[(MACRO, level)] = Aggregate(exists, p, r, f)
     return result
-
-
-# -- full-data tables for printing ------------------------------------------------
-
-def full_data(structure: RunStructure) -> np.ndarray:
-    return np.ones((1, len(structure.sf_ids)), dtype=np.int64)
-
-
-def sf_lines(structure: RunStructure) -> list:
-    return [TableLine(structure.names[j], structure.runids[j], int(structure.levels[j]),
-                      structure.counts[j], int(structure.counts[j, _GT]),
-                      structure.p[j], structure.r[j], structure.f[j])
-            for j in range(structure.n_rows)]
-
-
-def ldc_max_lines(structure: RunStructure, choice: np.ndarray) -> list:
-    """The rows of each LDC query's chosen entry point, renamed (full data)."""
-    chosen = set(int(c) for c in choice[0] if c >= 0)
-    lines = [TableLine(structure.ldc_row_names[j], structure.runids[j], int(structure.levels[j]),
-                       structure.counts[j], int(structure.counts[j, _GT]),
-                       structure.p[j], structure.r[j], structure.f[j])
-             for j in range(structure.n_rows) if structure.row_sf[j] in chosen]
-    lines.sort(key=lambda line: ec_sort_key(line.name))
-    return lines
-
-
-def ldc_mean_lines(structure: RunStructure) -> list:
-    multiplicity = full_data(structure)
-    repeats, p, r, f, gt = ldc_mean_rows(structure, multiplicity)
-    lines = []
-    for i, name in enumerate(structure.mean_names):
-        first = structure.mean_members[i][0]
-        for _copy in range(int(repeats[0, i])):
-            lines.append(TableLine(name, structure.runids[first], int(structure.levels[first]),
-                                   None, int(gt[0, i]), p[0, i], r[0, i], f[0, i]))
-    return lines
 
 
 def all_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
@@ -323,3 +310,40 @@ def all_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
         for key, value in ldc_mean_aggregates(structure, multiplicity).items():
             result[("LDCMEAN",) + key] = value
     return result
+
+
+# -- full-data tables for printing ------------------------------------------------
+
+def full_data(structure: RunStructure) -> np.ndarray:
+    return np.ones((1, len(structure.sf_ids)), dtype=np.int64)
+
+
+def _line(structure, j, name) -> TableLine:
+    p, r, f = structure.values[j]
+    return TableLine(name, structure.runids[j], int(structure.levels[j]), structure.counts[j],
+                     int(structure.counts[j, _GT]), p, r, f)
+
+
+def sf_lines(structure: RunStructure) -> list:
+    return [_line(structure, j, structure.names[j]) for j in range(structure.n_rows)]
+
+
+def ldc_max_lines(structure: RunStructure, choice: np.ndarray) -> list:
+    """The rows of each LDC query's chosen entry point, renamed (full data)."""
+    chosen = set(int(c) for c in choice[0] if c >= 0)
+    lines = [_line(structure, j, structure.ldc_row_names[j])
+             for j in range(structure.n_rows) if structure.row_sf[j] in chosen]
+    lines.sort(key=lambda line: ec_sort_key(line.name))
+    return lines
+
+
+def ldc_mean_lines(structure: RunStructure) -> list:
+    repeats, values, gt = ldc_mean_rows(structure, full_data(structure))
+    lines = []
+    for i, name in enumerate(structure.mean_names):
+        first = structure.mean_members[i][0]
+        p, r, f = values[0, i]
+        for _copy in range(int(repeats[0, i])):
+            lines.append(TableLine(name, structure.runids[first], int(structure.levels[first]),
+                                   None, int(gt[0, i]), p, r, f))
+    return lines

@@ -1,0 +1,42 @@
+# make demo  - set up .venv if needed, score the bundled Cold Start example
+# make test  - set up .venv if needed, run the tests
+# make bench - time the scorer on generated workloads of growing size
+# make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.installed-stamp
+DEMO    = fixtures/coldstart/demo/input
+OUT     = out/demo
+
+.PHONY: demo test bench regen-golden clean
+
+$(STAMP): setup.cfg pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	rm -rf $(OUT) && mkdir -p $(OUT)
+	cd $(DEMO) && $(CURDIR)/$(PY) -m scorer -expand CSSF17 -queries qids.txt \
+	    -bootstrap 200 -seed 1 \
+	    -output_file $(CURDIR)/$(OUT)/run -error_file $(CURDIR)/$(OUT)/run.errlog \
+	    ldc-query.xml qrel.txt DEMORUN.tab.txt
+	@echo
+	@cat $(OUT)/run.summary
+	@echo
+	@echo "Reports written to $(OUT)/: run.sf run.ldcmax run.ldcmean run.summary run.ap run.debug"
+	@echo "  run.sample run.samplescores run.confidence run.bootsamples run.params run.errlog"
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PY) bench/run_bench.py
+
+regen-golden: $(STAMP)
+	$(PY) tests/golden.py --regen
+
+clean:
+	rm -rf out build *.egg-info .pytest_cache

@@ -1,0 +1,36 @@
+"""Progress for long work, on a terminal only (quiet when stderr is not a tty)."""
+from __future__ import annotations
+
+import sys
+import time
+
+
+class Progress:
+    def __init__(self, label: str, total: int, enabled: bool = True, stream=None):
+        self.stream = stream or sys.stderr
+        self.enabled = enabled and total > 0 and hasattr(self.stream, "isatty") \
+            and self.stream.isatty()
+        self.label = label
+        self.total = total
+        self.done_count = 0
+        self._last = 0.0
+        self._start = time.monotonic()
+
+    def advance(self, amount: int = 1) -> None:
+        self.done_count += amount
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._last < 0.2 and self.done_count < self.total:
+            return
+        self._last = now
+        percent = 100.0 * self.done_count / self.total
+        elapsed = now - self._start
+        self.stream.write(f"\r{self.label}: {self.done_count}/{self.total} "
+                          f"({percent:5.1f}%, {elapsed:.1f} s)")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
