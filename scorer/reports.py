@@ -18,6 +18,18 @@ class Reports:
     def text(self, extension: str) -> str:
         return "".join(text for ext, text in self.chunks if ext == extension)
 
+    @classmethod
+    def from_pairs(cls, pairs) -> "Reports":
+        """Reports whose files are written once each, in the given order."""
+        reports = cls([extension for extension, _text in pairs])
+        for extension, text in pairs:
+            reports.add(extension, text)
+        return reports
+
+    def __iter__(self):
+        """(extension, whole text) pairs, so ``dict(reports)`` maps files to texts."""
+        return iter(self.files())
+
     def files(self) -> list:
         """(extension, whole text) for every declared file."""
         return [(extension, self.text(extension)) for extension in self.extensions]

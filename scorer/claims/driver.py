@@ -1,0 +1,95 @@
+"""The claim tasks' driver: a Request in, the report texts out.
+
+``run(request, problems)`` reads the files, scores them, resamples when
+asked, and returns ``(extension, text)`` pairs in write order; the caller
+writes them (atomically) and the error log.  Fatal input problems raise
+:class:`~scorer.problems.ScorerError`.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from scorer.bootstrap import SampleSet, generate, read_samples
+from scorer.claims import fever, reports, resample, scifact
+from scorer.claims.metrics import Evaluation
+from scorer.policy import Policy
+from scorer.problems import Problems, ScorerError, Where
+from scorer.reports import Reports
+from scorer.request import Request
+
+TASKS = ("scifact", "fever")
+
+
+def evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
+    """Read and score the files of one run (gold first, then predictions)."""
+    files = tuple(files)
+    if policy.task == "scifact":
+        if len(files) != 2:
+            raise ScorerError(f"scifact needs two files, the gold claims then the "
+                              f"predictions; {len(files)} given")
+        return scifact.evaluate(scifact.read_inputs(*files), policy, problems)
+    if policy.task == "fever":
+        return fever.evaluate(fever.read_inputs(files), policy, problems)
+    raise ScorerError(f"the claims driver scores {' and '.join(TASKS)}, not '{policy.task}'")
+
+
+def sample_set(request: Request, evaluation: Evaluation) -> tuple[Optional[SampleSet], bool]:
+    """The samples asked for, and whether they were generated here (not read)."""
+    if request.samples is not None and request.bootstrap is not None:
+        raise ScorerError("give -samples FILE or -bootstrap N, not both")
+    if request.samples is not None:
+        return read_samples(request.samples), False
+    if request.bootstrap is not None:
+        if request.bootstrap < 0:
+            raise ScorerError("the number of bootstrap samples must not be negative")
+        groups = [(key, (key,)) for key in evaluation.keys]
+        return generate(groups, request.bootstrap, request.seed), True
+    return None, False
+
+
+def unknown_ids(samples: SampleSet, keys: list) -> list:
+    """Claim ids drawn in the samples that are not claims of the gold, first-seen order."""
+    known = set(keys)
+    return list(dict.fromkeys(member for element in samples.elements
+                              for member in element.members if member not in known))
+
+
+def run(request: Request, problems: Problems) -> Reports:
+    """Score one claim-task run: the reports, in write order."""
+    policy = request.policy
+    if policy.task not in TASKS:
+        raise ScorerError(f"the claims driver scores {' and '.join(TASKS)}, not '{policy.task}'")
+    if request.bootstrap is not None and request.seed is None:
+        raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
+    evaluation = evaluate(policy, request.files, problems)
+    samples, generated = sample_set(request, evaluation)
+    seed = request.seed if generated else None
+    signature = reports.signature(policy, samples, seed)
+    texts = [
+        ("summary", reports.summary_text(evaluation)),
+        ("debug", reports.debug_text(evaluation)),
+        ("json", reports.json_text(evaluation, signature)),
+        ("params", reports.params_text(
+            program=request.program, argv=tuple(request.argv), cwd=request.cwd,
+            policy=policy, policy_file=request.policy_file, files=evaluation.files,
+            samples_file=request.samples, bootstrap=request.bootstrap if generated else None,
+            seed=seed, signature_line=signature)),
+    ]
+    if samples is None:
+        return Reports.from_pairs(texts)
+    missing = unknown_ids(samples, evaluation.keys)
+    if missing:
+        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+        problems.record("CLAIM_WARNING",
+                        f"{len(missing)} claim id(s) in the samples are not claims of the "
+                        f"gold and are ignored: {shown}",
+                        where=Where(detail=request.samples or "generated samples"))
+    multiplicities = samples.multiplicities(evaluation.keys)
+    values = resample.sample_values(evaluation.task, evaluation.counts, multiplicities)
+    rows = resample.confidence_rows(values, evaluation.metrics)
+    names = reports.metric_names(evaluation.task)
+    texts.append(("samplescores", reports.samplescores_text(samples.numbers, values)))
+    texts.append(("confidence", reports.confidence_text(rows, names)))
+    if generated:
+        texts.append(("bootsamples", samples.text()))
+    return Reports.from_pairs(texts)

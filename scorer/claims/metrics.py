@@ -1,0 +1,195 @@
+"""The claim-task metric registry and the scored result of one run.
+
+Each task's metrics are declared once, here, as data: a name (the reference
+scorer's own), an explanation (printed by the reports and ``-help``), and how
+the value follows from the per-claim counts table.  Two kinds exist:
+
+* :class:`Ratio`: a column summed over claims divided by another column summed
+  over claims, with a fixed value when the denominator is 0;
+* :class:`HarmonicMean`: ``2 * p * r / (p + r)`` from two ratios' values (0
+  when both are 0), the way both reference scorers compute F1 -- from the
+  float precision and recall, not from the counts.
+
+The full-data values (:func:`full_data`) add each column left to right in file
+order with plain float addition, as the reference scorers do; the bootstrap
+(:mod:`scorer.claims.resample`) gathers the same columns for every sample at
+once.  Both read the definitions below, so they cannot drift apart.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import operator
+from typing import Optional, Union
+
+import pandas as pd
+
+
+@dataclasses.dataclass(frozen=True)
+class Ratio:
+    name: str
+    explanation: str
+    numerator: str
+    denominator: str
+    #: The value when the denominator sums to 0.
+    if_empty: float = 0.0
+
+    @property
+    def columns(self) -> tuple:
+        return (self.numerator, self.denominator)
+
+
+@dataclasses.dataclass(frozen=True)
+class HarmonicMean:
+    name: str
+    explanation: str
+    precision: str
+    recall: str
+
+    @property
+    def columns(self) -> tuple:
+        return ()
+
+
+Metric = Union[Ratio, HarmonicMean]
+
+#: Every claim row has ``claims`` = 1, so a sum of it counts claims.
+CLAIMS = "claims"
+
+
+def _prf(title: str, what: str, right: str, retrieved: str, relevant: str) -> tuple:
+    return (
+        Ratio(f"{title}_precision", f"{what}: correct / predicted", right, retrieved),
+        Ratio(f"{title}_recall", f"{what}: correct / gold", right, relevant),
+        HarmonicMean(f"{title}_f1", f"{what}: 2PR/(P+R) of the two values above",
+                     f"{title}_precision", f"{title}_recall"),
+    )
+
+
+#: SciFact: the twelve keys of the leaderboard evaluator's verbose output, then label accuracy.
+SCIFACT_METRICS = (
+    *_prf("abstract_label_only",
+          "Abstracts predicted with the gold label of a gold abstract of the claim",
+          "abstract_correct_label_only", "abstract_retrieved", "abstract_relevant"),
+    *_prf("abstract_rationalized",
+          "Abstracts with the gold label whose first max(max_evidence, shortest gold "
+          "rationale) predicted sentences contain a whole gold rationale",
+          "abstract_correct_rationalized", "abstract_retrieved", "abstract_relevant"),
+    *_prf("sentence_selection",
+          "Predicted sentences of a gold abstract whose whole gold rationale is predicted",
+          "sentence_correct_selection", "sentence_retrieved", "sentence_relevant"),
+    *_prf("sentence_label",
+          "Sentences correct for sentence_selection in an abstract predicted with its gold label",
+          "sentence_correct_label", "sentence_retrieved", "sentence_relevant"),
+    Ratio("label_accuracy",
+          "Claims whose predicted claim label equals the gold claim label / claims "
+          "(claim label: NOT_ENOUGH_INFO without abstracts, else the label most of its "
+          "abstracts carry, ties to the later label in alphabetical order; the "
+          "evidence-sets shape gives its own top-level label)",
+          "label_correct", CLAIMS),
+)
+
+#: FEVER: the five values of fever-scorer's ``fever_score``.
+FEVER_METRICS = (
+    Ratio("strict_score",
+          "Claims with the right label and, unless NOT ENOUGH INFO, a whole gold evidence "
+          "group among the first max_evidence predicted sentences / claims",
+          "strict", CLAIMS),
+    Ratio("label_accuracy", "Claims with the right label (case-insensitive) / claims",
+          "label_correct", CLAIMS),
+    Ratio("precision",
+          "Mean over claims with a verifiable gold label of: predicted sentences read "
+          "that are in any gold group / sentences read (1 when none is read); 1 when no "
+          "claim is verifiable",
+          "precision", "precision_counted", if_empty=1.0),
+    Ratio("recall",
+          "Claims with a verifiable gold label whose first max_evidence predicted "
+          "sentences hold a whole gold group (or whose gold evidence is empty) / such "
+          "claims; 0 when no claim is verifiable",
+          "recall", "recall_counted", if_empty=0.0),
+    HarmonicMean("f1", "2PR/(P+R) of precision and recall (0 when both are 0)",
+                 "precision", "recall"),
+)
+
+REGISTRY = {"scifact": SCIFACT_METRICS, "fever": FEVER_METRICS}
+
+
+def metrics_of(task: str) -> tuple:
+    return REGISTRY[task]
+
+
+def explain(task: str) -> str:
+    """One line per metric: name and explanation (for ``-help`` and reports)."""
+    return "".join(f"{m.name}: {m.explanation}\n" for m in REGISTRY[task])
+
+
+def ordered_sum(values) -> float:
+    """Left-to-right sum starting from integer 0, as the reference scorers add.
+
+    Not ``sum()`` (compensated for floats since Python 3.12), not ``math.fsum``,
+    not numpy (pairwise): those can differ in the last digit.
+    """
+    return functools.reduce(operator.add, values, 0)
+
+
+def harmonic_mean(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r != 0 else 0.0
+
+
+def full_data(task: str, table: pd.DataFrame) -> dict:
+    """Every metric of ``task`` over all rows of the counts table, in registry order."""
+    values: dict = {}
+    totals: dict = {}
+    for metric in REGISTRY[task]:
+        if isinstance(metric, Ratio):
+            for column in metric.columns:
+                if column not in totals:
+                    totals[column] = ordered_sum(table[column].tolist())
+            numerator, denominator = totals[metric.numerator], totals[metric.denominator]
+            values[metric.name] = (numerator / denominator if denominator != 0
+                                   else metric.if_empty)
+        else:
+            values[metric.name] = harmonic_mean(values[metric.precision], values[metric.recall])
+    return {name: float(value) for name, value in values.items()}
+
+
+@dataclasses.dataclass
+class Evaluation:
+    """One scored run of a claim task."""
+
+    task: str
+    #: Paths of the files read, in the order given (gold first).
+    files: tuple
+    #: Claim identifiers in file order (unique; resampling draws these).
+    keys: list
+    #: One row per claim (index: ``keys``), sufficient statistics as columns.
+    counts: pd.DataFrame
+    #: Per-claim outcomes for the ``.debug`` report, in file order.
+    outcomes: list
+    #: Full-data metric values, registry order.
+    metrics: dict
+    max_evidence: Optional[int] = None
+    #: How claim keys were made ("id" or "line"), stated in the reports.
+    key_source: str = "id"
+
+
+def claim_table(rows: list, columns: tuple, keys: list) -> pd.DataFrame:
+    """The counts table: ``rows`` are dicts of column -> count, one per claim."""
+    table = pd.DataFrame.from_records(rows, columns=list(columns)) if rows else \
+        pd.DataFrame({column: pd.Series(dtype="int64") for column in columns})
+    table.index = pd.Index(keys, name="claim", dtype=object)
+    return table
+
+
+def claim_keys(ids: Optional[list], lines: list) -> tuple[list, str]:
+    """Identifiers for resampling: the ids as text when they are unique and fit in a
+    samples file (no blank, ':' or ','), else (or when ``ids`` is None) ``line<N>``."""
+    if ids is None:
+        return [f"line{line}" for line in lines], "line"
+    texts = [value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+             for value in ids]
+    usable = all(text and not any(c.isspace() or c in ":," for c in text) for text in texts)
+    if usable and len(set(texts)) == len(texts):
+        return texts, "id"
+    return [f"line{line}" for line in lines], "line"

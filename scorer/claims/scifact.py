@@ -1,0 +1,394 @@
+"""SciFact: gold claims and predictions -> per-claim counts and outcomes.
+
+The counting rules are those of the SciFact leaderboard evaluator
+(``evaluator/eval.py`` of ``allenai/scifact-evaluator``, December 2021):
+
+* abstract level: every predicted abstract is *retrieved*, every gold abstract
+  *relevant*; a predicted abstract that is a gold abstract of the claim with
+  the gold label is correct **label-only**, and also **rationalized** when its
+  first ``max(max_evidence, shortest gold rationale)`` predicted sentences
+  (all of them when max_evidence is None) contain a whole gold rationale;
+* sentence level: every predicted sentence (repeats included) is *retrieved*,
+  every sentence of every gold rationale (repeats included) *relevant*; each
+  distinct predicted sentence of a gold abstract that lies in a gold rationale
+  all of whose sentences are predicted is correct for **selection**, and also
+  for **label** when the abstract's predicted label is the gold one.
+
+Sentences are compared as Python values (``4.0`` equals ``4``); abstract ids
+as the strings they are in the files.  Predictions come in two shapes,
+detected per file (see :func:`read_predictions`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Optional
+
+from scorer.claims.jsonl import read_objects, show, type_name
+from scorer.claims.metrics import CLAIMS, Evaluation, claim_keys, claim_table, full_data
+from scorer.policy import Policy
+from scorer.problems import Problems, ScorerError, Where
+
+NEI = "NOT_ENOUGH_INFO"
+
+LEADERBOARD = "leaderboard"
+SETS = "sets"
+
+COLUMNS = (CLAIMS, "abstract_relevant", "abstract_retrieved", "abstract_correct_label_only",
+           "abstract_correct_rationalized", "sentence_relevant", "sentence_retrieved",
+           "sentence_correct_selection", "sentence_correct_label", "label_correct")
+
+#: Sentence verdicts of the .debug report.
+CORRECT = "CORRECT"                  # its gold rationale is wholly predicted
+INCOMPLETE = "INCOMPLETE"            # in a gold rationale not wholly predicted
+NOT_IN_RATIONALE = "NOT IN ANY GOLD RATIONALE"
+REPEATED = "REPEATED"                # counted as retrieved again, not again as correct
+ABSTRACT_NOT_IN_GOLD = "ABSTRACT NOT IN GOLD"
+
+
+# ---------------------------------------------------------------- input records
+
+@dataclasses.dataclass(frozen=True)
+class GoldAbstract:
+    doc: str
+    label: str
+    #: Rationales in file order, each the list of its sentences as written.
+    rationales: tuple
+
+
+@dataclasses.dataclass(frozen=True)
+class GoldClaim:
+    line: int
+    id: object
+    abstracts: dict  # doc -> GoldAbstract, file order
+
+
+@dataclasses.dataclass(frozen=True)
+class PredictedAbstract:
+    doc: str
+    label: str
+    sentences: tuple
+    #: Evidence-sets shape: how many sets were joined (0 in the leaderboard shape).
+    sets: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class PredictedClaim:
+    line: int
+    id: object
+    abstracts: tuple
+    #: Evidence-sets shape: the top-level claim label; None in the leaderboard shape.
+    label: Optional[str] = None
+    #: Evidence-sets shape: abstracts labelled NOT_ENOUGH_INFO, left out.
+    dropped: tuple = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Inputs:
+    gold_path: str
+    predictions_path: str
+    gold: list
+    predictions: list
+    shape: str
+
+
+# ---------------------------------------------------------------- per-claim outcomes
+
+@dataclasses.dataclass(frozen=True)
+class SentenceOutcome:
+    sentence: object
+    verdict: str
+    #: The gold rationale holding the sentence (CORRECT, INCOMPLETE), else None.
+    rationale: Optional[tuple] = None
+    #: INCOMPLETE: the rationale's sentences that were not predicted.
+    missing: tuple = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class AbstractOutcome:
+    predicted: PredictedAbstract
+    gold: Optional[GoldAbstract]
+    label_right: bool
+    #: Sentences read for "rationalized" (None: all); only when the label is right.
+    cap: Optional[int]
+    #: The first gold rationale found among those sentences, else None.
+    rationale: Optional[tuple]
+    sentences: tuple  # SentenceOutcome, in predicted order
+
+
+@dataclasses.dataclass(frozen=True)
+class ClaimOutcome:
+    key: str
+    gold: GoldClaim
+    predicted: PredictedClaim
+    gold_label: str
+    predicted_label: str
+    abstracts: tuple  # AbstractOutcome
+    missed: tuple     # gold abstracts not predicted
+    counts: dict
+
+
+# ---------------------------------------------------------------- reading
+
+def read_inputs(gold_path: str, predictions_path: str) -> Inputs:
+    gold = read_gold(gold_path)
+    predictions, shape = read_predictions(predictions_path)
+    return Inputs(gold_path, predictions_path, gold, predictions, shape)
+
+
+def _require(obj: dict, key: str, where: str, what: str):
+    if key not in obj:
+        raise ScorerError(f"{where}: {what} has no '{key}'")
+    return obj[key]
+
+
+def _sentences(value, where: str, what: str) -> tuple:
+    if not isinstance(value, list):
+        raise ScorerError(f"{where}: 'sentences' of {what} must be a list of sentence "
+                          f"numbers, not {type_name(value)}")
+    for sentence in value:
+        if isinstance(sentence, (list, dict)):
+            raise ScorerError(f"{where}: 'sentences' of {what} holds {show(sentence)}; "
+                              f"a sentence must be a number")
+    return tuple(value)
+
+
+def _label(value, where: str, what: str) -> str:
+    if not isinstance(value, str):
+        raise ScorerError(f"{where}: the label of {what} must be a string, "
+                          f"not {type_name(value)}")
+    return value
+
+
+def _evidence_sets(doc: str, sets, where: str, role: str) -> tuple[str, tuple]:
+    """A list of ``{sentences, label}`` sets -> (their common label, their sentence lists)."""
+    what = f"abstract {show(doc)}"
+    if not isinstance(sets, list):
+        raise ScorerError(f"{where}: {what} must map to a list of "
+                          f"{{\"sentences\", \"label\"}} sets, not {type_name(sets)}")
+    if not sets:
+        raise ScorerError(f"{where}: {what} has an empty list of rationale sets, so no "
+                          f"label ({role} abstracts need at least one set)")
+    labels, sentence_lists = [], []
+    for entry in sets:
+        if not isinstance(entry, dict):
+            raise ScorerError(f"{where}: a rationale set of {what} must be an object "
+                              f"{{\"sentences\", \"label\"}}, not {type_name(entry)}")
+        sentence_lists.append(_sentences(_require(entry, "sentences", where,
+                                                  f"a rationale set of {what}"), where, what))
+        labels.append(_label(_require(entry, "label", where, f"a rationale set of {what}"),
+                             where, what))
+    if len(set(labels)) > 1:
+        raise ScorerError(f"{where}: conflicting labels for {what}: "
+                          f"{', '.join(dict.fromkeys(labels))} (one label per abstract)")
+    return labels[0], tuple(sentence_lists)
+
+
+def read_gold(path: str) -> list:
+    """The SciFact claims file: ``{id, evidence: {doc: [{sentences, label}, ...]}}`` a line."""
+    claims = []
+    for line, obj in read_objects(path):
+        where = f"{path} line {line}"
+        claim_id = _require(obj, "id", where, "the gold claim")
+        evidence = _require(obj, "evidence", where, "the gold claim")
+        if not isinstance(evidence, dict):
+            raise ScorerError(f"{where}: 'evidence' must be an object mapping abstract ids "
+                              f"to rationale sets, not {type_name(evidence)}")
+        abstracts = {}
+        for doc, sets in evidence.items():
+            label, rationales = _evidence_sets(doc, sets, where, "gold")
+            abstracts[doc] = GoldAbstract(doc, label, rationales)
+        claims.append(GoldClaim(line, claim_id, abstracts))
+    return claims
+
+
+def detect_shape(objects: list) -> str:
+    """Which shape a prediction file is in, from its first non-empty evidence.
+
+    * leaderboard: ``{id, evidence: {doc: {label, sentences}}}``;
+    * evidence sets: ``{id, label, evidence: {doc: [{sentences, label}, ...]}}``.
+
+    A file whose every evidence is empty is in the sets shape when every line
+    has a top-level ``label``.
+    """
+    for _line, obj in objects:
+        evidence = obj.get("evidence")
+        if isinstance(evidence, dict) and evidence:
+            first = next(iter(evidence.values()))
+            return SETS if isinstance(first, list) else LEADERBOARD
+    if objects and all("label" in obj for _line, obj in objects):
+        return SETS
+    return LEADERBOARD
+
+
+def read_predictions(path: str) -> tuple[list, str]:
+    objects = read_objects(path)
+    shape = detect_shape(objects)
+    first_line = next((line for line, obj in objects
+                       if isinstance(obj.get("evidence"), dict) and obj["evidence"]), None)
+    claims = []
+    for line, obj in objects:
+        where = f"{path} line {line}"
+        claim_id = _require(obj, "id", where, "the prediction")
+        evidence = _require(obj, "evidence", where, "the prediction")
+        if not isinstance(evidence, dict):
+            raise ScorerError(f"{where}: 'evidence' must be an object mapping abstract ids "
+                              f"to predictions, not {type_name(evidence)}")
+        abstracts, dropped = [], []
+        for doc, value in evidence.items():
+            in_sets_shape = isinstance(value, list)
+            if in_sets_shape != (shape == SETS) and isinstance(value, (list, dict)):
+                raise ScorerError(
+                    f"{where}: abstract {show(doc)} is written in the "
+                    f"{'evidence-sets' if in_sets_shape else 'leaderboard'} shape, but "
+                    f"line {first_line} of this file is in the "
+                    f"{'evidence-sets' if shape == SETS else 'leaderboard'} shape; "
+                    f"one file must use one shape")
+            if shape == SETS:
+                label, sentence_lists = _evidence_sets(doc, value, where, "predicted")
+                joined = tuple(s for sentences in sentence_lists for s in sentences)
+                target = dropped if label == NEI else abstracts
+                target.append(PredictedAbstract(doc, label, joined, len(sentence_lists)))
+            else:
+                what = f"abstract {show(doc)}"
+                if not isinstance(value, dict):
+                    raise ScorerError(f"{where}: {what} must map to an object "
+                                      f"{{\"label\", \"sentences\"}}, not {type_name(value)}")
+                label = _label(_require(value, "label", where, what), where, what)
+                sentences = _sentences(_require(value, "sentences", where, what), where, what)
+                abstracts.append(PredictedAbstract(doc, label, sentences))
+        claim_label = None
+        if shape == SETS:
+            claim_label = _label(_require(obj, "label", where, "the prediction (evidence-sets "
+                                          "shape)"), where, "the claim")
+        claims.append(PredictedClaim(line, claim_id, tuple(abstracts), claim_label,
+                                     tuple(dropped)))
+    return claims, shape
+
+
+# ---------------------------------------------------------------- scoring
+
+def claim_label(labels) -> str:
+    """A claim's label from its abstracts' labels: NOT_ENOUGH_INFO when there are
+    none, else the most frequent, ties going to the later label in string order."""
+    labels = list(labels)
+    if not labels:
+        return NEI
+    counts = Counter(labels)
+    return max(counts, key=lambda label: (counts[label], label))
+
+
+def check_order(inputs: Inputs) -> None:
+    """Predictions must list the gold claims, one line each, in gold order."""
+    gold, predictions = inputs.gold, inputs.predictions
+    for g, p in zip(gold, predictions):
+        if g.id != p.id:
+            raise ScorerError(
+                f"{inputs.predictions_path} line {p.line}: prediction for claim {show(p.id)} "
+                f"where the gold ({inputs.gold_path} line {g.line}) has claim {show(g.id)}; "
+                f"predictions must list every gold claim once, in gold order")
+    if len(predictions) < len(gold):
+        missing = gold[len(predictions)]
+        raise ScorerError(
+            f"{inputs.predictions_path}: {len(predictions)} prediction line(s) for "
+            f"{len(gold)} gold claims; no prediction for claim {show(missing.id)} "
+            f"({inputs.gold_path} line {missing.line}) and after")
+    if len(predictions) > len(gold):
+        extra = predictions[len(gold)]
+        raise ScorerError(
+            f"{inputs.predictions_path} line {extra.line}: prediction for claim "
+            f"{show(extra.id)} after the last gold claim ({len(gold)} gold claims)")
+
+
+def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
+    """Score every claim; the counts table and outcomes in gold order."""
+    check_order(inputs)
+    keys, key_source = claim_keys([g.id for g in inputs.gold], [g.line for g in inputs.gold])
+    allowed = tuple(policy.labels)
+    outcomes = [score_claim(key, g, p, inputs, allowed, policy.max_evidence)
+                for key, g, p in zip(keys, inputs.gold, inputs.predictions)]
+    if key_source == "line" and inputs.gold:
+        problems.record("CLAIM_WARNING",
+                        "claim ids are not unique or hold a blank, ':' or ','; claims are "
+                        "identified by gold line number (line<N>) in samples files",
+                        where=Where(detail=inputs.gold_path))
+    table = claim_table([o.counts for o in outcomes], COLUMNS, keys)
+    return Evaluation("scifact", (inputs.gold_path, inputs.predictions_path), keys, table,
+                      outcomes, full_data("scifact", table), policy.max_evidence, key_source)
+
+
+def score_claim(key: str, gold: GoldClaim, predicted: PredictedClaim, inputs: Inputs,
+                allowed: tuple, max_evidence: Optional[int]) -> ClaimOutcome:
+    where = f"{inputs.predictions_path} line {predicted.line}"
+    counts = dict.fromkeys(COLUMNS, 0)
+    counts[CLAIMS] = 1
+    counts["abstract_relevant"] = len(gold.abstracts)
+    counts["sentence_relevant"] = sum(len(r) for a in gold.abstracts.values()
+                                      for r in a.rationales)
+    if predicted.label is not None and predicted.label not in allowed + (NEI,):
+        raise ScorerError(f"{where}: claim label {show(predicted.label)} is not allowed; "
+                          f"allowed: {', '.join(allowed + (NEI,))}")
+    abstracts = []
+    for abstract in predicted.abstracts:
+        if abstract.label not in allowed:
+            raise ScorerError(f"{where}: abstract {show(abstract.doc)} is predicted with "
+                              f"label {show(abstract.label)}; allowed: {', '.join(allowed)}")
+        outcome = score_abstract(abstract, gold.abstracts.get(abstract.doc), max_evidence,
+                                 where, inputs.gold_path, gold.line)
+        abstracts.append(outcome)
+        counts["abstract_retrieved"] += 1
+        counts["sentence_retrieved"] += len(abstract.sentences)
+        if outcome.label_right:
+            counts["abstract_correct_label_only"] += 1
+            if outcome.rationale is not None:
+                counts["abstract_correct_rationalized"] += 1
+        right = sum(1 for s in outcome.sentences if s.verdict == CORRECT)
+        counts["sentence_correct_selection"] += right
+        if outcome.label_right:
+            counts["sentence_correct_label"] += right
+    gold_label = claim_label(a.label for a in gold.abstracts.values())
+    predicted_label = (predicted.label if predicted.label is not None
+                       else claim_label(a.label for a in predicted.abstracts))
+    counts["label_correct"] = int(gold_label == predicted_label)
+    predicted_docs = {a.doc for a in predicted.abstracts}
+    missed = tuple(a for doc, a in gold.abstracts.items() if doc not in predicted_docs)
+    return ClaimOutcome(key, gold, predicted, gold_label, predicted_label, tuple(abstracts),
+                        missed, counts)
+
+
+def score_abstract(predicted: PredictedAbstract, gold: Optional[GoldAbstract],
+                   max_evidence: Optional[int], where: str, gold_path: str,
+                   gold_line: int) -> AbstractOutcome:
+    if gold is None:
+        return AbstractOutcome(predicted, None, False, None, None,
+                               tuple(SentenceOutcome(s, ABSTRACT_NOT_IN_GOLD)
+                                     for s in predicted.sentences))
+    rationale_sets = [set(r) for r in gold.rationales]
+    label_right = predicted.label == gold.label
+    cap, found = None, None
+    if label_right:
+        if max_evidence is not None:
+            cap = max(max_evidence, min(len(s) for s in rationale_sets))
+        head = set(predicted.sentences[:cap])
+        found = next((r for r, s in zip(gold.rationales, rationale_sets) if s <= head), None)
+    chosen = set(predicted.sentences)
+    outcomes, seen = [], set()
+    for sentence in predicted.sentences:
+        if sentence in seen:
+            outcomes.append(SentenceOutcome(sentence, REPEATED))
+            continue
+        seen.add(sentence)
+        holders = [i for i, s in enumerate(rationale_sets) if sentence in s]
+        if len(holders) > 1:
+            raise ScorerError(
+                f"{where}: sentence {show(sentence)} of abstract {show(predicted.doc)} lies in "
+                f"{len(holders)} gold rationales ({gold_path} line {gold_line}); a sentence "
+                f"may belong to one rationale of an abstract only")
+        if not holders:
+            outcomes.append(SentenceOutcome(sentence, NOT_IN_RATIONALE))
+            continue
+        rationale = gold.rationales[holders[0]]
+        missing = tuple(dict.fromkeys(s for s in rationale if s not in chosen))
+        outcomes.append(SentenceOutcome(sentence, INCOMPLETE if missing else CORRECT,
+                                        rationale, missing))
+    return AbstractOutcome(predicted, gold, label_right, cap, found, tuple(outcomes))

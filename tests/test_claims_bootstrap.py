@@ -1,0 +1,190 @@
+"""The bootstrap over claims: reproducibility, samples files, intervals, and
+the vectorised sums against a plain per-sample recomputation."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorer.bootstrap import generate, parse_samples
+from scorer.claims import driver, resample
+from scorer.claims.metrics import full_data
+from scorer.policy import build_policy
+from scorer.problems import Problems, ScorerError
+from scorer.request import Request
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+LABELS = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+
+
+def fever_set(directory: Path, n: int = 300, seed: int = 5) -> Path:
+    """A sane FEVER run of ``n`` claims with inline gold: mostly right, some wrong."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        label = rng.choice(LABELS)
+        if label == "NOT ENOUGH INFO":
+            evidence, gold = [[[i, None, None, None]]], []
+        else:
+            gold = [[f"P{rng.randrange(20)}", rng.randrange(5)] for _ in range(rng.randint(1, 2))]
+            evidence = [[[i, j, page, line] for j, (page, line) in enumerate(gold)]]
+        right = rng.random() < 0.7
+        predicted_label = label if right else rng.choice([x for x in LABELS if x != label])
+        predicted = [s for s in gold if rng.random() < 0.8]
+        predicted += [[f"Q{rng.randrange(9)}", rng.randrange(5)] for _ in range(rng.randint(0, 3))]
+        rng.shuffle(predicted)
+        rows.append({"id": 1000 + i, "label": label, "evidence": evidence,
+                     "predicted_label": predicted_label, "predicted_evidence": predicted})
+    path = directory / "fever.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def fever_request(path: Path, **extra) -> Request:
+    return Request(policy=build_policy({"task": "fever"}, {}), files=(str(path),), **extra)
+
+
+def scifact_request(**extra) -> Request:
+    case = FIXTURES / "scifact" / "basic"
+    return Request(policy=build_policy({"task": "scifact"}, {}),
+                   files=(str(case / "gold.jsonl"), str(case / "predictions.jsonl")), **extra)
+
+
+def test_same_seed_same_reports_other_seed_other_samples(tmp_path):
+    path = fever_set(tmp_path)
+    first = dict(driver.run(fever_request(path, bootstrap=50, seed=11), Problems()))
+    again = dict(driver.run(fever_request(path, bootstrap=50, seed=11), Problems()))
+    other = dict(driver.run(fever_request(path, bootstrap=50, seed=12), Problems()))
+    assert first == again
+    assert first["samplescores"] != other["samplescores"]
+    assert first["bootsamples"] != other["bootsamples"]
+    assert first["summary"] == other["summary"]
+
+
+def test_seed_zero_is_a_seed(tmp_path):
+    path = fever_set(tmp_path, n=20)
+    texts = dict(driver.run(fever_request(path, bootstrap=3, seed=0), Problems()))
+    assert "|seed:0|B:3" in texts["params"]
+
+
+def test_samples_file_gives_the_reports_of_the_bootstrap_run(tmp_path):
+    path = fever_set(tmp_path)
+    generated = dict(driver.run(fever_request(path, bootstrap=40, seed=3), Problems()))
+    samples = tmp_path / "samples.txt"
+    samples.write_text(generated["bootsamples"], encoding="utf-8")
+    replayed = dict(driver.run(fever_request(path, samples=str(samples)), Problems()))
+    assert "bootsamples" not in replayed
+    for extension in ("summary", "debug", "samplescores", "confidence"):
+        assert replayed[extension] == generated[extension], extension
+    first, second = json.loads(generated["json"]), json.loads(replayed["json"])
+    assert first["metrics"] == second["metrics"]
+    # the same samples (digest), but no seed when read from a file
+    assert first["signature"].replace("|seed:3|", "|seed:none|") == second["signature"]
+
+
+def test_scifact_samples_file_replay_too():
+    generated = dict(driver.run(scifact_request(bootstrap=25, seed=8), Problems()))
+    samples = parse_samples(generated["bootsamples"].splitlines())
+    assert len(samples) == 25
+    # every sample draws as many claims as there are, all of them gold claims
+    assert all(len(draw) == 4 for draw in samples.draws)
+    assert {m for e in samples.elements for m in e.members} <= {"1", "2", "3", "4"}
+
+
+def test_unknown_ids_are_ignored_with_a_warning(tmp_path):
+    path = fever_set(tmp_path, n=30)
+    plain = tmp_path / "plain.txt"
+    plain.write_text("1 1000 1001 1001 1005\n2 1010 1011 1012\n", encoding="utf-8")
+    noisy = tmp_path / "noisy.txt"
+    noisy.write_text("1 1000 nope 1001 1001 1005\n2 1010 1011 zzz 1012\n", encoding="utf-8")
+    problems = Problems()
+    with_noise = dict(driver.run(fever_request(path, samples=str(noisy)), problems))
+    without = dict(driver.run(fever_request(path, samples=str(plain)), Problems()))
+    assert with_noise["samplescores"] == without["samplescores"]
+    report = problems.report()
+    assert "2 claim id(s) in the samples are not claims of the gold" in report
+    assert "nope" in report and str(noisy) in report
+
+
+def test_bootstrap_needs_a_seed_and_excludes_samples(tmp_path):
+    path = fever_set(tmp_path, n=5)
+    with pytest.raises(ScorerError, match="-seed"):
+        driver.run(fever_request(path, bootstrap=10), Problems())
+    with pytest.raises(ScorerError, match="not both"):
+        driver.run(fever_request(path, bootstrap=10, seed=1, samples=str(path)), Problems())
+    with pytest.raises(ScorerError, match="negative"):
+        driver.run(fever_request(path, bootstrap=-1, seed=1), Problems())
+
+
+def test_interval_contains_the_full_data_score(tmp_path):
+    path = fever_set(tmp_path, n=400)
+    evaluation = driver.evaluate(build_policy({"task": "fever"}, {}), (str(path),), Problems())
+    samples = generate([(k, (k,)) for k in evaluation.keys], 200, 2026)
+    values = resample.sample_values("fever", evaluation.counts,
+                                    samples.multiplicities(evaluation.keys))
+    for name, full in evaluation.metrics.items():
+        for level in (90, 95, 99):
+            low, high = resample.interval(values, name, level)
+            assert low <= full <= high, (name, level)
+            assert low < high, (name, level)
+    rows = resample.confidence_rows(values, evaluation.metrics)
+    for name, lows, mean, full, highs in rows:
+        assert lows[0] <= lows[1] <= lows[2] <= full <= highs[0] <= highs[1] <= highs[2]
+        assert abs(mean - full) < 0.02
+
+
+def test_confidence_uses_the_perl_index_rule(tmp_path):
+    """n = 100 at 95 %: the 3rd and 97th smallest values (0-based 2 and 96)."""
+    path = fever_set(tmp_path, n=60)
+    evaluation = driver.evaluate(build_policy({"task": "fever"}, {}), (str(path),), Problems())
+    samples = generate([(k, (k,)) for k in evaluation.keys], 100, 77)
+    values = resample.sample_values("fever", evaluation.counts,
+                                    samples.multiplicities(evaluation.keys))
+    for name in values.columns:
+        ordered = sorted(values[name].tolist())
+        assert resample.interval(values, name, 95) == (ordered[2], ordered[96])
+        assert resample.interval(values, name, 99) == (ordered[0], ordered[98])
+        assert resample.interval(values, name, 90) == (ordered[5], ordered[94])
+
+
+def _naive(task, evaluation, samples):
+    """Each sample's metrics from its claims written out one by one (no matrices)."""
+    position = {k: i for i, k in enumerate(evaluation.keys)}
+    result = []
+    for draw in samples.draws:
+        rows = [position[m] for e in np.asarray(draw) for m in samples.elements[e].members
+                if m in position]
+        result.append(full_data(task, evaluation.counts.iloc[rows]))
+    return result
+
+
+def test_vectorised_values_equal_a_per_sample_recomputation(tmp_path):
+    path = fever_set(tmp_path, n=80)
+    for task, request in (("fever", fever_request(path)), ("scifact", scifact_request())):
+        evaluation = driver.evaluate(request.policy, request.files, Problems())
+        samples = generate([(k, (k,)) for k in evaluation.keys], 30, 4)
+        values = resample.sample_values(task, evaluation.counts,
+                                        samples.multiplicities(evaluation.keys))
+        for i, expected in enumerate(_naive(task, evaluation, samples)):
+            got = values.iloc[i].to_dict()
+            if task == "scifact":  # whole-number counts: exact
+                assert got == expected
+            else:  # per-claim fractions added in another order: equal to the last bits
+                assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_fractional_sums_are_exact_whatever_the_order():
+    """The split-by-value sum does not depend on the claim order (BLAS order)."""
+    import pandas as pd
+    rng = np.random.default_rng(1)
+    fractions = rng.integers(0, 6, 500) / rng.integers(1, 6, 500)
+    table = pd.DataFrame({"x": fractions})
+    weights = rng.integers(0, 3, (20, 500))
+    order = rng.permutation(500)
+    first = resample.column_sums(table, weights, ["x"])["x"]
+    second = resample.column_sums(table.iloc[order].reset_index(drop=True),
+                                  weights[:, order], ["x"])["x"]
+    assert np.array_equal(first, second)
