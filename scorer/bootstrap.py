@@ -147,17 +147,18 @@ def generate(groups: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
     rule: each sample draws as many groups as there are, uniformly with
     replacement from the groups in string order, each written with all its
     members in a uniformly random order.  The same seed gives the same samples
-    on every machine (numpy's generator streams are stable).
+    on every machine and numpy version (only the raw PCG64 stream is used).
     """
     if n_samples < 0:
         raise ScorerError("the number of bootstrap samples must not be negative")
     groups = sorted((str(g), tuple(m)) for g, m in groups)
-    rng = np.random.default_rng(seed)
+    bits = np.random.default_rng(seed).bit_generator
     n_groups = len(groups)
     if n_groups == 0 or n_samples == 0:
         return SampleSet(list(range(1, n_samples + 1)), [np.zeros(0, np.int32)] * n_samples, [])
-    drawn = rng.integers(0, n_groups, size=(n_samples, n_groups))
-    choice = rng.random(size=(n_samples, n_groups))
+    drawn = np.minimum((_uniform(bits, (n_samples, n_groups)) * n_groups).astype(np.int64),
+                       n_groups - 1)
+    choice = _uniform(bits, (n_samples, n_groups))
     # Element table: for each group every ordering of its members (small groups),
     # so that a sample is a row of indices into one table.
     elements: list = []
@@ -183,10 +184,17 @@ def generate(groups: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
         for i, row in enumerate(drawn):
             for j in np.flatnonzero(np.isin(row, large)):
                 group, members = groups[row[j]]
-                order = rng.permutation(len(members))
+                order = np.argsort(_uniform(bits, len(members)), kind="stable")
                 elements.append(Element(group, tuple(members[k] for k in order)))
                 draws[i][j] = len(elements) - 1
     return SampleSet(list(range(1, n_samples + 1)), draws, elements)
+
+
+def _uniform(bits, shape) -> np.ndarray:
+    """Doubles in [0, 1) from the raw 64-bit stream of the bit generator, whose
+    output numpy keeps stable across versions (unlike Generator methods)."""
+    raw = bits.random_raw(int(np.prod(shape)))
+    return ((raw >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)).reshape(shape)
 
 
 def read_groups(path: str) -> list:

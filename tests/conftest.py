@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 PARITY = SHARED / "parity"
 SHARED_TOOLS = SHARED / "tools"
+# The Cold Start world builder (fixtures/coldstart/world.py) makes small cases in tests.
+sys.path.insert(0, str(ROOT / "fixtures" / "coldstart"))
 
 
 def perl_dir():

@@ -110,7 +110,10 @@ def errlog_messages(text: bytes, perl: bool) -> set:
     return messages
 
 
-def compare_reports(ours: dict, perl_runs, reports) -> list:
+def compare_reports(ours: dict, perl_runs, reports, unstable_ok: bool = False) -> list:
+    """Problems with our reports.  With ``unstable_ok``, a report the Perl
+    itself writes differently under different hash seeds is not held against
+    us when no seed's lines match (its ties are random, spec §0.3)."""
     problems = []
     for report in reports:
         theirs = [outputs[report] for _s, outputs in perl_runs if report in outputs]
@@ -119,16 +122,20 @@ def compare_reports(ours: dict, perl_runs, reports) -> list:
         if report not in ours:
             problems.append(f".{report} missing")
         elif not lines_match(ours[report], theirs, report):
+            if unstable_ok and len(set(theirs)) > 1:
+                continue
             problems.append(f".{report} differs")
     return problems
 
 
 def compare_case(perl_dir: str, case_dir: str, args: list, work: str,
-                 reports=REPORTS, hash_seeds=HASH_SEEDS) -> list:
-    """Problems found (empty: parity)."""
+                 reports=REPORTS, hash_seeds=HASH_SEEDS, our_args=None,
+                 unstable_ok: bool = False) -> list:
+    """Problems found (empty: parity).  ``our_args`` replaces ``args`` for
+    scorer (e.g. ``-policy FILE`` for the Perl's equivalent switches)."""
     perl_runs = [run_perl(perl_dir, case_dir, args, os.path.join(work, f"perl{h}"), h)
                  for h in hash_seeds]
-    status, ours, stderr = run_ours(case_dir, args, os.path.join(work, "ours"))
+    status, ours, stderr = run_ours(case_dir, our_args or args, os.path.join(work, "ours"))
     problems = []
     perl_status = perl_runs[0][0]
     if perl_status != 0 and b"AP is greater than 1.0" in perl_runs[0][1].get("errlog", b""):
@@ -137,12 +144,12 @@ def compare_case(perl_dir: str, case_dir: str, args: list, work: str,
         reports = [r for r in reports if r in ("sf", "ldcmax", "ldcmean", "summary", "debug")]
         part1 = ours.get("debug", b"").split(b"AP COMPUTATION DEBUG INFO BEGINS:\n")[0]
         ours = dict(ours, debug=part1)
-        problems += [p for p in compare_reports(ours, perl_runs, reports)]
+        problems += compare_reports(ours, perl_runs, reports, unstable_ok)
         return problems
     if (status == 0) != (perl_status == 0):
         problems.append(f"exit status {status}, Perl {perl_status}: {stderr.strip()[-300:]}")
         return problems
-    problems += compare_reports(ours, perl_runs, reports)
+    problems += compare_reports(ours, perl_runs, reports, unstable_ok)
     if "errlog" in ours:
         mine = errlog_messages(ours["errlog"], perl=False)
         perl_messages = [errlog_messages(outputs.get("errlog", b""), perl=True)
