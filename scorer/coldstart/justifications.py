@@ -20,11 +20,13 @@ def check_justifications(run_files, per_document, total, problems: Problems) -> 
     _check_single_valued(run_files, total, problems)
 
 
-def _discard_dependents(submissions, level, problems, only_kept):
+def _discard_dependents(submissions, level, problems):
+    """Lines of level+1 whose query no kept level line generates are discarded
+    (again, if they were already: the Perl warns each time)."""
     good = {e.target_query.full_id for e in submissions
             if e.query.level == level and not e.discarded}
     for entry in submissions:
-        if entry.query.level != level + 1 or (only_kept and entry.discarded):
+        if entry.query.level != level + 1:
             continue
         if entry.query.full_id not in good:
             entry.discarded = True
@@ -54,7 +56,7 @@ def _check_per_node(run_files, per_document, total, problems):
             for position, entry in enumerate(ranked):
                 if total is not None and position >= total:
                     _discard(entry, problems)
-        _discard_dependents(submissions, level, problems, only_kept=False)
+        _discard_dependents(submissions, level, problems)
 
 
 def _discard(entry, problems):
@@ -63,6 +65,9 @@ def _discard(entry, problems):
 
 
 def _check_single_valued(run_files, total, problems):
+    """Keep one child node per single-valued parent (the most confident), and
+    warn about the lines of the others and the lines that then lose their
+    generating line (spec §2.7, check 2)."""
     submissions = run_files.submissions
     children: dict = {}
     quantity: dict = {}
@@ -76,16 +81,34 @@ def _check_single_valued(run_files, total, problems):
         children.setdefault(parent, []).append(fqnodeid)
         if parent not in quantity:
             quantity[parent] = first_query_of_node[fqnodeid].quantity
+    # Lines still generating each query, and the lines answering it.  The Perl
+    # rescans every line after each parent; counting keeps this linear.
+    generators: dict = {}
+    answers: dict = {}
+    for entry in submissions:
+        if not entry.discarded:
+            key = entry.target_query.full_id
+            generators[key] = generators.get(key, 0) + 1
+        answers.setdefault(entry.query.full_id, []).append(entry)
+
+    def lose_generator(entry):
+        key = entry.target_query.full_id
+        generators[key] -= 1
+        if generators[key]:
+            return
+        for dependent in answers.get(key, ()):
+            if not dependent.discarded and dependent.query.level == entry.query.level + 1:
+                dependent.discarded = True
+                problems.record("DISCARDED_DEPENDENT", f"\n{dependent.line}\n",
+                                where=dependent.where)
+                lose_generator(dependent)
+
     for parent in sorted(children, key=len):
         if quantity.get(parent) != "single":
             continue
-        level = None
         best = None
         for child in children[parent]:
-            entries = run_files.submissions_by_node.get(child, ())
-            if entries and level is None:
-                level = entries[0].query.level
-            kept = [e for e in entries if not e.discarded]
+            kept = [e for e in run_files.submissions_by_node.get(child, ()) if not e.discarded]
             confidence = node_confidence(kept, total)
             first_line = min((e.line_number for e in kept), default=0)
             key = (-confidence, first_line)
@@ -95,7 +118,10 @@ def _check_single_valued(run_files, total, problems):
             if child == best[1]:
                 continue
             for entry in run_files.submissions_by_node.get(child, ()):
+                was_kept = not entry.discarded
                 entry.discarded = True
+                # Recorded even for lines discarded before, as the Perl does
+                # (a different message: no trailing newline).
                 problems.record("DISCARDED_ENTRY", f"\n{entry.line}", where=entry.where)
-        if level is not None:
-            _discard_dependents(submissions, level, problems, only_kept=True)
+                if was_kept:
+                    lose_generator(entry)
