@@ -103,10 +103,10 @@ def usage(program: str = "scorer") -> str:
             continue
         head = f"  -{name}" + (" <value>" if takes_value else "")
         text = help_text + (f" (Default = {default})." if default else "")
-        wrapped = textwrap.wrap(text, width=80 - 27, break_long_words=True,
-                                break_on_hyphens=False)
-        lines.append(head.ljust(27) + wrapped[0])
-        lines.extend(" " * 29 + more for more in wrapped[1:])
+        # A word longer than a line (the -fields default) stays whole, to be copied as it is.
+        lines += textwrap.wrap(text, width=80, initial_indent=head.ljust(27),
+                               subsequent_indent=" " * 29, break_long_words=False,
+                               break_on_hyphens=False)
     lines += ["parameters are:",
               "  files  Query file (.xml), assessment files, then submission files (Cold Start);",
               "         gold then predictions (SciFact, FEVER) (Required).", "",
@@ -150,6 +150,9 @@ def parse_arguments(argv) -> tuple:
         else:
             files.append(argument)
         i += 1
+    if not files:
+        # Checked before any file is opened or the policy validated, as the Perl does (spec §1.1).
+        raise UsageError("Not enough arguments; files must be provided")
     return given, files
 
 
@@ -158,8 +161,6 @@ def build_request(given: dict, files: list, argv, cwd: str) -> Request:
     file_settings = load_policy_file(policy_file) if policy_file else {}
     switches = {name: given[name] for name in POLICY_SWITCHES if name in given}
     policy = build_policy(file_settings, switches, source=policy_file or "command line")
-    if not files:
-        raise UsageError("Not enough arguments; files must be provided")
     bootstrap = None
     seed = None
     if "bootstrap" in given:
@@ -205,7 +206,8 @@ def main(argv: Optional[list] = None) -> int:
     try:
         given, files = parse_arguments(argv)
     except UsageError as error:
-        sys.stderr.write(f"ERROR: {error}\n\n{usage()}")
+        # To standard output, with the usage text, as the Perl does (spec §1.1).
+        sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
         return ERROR_EXIT_STATUS
     if given.get("help"):
         sys.stdout.write(usage())
@@ -215,17 +217,20 @@ def main(argv: Optional[list] = None) -> int:
                          f"CS-Score-MASTER.pl version {scorer.PERL_REFERENCE_VERSION})\n")
         return 0
     error_file = given.get("error_file", "stderr")
-    if not output.is_stream(error_file) and os.path.exists(error_file):
-        sys.stderr.write(f"FATAL_ERROR: File {error_file} already exists\n")
+    try:
+        # The Perl opens its reports, then the error file, before reading any input (spec §1.4).
+        output.check_writable(given.get("output_file", "stdout"))
+        if not output.is_stream(error_file) and os.path.exists(error_file):
+            raise ScorerError(f"File {error_file} already exists")
+        output.check_writable(error_file)
+    except ScorerError as error:
+        sys.stderr.write(f"FATAL_ERROR: {error}\n")
         return ERROR_EXIT_STATUS
     problems = Problems()
     try:
         request = build_request(given, files, argv, os.getcwd())
         reports = run_task(request, problems)
         output.write_reports(request.output_file, reports)
-    except UsageError as error:
-        sys.stderr.write(f"ERROR: {error}\n\n{usage()}")
-        return ERROR_EXIT_STATUS
     except ScorerError as error:
         text = problems.report_fatal(str(error))
         output.write_error_log(error_file, text)

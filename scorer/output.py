@@ -7,9 +7,12 @@ spec §7.30; ``scorer`` deliberately does not).
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import tempfile
+
+from scorer.problems import ScorerError
 
 STREAM_NAMES = ("stdout", "stderr")
 
@@ -22,18 +25,46 @@ def stream(target: str):
     return sys.stdout if target.lower() == "stdout" else sys.stderr
 
 
+def check_writable(target: str) -> None:
+    """Fail before any work is done when a report or log cannot be created
+    there (a stream is always writable)."""
+    if is_stream(target):
+        return
+    directory = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(directory):
+        problem = errno.ENOENT
+    elif not os.access(directory, os.W_OK | os.X_OK):
+        problem = errno.EACCES
+    else:
+        return
+    raise ScorerError(f"Could not open {target}: {os.strerror(problem)}")
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
 def write_text_atomically(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename."""
     directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
-                                         suffix=".tmp", dir=directory)
     try:
+        handle, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
+                                             suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise ScorerError(f"Could not open {path}: {error.strerror}")
+    try:
+        # mkstemp makes the file private (0600); a report gets the usual mode.
+        os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         if os.path.exists(temporary):
             os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise ScorerError(f"Could not write {path}: {error.strerror}")
         raise
 
 
@@ -51,12 +82,14 @@ def write_reports(target: str, reports) -> list:
             out.write(text)
         out.flush()
         return []
-    paths = []
-    for extension, text in reports.files():
-        path = f"{target}.{extension}"
+    files = [(f"{target}.{extension}", text) for extension, text in reports.files()]
+    for path, _text in files:
+        # A directory in the way would stop the renames half-way.
+        if os.path.isdir(path):
+            raise ScorerError(f"Could not open {path}: {os.strerror(errno.EISDIR)}")
+    for path, text in files:
         write_text_atomically(path, text)
-        paths.append(path)
-    return paths
+    return [path for path, _text in files]
 
 
 def write_error_log(target: str, text: str) -> None:

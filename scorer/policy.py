@@ -108,11 +108,21 @@ def _as_list(value, key: str, source: str) -> tuple:
     raise ScorerError(f"{source}: policy key '{key}' must be a list or a colon-separated string")
 
 
+class _PolicyLoader(yaml.SafeLoader):
+    """YAML 1.1 reads a plain ``1:3`` as the base-60 number 63; in a policy
+    such a value is always text (``justifications: 1:3``, ``right: A:B``)."""
+
+    def resolve(self, kind, value, implicit):
+        if kind is yaml.ScalarNode and implicit[0] and ":" in value:
+            return yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
+        return super().resolve(kind, value, implicit)
+
+
 def load_policy_file(path: str) -> dict:
     """Read a YAML policy file into a plain dict of known keys."""
     try:
         with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+            data = yaml.load(f, Loader=_PolicyLoader)
     except OSError as error:
         raise ScorerError(f"Could not open policy file {path}: {error.strerror}")
     except yaml.YAMLError as error:

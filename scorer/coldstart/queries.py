@@ -170,9 +170,10 @@ def parse_query(text: str, path: str, problems: Problems) -> Optional[Query]:
     match = _QUERY_WHOLE.match(text)
     if not match:
         head = text[:25]
+        # The Perl's location is this literal text (spec §7.32), not the file name.
         problems.record("MALFORMED_QUERY",
                         f'Query starting with "{head}" in text beginning <<{head}>>',
-                        where=Where(file=path, detail="(query text)"))
+                        where=Where(detail="In file $filename"))
         return None
     query_id, body = match.groups()
     parsed = ids.parse_query_id(query_id)
@@ -292,6 +293,12 @@ def _read_queries_file(path: str, queries: QuerySet, problems: Problems) -> dict
             if line[:1].isspace():
                 raise ScorerError(f"{path} line {line_number}: the line starts with white space; "
                                   f"expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
+            if len(fields) == 2 and line != line.rstrip():
+                # The Perl reads the empty text after the SF id as hop limit 0 (it
+                # splits with a limit, so the empty last field stays), spec §7.33.
+                raise ScorerError(f"{path} line {line_number}: white space (or a carriage "
+                                  f"return) after the SF query id; remove it or give the hop "
+                                  f"limit: 'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
             if len(fields) < 2:
                 raise ScorerError(f"{path} line {line_number}: expected "
                                   f"'LDC_QUERY_ID SF_QUERY_ID [HOP]', got '{line}'")

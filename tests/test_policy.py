@@ -1,0 +1,191 @@
+"""The policy (scorer/policy.py): defaults, the Perl's validation and its
+messages (spec §1.2), YAML policy files, and switches overriding them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scorer.policy import (DEFAULT_FIELDS, JUSTIFICATIONS_MESSAGE, LEGAL_CHOICES, POLICY_KEYS,
+                           Policy, build_policy, load_policy_file)
+from scorer.problems import ScorerError
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = ROOT / "configs"
+
+PERL_DEFAULTS = Policy(task="coldstart", right=("CORRECT",),
+                       wrong=("INCORRECT", "INCORRECT_PARENT", "INEXACT"),
+                       ignore=("UNASSESSED", "DUPLICATE"), justifications="1:3",
+                       discipline="ASSESSED", fields=DEFAULT_FIELDS)
+
+
+def policy_file(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "policy.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_defaults_are_the_perls():
+    assert build_policy({}, {}) == PERL_DEFAULTS
+    assert PERL_DEFAULTS.per_document == 1 and PERL_DEFAULTS.k == 3
+    assert PERL_DEFAULTS.option_text("WRONG") == "INCORRECT:INCORRECT_PARENT:INEXACT"
+
+
+def test_bundled_coldstart_policies():
+    kb = load_policy_file(str(CONFIGS / "coldstart-kb.yaml"))
+    assert build_policy(kb, {}) == PERL_DEFAULTS
+    sf = load_policy_file(str(CONFIGS / "coldstart-sf.yaml"))
+    # README-Scoring §3.2: -justifications 1:1 -ignore UNASSESSED
+    #                      -wrong INCORRECT:INCORRECT_PARENT:INEXACT:DUPLICATE
+    by_hand = build_policy({}, {"justifications": "1:1", "ignore": "UNASSESSED",
+                                "wrong": "INCORRECT:INCORRECT_PARENT:INEXACT:DUPLICATE"})
+    assert build_policy(sf, {}) == by_hand
+    assert by_hand.k == 1 and by_hand.ignore == ("UNASSESSED",)
+
+
+def test_switches_override_the_policy_file():
+    sf = load_policy_file(str(CONFIGS / "coldstart-sf.yaml"))
+    policy = build_policy(sf, {"justifications": "1:3", "ignore": "UNASSESSED:DUPLICATE",
+                               "wrong": "INCORRECT:INCORRECT_PARENT:INEXACT"})
+    assert policy == PERL_DEFAULTS
+    assert build_policy(sf, {"right": "CORRECT:INEXACT"}).wrong == (
+        "INCORRECT", "INCORRECT_PARENT", "INEXACT", "DUPLICATE")
+
+
+@pytest.mark.parametrize("category", sorted(LEGAL_CHOICES) + ["BOGUS", "IGNORE", "correct"])
+@pytest.mark.parametrize("option", ["RIGHT", "WRONG", "IGNORE"])
+def test_legal_choices(category, option):
+    # every other list is emptied, so only this choice is judged
+    switches = {"right": "", "wrong": "", "ignore": "", option.lower(): category}
+    legal = {"CORRECT": ("RIGHT",), "DUPLICATE": ("RIGHT", "WRONG", "IGNORE"),
+             "INCORRECT": ("WRONG",), "INCORRECT_PARENT": ("WRONG", "IGNORE"),
+             "INEXACT": ("RIGHT", "WRONG", "IGNORE"), "UNASSESSED": ("WRONG", "IGNORE")}
+    if option in legal.get(category, ()):
+        assert getattr(build_policy({}, switches), option.lower()) == (category,)
+    else:
+        with pytest.raises(ScorerError) as error:
+            build_policy({}, switches)
+        assert str(error.value) == f"Unexpected choice {category} for {option}"
+
+
+def test_lists_are_checked_in_the_perls_order():
+    # IGNORE, then RIGHT, then WRONG, each left to right
+    with pytest.raises(ScorerError, match="^Unexpected choice CORRECT for IGNORE$"):
+        build_policy({}, {"wrong": "CORRECT", "right": "INCORRECT", "ignore": "CORRECT:BOGUS"})
+    with pytest.raises(ScorerError, match="^Unexpected choice INCORRECT for RIGHT$"):
+        build_policy({}, {"wrong": "CORRECT", "right": "INEXACT:INCORRECT"})
+    with pytest.raises(ScorerError, match="^Unexpected choice BOGUS for WRONG$"):
+        build_policy({}, {"wrong": "INEXACT:BOGUS:CORRECT"})
+
+
+def test_empty_lists_and_items_in_two_lists_are_allowed():
+    policy = build_policy({}, {"ignore": "", "wrong": "INEXACT:DUPLICATE",
+                               "right": "CORRECT:INEXACT"})
+    assert (policy.ignore, policy.wrong, policy.right) == (
+        (), ("INEXACT", "DUPLICATE"), ("CORRECT", "INEXACT"))
+
+
+@pytest.mark.parametrize("value, per_document, k", [
+    ("1:3", 1, 3), ("M:M", None, None), ("M:1", None, 1), ("0:3", 0, 3), ("9:9", 9, 9),
+])
+def test_legal_justifications(value, per_document, k):
+    policy = build_policy({}, {"justifications": value})
+    assert (policy.per_document, policy.k) == (per_document, k)
+
+
+@pytest.mark.parametrize("value", [
+    "10:3", "M:10",      # one character each side, as the Perl's pattern wants
+    "1:0",               # the Perl divides by zero (spec §7.35)
+    "a:b", "1", "1:3:5", "", "1-3", " 1:3",
+])
+def test_illegal_justifications(value):
+    with pytest.raises(ScorerError) as error:
+        build_policy({}, {"justifications": value})
+    assert str(error.value) == JUSTIFICATIONS_MESSAGE == (
+        "Argument to -justifications switch must be of the form A:B where A and B are either "
+        "positive numbers or character 'M' representing infinity.")
+
+
+def test_policy_lists_are_checked_before_justifications():
+    with pytest.raises(ScorerError, match="^Unexpected choice CORRECT for WRONG$"):
+        build_policy({}, {"wrong": "CORRECT", "justifications": "10:3"})
+
+
+def test_discipline_and_fields():
+    assert build_policy({}, {"discipline": "STRING_CASE"}).discipline == "STRING_CASE"
+    assert build_policy({}, {"fields": "EC:P:R:F"}).fields == ("EC", "P", "R", "F")
+    with pytest.raises(ScorerError, match="^No matcher called FOO$"):
+        build_policy({}, {"discipline": "FOO"})
+    with pytest.raises(ScorerError, match="^Unknown field: FOO$"):
+        build_policy({}, {"fields": "EC:FOO"})
+
+
+def test_digest_changes_with_every_setting():
+    digests = {build_policy({}, {}).digest(), build_policy({}, {"justifications": "1:1"}).digest(),
+               build_policy({}, {"ignore": "UNASSESSED"}).digest(),
+               build_policy({}, {"discipline": "STRING_EXACT"}).digest(),
+               build_policy({}, {"fields": "EC:P"}).digest()}
+    assert len(digests) == 5
+    assert build_policy({}, {}).digest() == PERL_DEFAULTS.digest()
+
+
+# ------------------------------------------------------------ YAML files
+
+def test_yaml_lists_and_colon_strings(tmp_path):
+    path = policy_file(tmp_path, "task: coldstart\nright: CORRECT:INEXACT\n"
+                                 "wrong: [INCORRECT]\nignore: []\ndiscipline: STRING_EXACT\n")
+    policy = build_policy(load_policy_file(path), {}, source=path)
+    assert (policy.right, policy.wrong, policy.ignore, policy.discipline) == (
+        ("CORRECT", "INEXACT"), ("INCORRECT",), (), "STRING_EXACT")
+
+
+@pytest.mark.parametrize("value", ["1:3", "'1:3'", "M:3", "1:1"])
+def test_yaml_justifications_need_no_quotes(tmp_path, value):
+    # YAML 1.1 reads a plain 1:3 as the base-60 number 63; a policy means "1:3"
+    path = policy_file(tmp_path, f"justifications: {value}\n")
+    assert build_policy(load_policy_file(path), {}).justifications == value.strip("'")
+
+
+def test_empty_yaml_file_gives_the_defaults(tmp_path):
+    assert build_policy(load_policy_file(policy_file(tmp_path, "# nothing\n")), {}) == PERL_DEFAULTS
+
+
+def test_every_bundled_key_is_known():
+    for config in CONFIGS.glob("*.yaml"):
+        assert set(load_policy_file(str(config))) <= set(POLICY_KEYS)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("task: coldstart\nrihgt: [CORRECT]\n",
+     "{path}: unknown policy key(s) rihgt; known keys: task, right, wrong, ignore, "
+     "justifications, discipline, fields, max_evidence, labels"),
+    ("task: coldstart\nright: [CORRECT\n",
+     "{path} line 3: not a valid YAML policy: expected ',' or ']', but got '<stream end>'"),
+    ("- right\n- wrong\n", "{path}: a policy file must be a mapping of keys to values"),
+])
+def test_bad_policy_files(tmp_path, text, message):
+    path = policy_file(tmp_path, text)
+    with pytest.raises(ScorerError) as error:
+        load_policy_file(path)
+    assert str(error.value) == message.format(path=path)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("task: trec\n", "{path}: unknown task 'trec'; known tasks: coldstart, scifact, fever"),
+    ("wrong: [CORRECT]\n", "Unexpected choice CORRECT for WRONG"),
+    ("ignore: [UNASSESSED, INEXACT, CORRECT]\n", "Unexpected choice CORRECT for IGNORE"),
+    ("right: 5\n", "{path}: policy key 'right' must be a list or a colon-separated string"),
+    ("justifications: 10:3\n", JUSTIFICATIONS_MESSAGE),
+])
+def test_bad_policy_values(tmp_path, text, message):
+    path = policy_file(tmp_path, text)
+    with pytest.raises(ScorerError) as error:
+        build_policy(load_policy_file(path), {}, source=path)
+    assert str(error.value) == message.format(path=path)
+
+
+def test_missing_policy_file(tmp_path):
+    with pytest.raises(ScorerError) as error:
+        load_policy_file(str(tmp_path / "nosuch.yaml"))
+    assert str(error.value) == (f"Could not open policy file {tmp_path / 'nosuch.yaml'}: "
+                                f"No such file or directory")
