@@ -57,12 +57,17 @@ class SampleSet:
 
     def text(self) -> str:
         """The samples file, one line per sample."""
-        rendered = np.array([element.text() for element in self.elements] or [""], dtype=object)
-        lines = []
+        return "".join(self.lines())
+
+    def lines(self, render=None):
+        """The samples file line by line (a generator: files of thousands of
+        samples are written without holding them whole).  ``render`` maps an
+        element to its text (default: the samples-file form)."""
+        render = render or Element.text
+        rendered = np.array([render(element) for element in self.elements] or [""], dtype=object)
         for number, draw in zip(self.numbers, self.draws):
             parts = rendered[np.asarray(draw, dtype=np.intp)] if len(draw) else []
-            lines.append(" ".join([str(number), *parts]) + "\n")
-        return "".join(lines)
+            yield " ".join([str(number), *parts]) + "\n"
 
     def multiplicities(self, ids: Sequence[str], first_only: bool = False, key=None,
                        start: int = 0, stop: Optional[int] = None) -> np.ndarray:
@@ -225,7 +230,17 @@ def samples_digest(samples: Optional[SampleSet]) -> str:
     import hashlib
     if samples is None:
         return "none"
-    return hashlib.sha256(samples.text().encode("utf-8")).hexdigest()[:12]
+    # Over each sample's sequence of element fingerprints: defined by the
+    # content (a file and the generator give the same digest for the same
+    # samples) and much cheaper than hashing the text.
+    fingerprints = np.array([int.from_bytes(hashlib.sha256(e.text().encode("utf-8")).digest()[:8],
+                                            "little") for e in samples.elements] or [0],
+                            dtype="<u8")
+    digest = hashlib.sha256()
+    for number, draw in zip(samples.numbers, samples.draws):
+        digest.update(f"#{number}:{len(draw)}".encode("ascii"))
+        digest.update(fingerprints[np.asarray(draw, dtype=np.intp)].tobytes())
+    return digest.hexdigest()[:12]
 
 
 def seed_from_text(text: str) -> int:

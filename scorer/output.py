@@ -46,8 +46,9 @@ def _umask() -> int:
     return current
 
 
-def write_text_atomically(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename."""
+def write_text_atomically(path: str, text) -> None:
+    """Write ``text`` (UTF-8; a string or an iterable of strings) to ``path``
+    through a temporary file and a rename."""
     directory = os.path.dirname(os.path.abspath(path))
     try:
         handle, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
@@ -58,7 +59,10 @@ def write_text_atomically(path: str, text: str) -> None:
         # mkstemp makes the file private (0600); a report gets the usual mode.
         os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+            if isinstance(text, str):
+                f.write(text)
+            else:
+                f.writelines(text)
         os.replace(temporary, path)
     except BaseException as error:
         if os.path.exists(temporary):
@@ -78,18 +82,17 @@ def write_reports(target: str, reports) -> list:
     """
     if is_stream(target):
         out = stream(target)
-        for _extension, text in reports.chunks:
-            out.write(text)
+        out.writelines(reports.stream())
         out.flush()
         return []
-    files = [(f"{target}.{extension}", text) for extension, text in reports.files()]
-    for path, _text in files:
+    paths = [(extension, f"{target}.{extension}") for extension in reports.extensions]
+    for _extension, path in paths:
         # A directory in the way would stop the renames half-way.
         if os.path.isdir(path):
             raise ScorerError(f"Could not open {path}: {os.strerror(errno.EISDIR)}")
-    for path, text in files:
-        write_text_atomically(path, text)
-    return [path for path, _text in files]
+    for extension, path in paths:
+        write_text_atomically(path, reports.pieces(extension))
+    return [path for _extension, path in paths]
 
 
 def write_error_log(target: str, text: str) -> None:

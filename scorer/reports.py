@@ -10,13 +10,30 @@ class Reports:
         #: (extension, text) in write order
         self.chunks: list = []
 
-    def add(self, extension: str, text: str) -> None:
+    def add(self, extension: str, text) -> None:
+        """Add text to a report: a string, or a function returning an iterable
+        of strings (produced only when written, for very large reports)."""
         if extension not in self.extensions:
             raise ValueError(f"report .{extension} is not declared")
         self.chunks.append((extension, text))
 
+    @staticmethod
+    def _pieces_of(text):
+        return [text] if isinstance(text, str) else text()
+
+    def pieces(self, extension: str):
+        """The report's text piece by piece, in write order."""
+        for ext, text in self.chunks:
+            if ext == extension:
+                yield from self._pieces_of(text)
+
+    def stream(self):
+        """Every piece of every report, in write order (what stdout shows)."""
+        for _ext, text in self.chunks:
+            yield from self._pieces_of(text)
+
     def text(self, extension: str) -> str:
-        return "".join(text for ext, text in self.chunks if ext == extension)
+        return "".join(self.pieces(extension))
 
     @classmethod
     def from_pairs(cls, pairs) -> "Reports":

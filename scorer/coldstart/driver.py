@@ -60,7 +60,7 @@ def run(request, problems: Problems) -> Reports:
                         + (f"|seed:{request.seed}" if request.bootstrap is not None else ""))
     reports.add("params", params.render(request, samples_text))
     if request.bootstrap is not None:
-        reports.add("bootsamples", samples.text())
+        reports.add("bootsamples", samples.lines)
     evaluator = Evaluator(run_files, queries, policy, problems)
     ap_scorer = APScorer(run_files, queries, policy, problems)
 
@@ -114,7 +114,7 @@ def _add_bootstrap_reports(reports, structure, samples, runid, problems) -> None
     missing = resample.missing_codes(values)
     if missing:
         problems.record("BOOTSTRAP_MISSING_LEVEL", ", ".join(sorted(missing)))
-    reports.add("sample", confidence.render_sample(samples))
+    reports.add("sample", lambda: confidence.sample_lines(samples))
     reports.add("samplescores", confidence.render_samplescores(samples.numbers, codes, values,
                                                                runid))
     reports.add("confidence", confidence.render_confidence(codes, values, originals))

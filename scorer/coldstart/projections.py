@@ -7,10 +7,8 @@ once, and a bootstrap sample counts each SF query as often as it was drawn
 (spec §6.2).  Both run the very same code.
 
 Exactness: the Perl adds a macro average's terms one row copy at a time, in
-row order.  Here every term gets a *slot* (row, copy) in that order, and the
-sum is a running sum over the slots (``numpy.add.accumulate``, which adds in
-order), with 0.0 in the slots a sample does not use.  So each value is the
-very double the Perl computes, and no Python loop runs per sample.
+row order.  ``running_sum`` does the same for all samples at once (no Python
+loop per sample), so each value is the very double the Perl computes.
 """
 from __future__ import annotations
 
@@ -30,8 +28,6 @@ _GT = COUNT_COLUMNS.index("GT")
 _SUBMITTED = COUNT_COLUMNS.index("SUBMITTED")
 _RIGHT = COUNT_COLUMNS.index("RIGHT")
 _IGNORED = COUNT_COLUMNS.index("IGNORED")
-#: Elements (samples x slots x 3) a running sum may hold in memory at once.
-_SUM_BLOCK_ELEMENTS = 6_000_000
 
 
 @dataclasses.dataclass
@@ -127,45 +123,52 @@ def _level_masks(levels: np.ndarray) -> dict:
     return {"0": levels == 0, "1": levels == 1, "ALL": np.ones(len(levels), dtype=bool)}
 
 
-def ordered_sum(terms) -> np.ndarray:
-    """Running sum over the slot axis of ``terms(start, stop)`` -> (b, slots, 3).
+#: Layout of the running sums: levels 0, ALL, 1, so that a row's two sums
+#: (ALL and its own level) are one slice: 0:2 for level 0, 1:3 for level 1.
+_SUM_LAYOUT = {"0": 0, "ALL": 1, "1": 2}
 
-    ``terms`` is called per block of samples so memory stays bounded.
+
+def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) -> dict:
+    """Per level (0, 1, ALL) and sample: Σ_j values[j], added repeats[b, j]
+    times, one addition at a time in row order, over the rows of the level.
+
+    ``values``: (n, 3), or ``MeanValues`` when they differ per sample; ``repeats``:
+    (B, n); ``levels``: (n,).  Returns level -> (B, 3).  The loop runs over
+    rows, each step for all samples at once: the first copy of a row is added
+    to every sample (times 0 or 1), further copies only to the samples that
+    have them.  Adding 0.0 leaves a sum as it is, so each result is the very
+    double of the Perl's running sum.
     """
-    first = terms(0, 1)
-    n_slots = first.shape[1]
-    n_samples = terms.n_samples
-    out = np.zeros((n_samples, 3))
-    if n_slots == 0:
-        return out
-    step = max(1, _SUM_BLOCK_ELEMENTS // (n_slots * 3))
-    for start in range(0, n_samples, step):
-        block = terms(start, min(start + step, n_samples))
-        out[start:start + step] = np.add.accumulate(block, axis=1)[:, -1, :]
-    return out
+    n_samples, n_rows = repeats.shape
+    acc = np.zeros((3, 3, n_samples))       # (level slot, metric, sample)
+    if n_samples and n_rows:
+        per_sample = isinstance(values, MeanValues)
+        by_row = np.ascontiguousarray(repeats.T)                 # (n, B)
+        drawn = by_row > 0
+        extra_rows, extra_samples = np.nonzero(by_row > 1)       # sorted by row
+        extra_copies = by_row[extra_rows, extra_samples] - 1
+        bounds = np.searchsorted(extra_rows, np.arange(n_rows + 1))
+        targets = {0: acc[0:2], 1: acc[1:3]}                    # ALL and the row's level
+        for j in range(n_rows):
+            target = targets.get(levels[j], acc[1:2])
+            value = values.row(j) if per_sample else values[j][:, None]
+            target += value * drawn[j]
+            samples = extra_samples[bounds[j]:bounds[j + 1]]
+            copies = extra_copies[bounds[j]:bounds[j + 1]]
+            while len(samples):
+                target[:, :, samples] += value[:, samples] if per_sample else value
+                more = copies > 1
+                samples, copies = samples[more], copies[more] - 1
+    return {level: acc[index].T for level, index in _SUM_LAYOUT.items()}
 
 
-class _Terms:
-    """Terms of a running sum: values per slot, kept where ``include`` holds."""
-
-    def __init__(self, n_samples, include, values):
-        self.n_samples = n_samples
-        self._include = include      # (start, stop) -> (b, slots) bool
-        self._values = values        # (start, stop) -> (slots, 3) or (b, slots, 3)
-
-    def __call__(self, start, stop):
-        include = self._include(start, stop)
-        values = self._values(start, stop)
-        if values.ndim == 2:
-            values = values[None, :, :]
-        return np.where(include[:, :, None], values, 0.0)
-
-
-def _copy_slots(rows: np.ndarray, most: np.ndarray):
-    """Slots (row, copy) for ``rows`` in order, ``most[i]`` copies of rows[i]."""
-    slot_row = np.repeat(rows, most)
-    slot_copy = np.concatenate([np.arange(k) for k in most]) if len(most) else np.zeros(0, int)
-    return slot_row, slot_copy.astype(np.int64)
+def _integer_product(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``left @ right`` for non-negative counts, through BLAS: in single
+    precision when every partial sum stays below 2**24 (so it is exact),
+    else in double precision (exact below 2**53)."""
+    bound = int(left.sum(axis=1).max(initial=0)) * int(right.max(initial=0))
+    kind = np.float32 if bound < 2 ** 24 else np.float64
+    return np.rint(left.astype(kind) @ right.astype(kind)).astype(np.int64)
 
 
 def _macro(sums: np.ndarray, denominator: np.ndarray):
@@ -180,23 +183,34 @@ def _macro(sums: np.ndarray, denominator: np.ndarray):
 def sf_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
     """SF ALL-Micro and ALL-Macro lines per level (spec §4.3)."""
     repeats = multiplicity[:, structure.row_sf]          # (B, rows)
-    n_samples = multiplicity.shape[0]
+    return _aggregates(structure, np.arange(structure.n_rows), repeats)
+
+
+def _aggregates(structure: RunStructure, rows: np.ndarray, repeats: np.ndarray) -> dict:
+    """Micro and macro lines over ``rows`` (in table order), each row counted
+    ``repeats[b, row]`` times in sample b."""
+    repeats = repeats[:, rows]
+    levels = structure.levels[rows]
+    counts = structure.counts[rows]
+    masks = _level_masks(levels)
+    # One product gives, per level, the summed counts, the copies drawn, and
+    # the copies with ground truth (the macro denominator).
+    has_truth = counts[:, _GT] != 0
+    columns = []
+    for level in LEVELS:
+        mask = masks[level][:, None]
+        columns += [counts * mask, mask, (has_truth[:, None] & mask)]
+    totals = _integer_product(repeats, np.hstack(columns))
+    macro_sums = running_sums(structure.values[rows], repeats, levels)
     result = {}
-    for level, mask in _level_masks(structure.levels).items():
-        rows = np.flatnonzero(mask)
-        level_repeats = repeats[:, rows]
-        exists = (level_repeats > 0).any(axis=1)
-        sums = level_repeats @ structure.counts[rows]
+    width = counts.shape[1] + 2
+    for i, level in enumerate(LEVELS):
+        block = totals[:, i * width:(i + 1) * width]
+        sums, drawn, denominator = block[:, :-2], block[:, -2], block[:, -1]
+        exists = drawn > 0
         p, r, f = _prf(sums)
         result[(MICRO, level)] = Aggregate(exists, p, r, f, sums)
-        most = level_repeats.max(axis=0) if n_samples else np.zeros(len(rows), int)
-        slot_row, slot_copy = _copy_slots(rows, most)
-        slot_sf = structure.row_sf[slot_row]
-        terms = _Terms(n_samples,
-                       lambda a, b: multiplicity[a:b, slot_sf] > slot_copy,
-                       lambda a, b: structure.values[slot_row])
-        denominator = level_repeats @ (structure.counts[rows, _GT] != 0)
-        p, r, f = _macro(ordered_sum(terms), denominator)
+        p, r, f = _macro(macro_sums[level], denominator)
         result[(MACRO, level)] = Aggregate(exists, p, r, f)
     return result
 
@@ -221,89 +235,98 @@ def ldc_max_aggregates(structure: RunStructure, multiplicity: np.ndarray,
                        choice: np.ndarray) -> dict:
     """LDC-MAX ALL-Micro and ALL-Macro lines: the chosen entry point's rows,
     renamed to the LDC query, with all their copies (spec §4.4, §6.2)."""
-    n_samples = multiplicity.shape[0]
-    rows_all = structure.ldc_max_rows
     # copies of each row in the LDC-MAX table: its SF query's multiplicity if chosen
     weights = np.where(choice[:, structure.row_group] == structure.row_sf,
                        multiplicity[:, structure.row_sf], 0)           # (B, rows)
-    result = {}
-    for level, mask in _level_masks(structure.levels).items():
-        rows = rows_all[mask[rows_all]]
-        level_weights = weights[:, rows]
-        exists = (level_weights > 0).any(axis=1)
-        sums = level_weights @ structure.counts[rows]
-        p, r, f = _prf(sums)
-        result[(MICRO, level)] = Aggregate(exists, p, r, f, sums)
-        most = level_weights.max(axis=0) if n_samples else np.zeros(len(rows), int)
-        slot_row, slot_copy = _copy_slots(rows, most)
-        slot_sf = structure.row_sf[slot_row]
-        slot_group = structure.row_group[slot_row]
-        terms = _Terms(n_samples,
-                       lambda a, b: ((choice[a:b, slot_group] == slot_sf)
-                                     & (multiplicity[a:b, slot_sf] > slot_copy)),
-                       lambda a, b: structure.values[slot_row])
-        denominator = level_weights @ (structure.counts[rows, _GT] != 0)
-        p, r, f = _macro(ordered_sum(terms), denominator)
-        result[(MACRO, level)] = Aggregate(exists, p, r, f)
-    return result
+    return _aggregates(structure, structure.ldc_max_rows, weights)
+
+
+class MeanValues:
+    """Per-sample P/R/F of the LDC-MEAN names, kept compact: a name's mean
+    depends only on which of its members were drawn, so each name has a small
+    table (one entry per subset of members) and each sample a subset code."""
+
+    def __init__(self, table: np.ndarray, code: np.ndarray):
+        self.table = table          # (names, 2**width, 3)
+        self.code = code            # (names, B) subset codes
+
+    def row(self, i: int) -> np.ndarray:
+        """(3, B): name i's values in every sample."""
+        return self.table[i][self.code[i]].T
+
+
+def _mean_tables(structure: RunStructure):
+    """Per name and subset of drawn members: the mean P/R/F (members added in
+    member order, then divided, as the Perl does), the GT of the first drawn
+    member, and the number of members drawn."""
+    n_names = len(structure.mean_names)
+    width = max((len(m) for m in structure.mean_members), default=0)
+    subsets = 2 ** width
+    table = np.zeros((n_names, subsets, 3))
+    gt = np.zeros((n_names, subsets), dtype=np.int64)
+    drawn_count = np.zeros(subsets, dtype=np.int32)
+    for code in range(subsets):
+        drawn_count[code] = bin(code).count("1")
+    for i, members in enumerate(structure.mean_members):
+        for code in range(1, 2 ** len(members)):
+            chosen = [row for k, row in enumerate(members) if code >> k & 1]
+            total = np.zeros(3)
+            for row in chosen:
+                total = total + structure.values[row]
+            table[i, code] = total / len(chosen)
+            gt[i, code] = structure.counts[chosen[0], _GT]
+    return table, gt, drawn_count
 
 
 def ldc_mean_rows(structure: RunStructure, multiplicity: np.ndarray):
     """The combined LDC-MEAN rows for every sample (spec §4.5).
 
-    Returns (repeats, values, gt): (B, names), (B, names, 3), (B, names).  A
-    name's P/R/F is the mean over its drawn member rows (each member once,
-    added in member order), its GT that of its first drawn member (spec
-    decision 1), and it is repeated ceil(member copies / members drawn)
-    times (0: not drawn).
+    Returns (repeats (B, names), MeanValues, gt (B, names)).  A name's P/R/F
+    is the mean over its drawn member rows (each member once, added in member
+    order), its GT that of its first drawn member (spec decision 1), and it
+    is repeated ceil(member copies / members drawn) times (0: not drawn).
     """
+    if not hasattr(structure, "_mean_tables"):
+        structure._mean_tables = _mean_tables(structure)
+    table, gt_table, drawn_count = structure._mean_tables
     n_samples = multiplicity.shape[0]
     n_names = len(structure.mean_names)
+    by_sf = np.ascontiguousarray(multiplicity.T)             # (SF queries, B)
+    code = np.zeros((n_names, n_samples), dtype=np.int32)
+    total = np.zeros((n_names, n_samples), dtype=np.int32)
     width = max((len(m) for m in structure.mean_members), default=0)
-    member = np.full((n_names, width), -1, dtype=np.intp)
-    for i, members in enumerate(structure.mean_members):
-        member[i, :len(members)] = members
-    exists = member >= 0
-    safe = np.where(exists, member, 0)
-    copies = np.where(exists[None], multiplicity[:, structure.row_sf[safe]], 0)   # (B, n, w)
-    drawn = copies > 0
-    sums = np.zeros((n_samples, n_names, 3))
     for position in range(width):
-        np.add(sums, structure.values[safe[:, position]][None],
-               out=sums, where=drawn[:, :, position, None])
-    count = drawn.sum(axis=2)
-    values = sums / np.maximum(count, 1)[:, :, None]
-    first = np.argmax(drawn, axis=2)
-    first_row = np.take_along_axis(np.broadcast_to(safe, drawn.shape), first[:, :, None],
-                                   axis=2)[:, :, 0]
-    gt = np.where(count > 0, structure.counts[first_row, _GT], 0)
-    repeats = -(-copies.sum(axis=2) // np.maximum(count, 1))
-    return repeats, values, gt
+        present = [i for i, m in enumerate(structure.mean_members) if len(m) > position]
+        names = slice(None) if len(present) == n_names else np.array(present, dtype=np.intp)
+        rows = np.array([structure.mean_members[i][position] for i in present], dtype=np.intp)
+        copies = by_sf[structure.row_sf[rows]]                          # (names here, B)
+        code[names] |= (copies > 0).astype(np.int32) << position
+        total[names] += copies
+    count = drawn_count[code]
+    repeats = np.ceil(total / np.maximum(count, 1)).astype(np.int32)
+    gt = np.take_along_axis(gt_table, code, axis=1)
+    return repeats.T, MeanValues(table, code), gt.T
 
 
 def ldc_mean_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
     repeats, values, gt = ldc_mean_rows(structure, multiplicity)
-    n_samples = multiplicity.shape[0]
+    macro_sums = running_sums(values, repeats, structure.mean_levels)
     result = {}
     for level, mask in _level_masks(structure.mean_levels).items():
-        names = np.flatnonzero(mask)
-        level_repeats = repeats[:, names]
-        most = level_repeats.max(axis=0) if n_samples else np.zeros(len(names), int)
-        slot_name, slot_copy = _copy_slots(names, most)
-        terms = _Terms(n_samples,
-                       lambda a, b: repeats[a:b, slot_name] > slot_copy,
-                       lambda a, b: values[a:b, slot_name, :])
-        denominator = (level_repeats * (gt[:, names] != 0)).sum(axis=1)
-        p, r, f = _macro(ordered_sum(terms), denominator)
+        level_repeats = repeats[:, mask]
+        denominator = (level_repeats * (gt[:, mask] != 0)).sum(axis=1)
+        p, r, f = _macro(macro_sums[level], denominator)
         exists = (level_repeats > 0).any(axis=1)
         result[(MACRO, level)] = Aggregate(exists, p, r, f)
     return result
 
 
-def all_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
-    """(variant, aggregate, level) -> Aggregate, for every variant computed."""
+def all_aggregates(structure: RunStructure, multiplicity: np.ndarray,
+                   variants=VARIANTS) -> dict:
+    """(variant, aggregate, level) -> Aggregate, for the variants asked for
+    (the LDC variants only where there is an SF -> LDC index)."""
     result = {("SF",) + key: value for key, value in sf_aggregates(structure, multiplicity).items()}
-    if structure.has_index:
+    if structure.has_index and set(variants) & {"LDCMAX", "LDCMEAN"}:
         choice = ldc_max_choice(structure, multiplicity)
         for key, value in ldc_max_aggregates(structure, multiplicity, choice).items():
             result[("LDCMAX",) + key] = value
@@ -342,7 +365,7 @@ def ldc_mean_lines(structure: RunStructure) -> list:
     lines = []
     for i, name in enumerate(structure.mean_names):
         first = structure.mean_members[i][0]
-        p, r, f = values[0, i]
+        p, r, f = values.row(i)[:, 0]
         for _copy in range(int(repeats[0, i])):
             lines.append(TableLine(name, structure.runids[first], int(structure.levels[first]),
                                    None, int(gt[0, i]), p, r, f))

@@ -14,8 +14,14 @@ VARIANT_CODES = (("LDCMAX", "LDCMAXI"), ("LDCMEAN", "LDCMEAN"), ("SF", "SLOTFLG"
 AGGREGATE_CODES = ((MICRO, "Mi"), (MACRO, "Ma"))
 LEVEL_CODES = (("0", "0"), ("1", "1"), ("ALL", "A"))
 METRIC_CODES = (("p", "P"), ("r", "R"), ("f", "F"))
-#: Sample-by-row cells computed at once (bounds memory whatever the sample count).
-_BLOCK_CELLS = 4_000_000
+#: Sample-by-row cells computed at once: bounds memory (about 20 bytes a cell
+#: at the peak) whatever the number of samples; larger blocks mean fewer
+#: passes of the row loops.
+_BLOCK_CELLS = 25_000_000
+
+
+#: ONEEP reports only SF codes (spec §6.4), so only SF is resampled for it.
+_VARIANTS_OF_MODE = {"ONEEP": ("SF",), "ALLEP": ("SF", "LDCMAX", "LDCMEAN")}
 
 
 def _skipped(code: str) -> bool:
@@ -58,7 +64,7 @@ def sample_values(structure, samples, show_progress: bool = False) -> dict:
             stop = min(start + block, n_samples)
             multiplicity = samples.multiplicities(structure.sf_ids, first_only=first_only,
                                                   key=_short_id, start=start, stop=stop)
-            aggregates = all_aggregates(structure, multiplicity)
+            aggregates = all_aggregates(structure, multiplicity, _VARIANTS_OF_MODE[mode])
             for code, code_mode, variant, aggregate, level, metric in codes():
                 if code_mode != mode:
                     continue

@@ -9,17 +9,11 @@ from scorer.stats import CONFIDENCE_LEVELS, percentile_indices
 CONFIDENCE_HEADER = " " * 22 + "99%(   95%(   90%(   mean   scr.   )90%   )95%   )99%\n"
 
 
-def render_sample(samples) -> str:
-    """Each sample with the first SF id of each drawn element (spec §7.27)."""
-    lines = []
-    for number, draw in zip(samples.numbers, samples.draws):
-        parts = [str(number)]
-        for index in draw:
-            element = samples.elements[index]
-            first = element.members[0] if element.members else ""
-            parts.append(f"{element.group}:{first}")
-        lines.append(" ".join(parts) + "\n")
-    return "".join(lines)
+def sample_lines(samples):
+    """``.sample``: each sample with the first SF id of each drawn element
+    (spec §7.27), line by line."""
+    return samples.lines(render=lambda element: f"{element.group}:"
+                                               f"{element.members[0] if element.members else ''}")
 
 
 def render_samplescores(numbers, codes, values: dict, runid: str) -> str:
