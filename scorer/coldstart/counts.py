@@ -33,7 +33,7 @@ def ec_sort_key(name: str) -> tuple:
     """The Perl's row order (spec §4.2): the query id as a string, then each EC
     component numerically, then fewer components first."""
     first, *rest = name.split(":")
-    return (first, tuple(perl_number(component) for component in rest))
+    return (first, tuple(int(c) if c.isascii() and c.isdigit() else perl_number(c) for c in rest))
 
 
 def counts_table(rows, sf_to_ldc: dict, queries) -> pd.DataFrame:

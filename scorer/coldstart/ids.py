@@ -4,6 +4,7 @@ and of generated hop-1 queries (spec §2.2, §2.3, §2.5.3).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -14,6 +15,7 @@ from scorer.problems import ScorerError
 _HEX_ID = re.compile(r"^(?:(.+)_)?([0-9A-Fa-f]{10})((?:_[0-9A-Fa-f]{12})*)$")
 _LDC_ID = re.compile(r"^(?:(.+)_)?(\d+)$")
 _NIL_NAMESPACE = b"\x00" * 16
+_PLAIN = re.compile(r'[ !#-\[\]-~]*\Z')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -26,6 +28,7 @@ class ParsedId:
     hashed: bool
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_query_id(full_id: str) -> ParsedId:
     """Split ``CSSF17_ENG_afddc4ed21_1fa227e2e937`` into its parts.
 
@@ -68,6 +71,11 @@ def target_query_short_id(full_query_id: str, value: str, provenance: str) -> st
     The Perl JSON-escapes ``QUERY:VALUE:PROVENANCE``, encodes it as UTF-8 and
     then encodes those bytes as UTF-8 once more (spec §2.5.3, §7.43).
     """
-    escaped = json.dumps(f"{full_query_id}:{value}:{provenance}", ensure_ascii=False)[1:-1]
+    text = f"{full_query_id}:{value}:{provenance}"
+    if _PLAIN.match(text):
+        # Printable ASCII without quotes or backslashes: escaping and the double
+        # encoding leave it as it is.
+        return _nil_uuid3_tail(text.encode("ascii"), 12)
+    escaped = json.dumps(text, ensure_ascii=False)[1:-1]
     twice = escaped.encode("utf-8", "surrogateescape").decode("latin-1").encode("utf-8")
     return _nil_uuid3_tail(twice, 12)

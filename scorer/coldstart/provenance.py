@@ -40,16 +40,36 @@ class Provenance:
         self.text = ",".join(f"{docid}:{start}-{end}" for start, end in ordered)
 
 
+#: Provenance strings that parsed without any problem (most of them; they
+#: repeat between the assessments and the runs).
+_CLEAN: dict = {}
+
+
 def parse_provenance(text: str, max_spans: int, problems: Problems, where: Where) -> Provenance:
+    """Parse, recording problems at ``where``; clean strings are parsed once."""
+    key = (text, max_spans)
+    cached = _CLEAN.get(key)
+    if cached is not None:
+        return cached
+    found: list = []
+    provenance = _parse(text, max_spans, found)
+    for name, args in found:
+        problems.record(name, *args, where=where)
+    if not found:
+        _CLEAN[key] = provenance
+    return provenance
+
+
+def _parse(text: str, max_spans: int, found: list) -> Provenance:
     if ";" in text:
         if _REPAIRABLE_SEMICOLONS.match(text):
-            problems.record("SEMICOLON_AS_SEPARATOR", text, where=where)
+            found.append(("SEMICOLON_AS_SEPARATOR", (text,)))
             text = text.replace(";", ",")
         else:
-            problems.record("SEMICOLON_IN_PROVENANCE_E", text, where=where)
+            found.append(("SEMICOLON_IN_PROVENANCE_E", (text,)))
     pieces = perl_split(text, ",")
     if len(pieces) > max_spans:
-        problems.record("TOO_MANY_PROVENANCE_TRIPLES_E", len(pieces), max_spans, where=where)
+        found.append(("TOO_MANY_PROVENANCE_TRIPLES_E", (len(pieces), max_spans)))
         pieces = pieces[:max_spans]
     docid = None
     spans = []
@@ -57,21 +77,21 @@ def parse_provenance(text: str, max_spans: int, problems: Problems, where: Where
     for piece in pieces:
         match = _SPAN.match(piece)
         if not match:
-            problems.record("ILLEGAL_OFFSET_TRIPLE_STRING", piece, where=where)
+            found.append(("ILLEGAL_OFFSET_TRIPLE_STRING", (piece,)))
             continue
         span_docid, start, end = match.groups()
         if int(end) < int(start):
-            problems.record("ILLEGAL_OFFSET_PAIR", start, end, where=where)
+            found.append(("ILLEGAL_OFFSET_PAIR", (start, end)))
             continue
         if int(end) - int(start) + 1 > MAX_CHARS_PER_SPAN:
-            problems.record("TOO_MANY_CHARS", MAX_CHARS_PER_SPAN, where=where)
+            found.append(("TOO_MANY_CHARS", (MAX_CHARS_PER_SPAN,)))
             end = str(int(start) + MAX_CHARS_PER_SPAN - 1)
         if docid is None:
             docid = span_docid
         elif span_docid != docid:
-            problems.record("MULTIPLE_DOCIDS_IN_PROV", text, where=where)
+            found.append(("MULTIPLE_DOCIDS_IN_PROV", (text,)))
         spans.append((start, end))
         total += int(end) - int(start) + 1
     if total > MAX_TOTAL_CHARS:
-        problems.record("TOO_MANY_TOTAL_CHARS", MAX_TOTAL_CHARS, where=where)
+        found.append(("TOO_MANY_TOTAL_CHARS", (MAX_TOTAL_CHARS,)))
     return Provenance(docid, spans)

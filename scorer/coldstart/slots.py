@@ -6,6 +6,7 @@ domains; names and domains are compared as written (lower case).
 """
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 ENTITY_TYPES = ("per", "org", "gpe", "fac", "loc")
@@ -141,6 +142,7 @@ _add("normalized_mention", "string")
 _add("type", NODE_TYPES)
 
 
+@functools.lru_cache(maxsize=None)
 def quantity(slot: Optional[str]) -> Optional[str]:
     """``'single'`` or ``'list'`` for a legal slot name, None for an unknown one.
 
