@@ -10,6 +10,7 @@ import shlex
 import time
 
 import scorer
+from scorer import output
 
 
 def signature(request, samples_text: str) -> str:
@@ -45,5 +46,12 @@ def render(request, samples_text: str = "none", now=None) -> str:
         lines.append(f"  MAX_EVIDENCE => {'all' if policy.max_evidence is None else policy.max_evidence}")
     if request.samples or request.bootstrap is not None:
         lines += ["", "SAMPLE => BOOTSTRAP RESAMPLE"]
+    if request.samples:
+        lines.append(f"  SAMPLES FILE => {request.samples}")
+    if request.bootstrap is not None:
+        target = ("(the samples are in the output stream)" if output.is_stream(request.output_file)
+                  else f"{request.output_file}.bootsamples")
+        lines.append(f"  BOOTSTRAP => {request.bootstrap} samples drawn with seed {request.seed}, "
+                     f"written to {target}; repeat them with -samples")
     lines += ["", "#Signature:", signature(request, samples_text)]
     return "\n".join(lines) + "\n"
