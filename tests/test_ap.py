@@ -63,7 +63,7 @@ def test_v_is_capped_at_one_with_a_warning(tmp_path):
                 "ENG_NW_0101:60-62", "0.8", ":E1")
     status, texts, _ = score(str(tmp_path), case.write(str(tmp_path)), "-justifications", "M:3")
     assert status == 0
-    assert f"1 CSSF17_ENG_" in texts["debug"]
+    assert "1 CSSF17_ENG_" in texts["debug"]
     ranking_line = [l for l in texts["debug"].splitlines() if l.startswith("1 ")][0]
     assert ranking_line.endswith(f" {q}:1 1.0000")
     assert f"WARNING: Query {q}: the AP value V of node {q}:E1 was 2.0000 and is capped at 1.0" \

@@ -7,7 +7,6 @@ Perl's own functions (ColdStartLib.pm generate_uuid_from_string/_values).
 """
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 

@@ -7,7 +7,6 @@ values, line by line (spec §0.3: where the Perl depends on its hash order).
 """
 from __future__ import annotations
 
-import os
 
 import pytest
 
