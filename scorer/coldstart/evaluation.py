@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from scorer.coldstart import ids, slots
+from scorer.coldstart.queries import expand_query
 from scorer.coldstart.runs import RunFiles
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError
@@ -181,7 +182,7 @@ class Evaluator:
         return submission.value.lower() == assessment.value.lower()
 
     # -- the tree ------------------------------------------------------------
-    def _assessment_node(self, tree: ECTree, assessment, node_of: dict):
+    def _assessment_node(self, tree: ECTree, assessment):
         if assessment.value_ec != "0":
             return tree.get(assessment.value_ec, slots.quantity(assessment.slot_name))
         if assessment.query.level == 0:
@@ -189,7 +190,7 @@ class Evaluator:
         parent = self.run_files.parent_assessment.get(assessment.query_id)
         if parent is None:
             return None
-        parent_node = self._assessment_node(tree, parent, node_of)
+        parent_node = self._assessment_node(tree, parent)
         return tree.get(f"{parent_node.name}:0", slots.quantity(assessment.slot_name))
 
     def build_tree(self, base: str, submissions, evaluation: RunEvaluation) -> ECTree:
@@ -197,7 +198,7 @@ class Evaluator:
         node_of: dict = {}
         assessments = self.run_files.assessments_by_base.get(base, ())
         for assessment in assessments:
-            node = self._assessment_node(tree, assessment, node_of)
+            node = self._assessment_node(tree, assessment)
             if node is None:
                 parents = "\n".join(a.line for a in self.run_files.assessments
                                     if a.target_query_id == assessment.query_id)
@@ -378,19 +379,7 @@ def scored_queries(queries, short_id: str, expand: Optional[str]) -> list:
         return []
     if not expand:
         return [query]
-    from scorer.coldstart.queries import expand_query
-    result = []
-    for expanded in expand_query(query, expand, _SILENT):
-        result.append(queries.get(expanded.short_id) or expanded)
-    return result
-
-
-class _SilentProblems(Problems):
-    def record(self, *args, **kwargs):
-        pass
-
-
-_SILENT = _SilentProblems()
+    return [queries.get(expanded.short_id) or expanded for expanded in expand_query(query, expand)]
 
 
 def _duplicate_list(policy: Policy) -> str:

@@ -102,7 +102,7 @@ class QuerySet:
     def expand(self, base: str, problems: Problems) -> None:
         """Replace nothing, add one SF query per entry point of every query."""
         for query in list(self.queries.values()):
-            for sf_query in expand_query(query, base, problems):
+            for sf_query in expand_query(query, base):
                 query.expanded_ids.append(sf_query.short_id)
                 self.add(sf_query)
             query.was_expanded = True
@@ -122,7 +122,7 @@ class QuerySet:
         return sorted(q.short_id for q in self.queries.values() if not q.generated)
 
 
-def expand_query(query: Query, base: str, problems: Problems) -> list:
+def expand_query(query: Query, base: str) -> list:
     """One single-entry-point SF query per entry point of ``query`` (spec §2.3)."""
     result = []
     for entry_point in query.entry_points:
