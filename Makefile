@@ -1,6 +1,7 @@
 # make demo  - set up .venv if needed, score the bundled Cold Start example
 # make test  - set up .venv if needed, run the tests
 # make bench - time the scorer on generated workloads of growing size
+#              (BENCH_ARGS="--perl ../ColdStart" also times the Perl scorer)
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 
 PYTHON ?= python3
@@ -33,7 +34,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 bench: $(STAMP)
-	$(PY) bench/run_bench.py
+	$(PY) bench/run_bench.py $(BENCH_ARGS)
 
 regen-golden: $(STAMP)
 	$(PY) tests/golden.py --regen

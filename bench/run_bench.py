@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""Time the scorer on generated Cold Start workloads of growing size.
+
+    python bench/run_bench.py [--sizes 50,500,2000] [--samples 0,1000,10000]
+                              [--repeat N] [--perl DIR [--perl-timeout S]]
+
+For each number of LDC queries a workload is generated (bench/workload.py,
+cached under bench/out/), and for each number of bootstrap samples a samples
+file (python -m scorer.samples).  Each case runs
+``python -m scorer -expand CSSF17 [-samples boot.txt] ...`` as a child
+process; the table shows its wall seconds (best of --repeat), CPU seconds and
+peak memory (the child's maximum resident set, from os.wait4), with the size
+of the submission.  Exit status 1 when the scorer failed or logged an ERROR.
+
+With --perl DIR the official CS-Score-MASTER.pl in DIR scores the same inputs
+(PERL_HASH_SEED=0), and its reports are compared with the scorer's: "same",
+or which differ (for .summary its aggregate lines, for .samplescores and
+.confidence the code groups; "(mean)": only the mean's last digit).  Where
+entry points of an LDC query tie on F1, the Perl's LDC-MAX choice follows its
+hash order (spec §0.3), so LDC-MAX lines may differ.  A Perl run is skipped
+when the Perl timed out on a smaller workload with as many samples, or when
+its time, extrapolated quadratically in submission lines (the Perl's measured
+growth) from its last run with as many samples, exceeds --perl-timeout; runs
+still going at the timeout are stopped.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from typing import Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import workload  # noqa: E402
+
+OUT = os.path.join(HERE, "out")
+SEED = 1
+#: Reports compared with the Perl's (.params and .errlog differ on purpose, README).
+COMPARED_REPORTS = ("sf", "summary", "ldcmax", "ldcmean", "ap", "debug", "sample",
+                    "samplescores", "confidence")
+
+
+@dataclasses.dataclass
+class Measurement:
+    seconds: float
+    cpu_seconds: float  # user + system time of the child
+    peak_mib: float
+    status: str  # "ok", "exit N" or "timeout"
+
+
+def measure(command: list, cwd: str, log_prefix: str, timeout: Optional[float] = None,
+            env: Optional[dict] = None) -> Measurement:
+    """Run ``command``; wall time and the child's own peak resident memory."""
+    with open(log_prefix + ".stdout", "wb") as stdout, open(log_prefix + ".stderr", "wb") as stderr:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=stdout, stderr=stderr)
+        timer = threading.Timer(timeout, process.kill) if timeout else None
+        if timer:
+            timer.start()
+        _pid, wait_status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(wait_status)  # so a late kill is a no-op
+        if timer:
+            timer.cancel()
+    status = "ok" if process.returncode == 0 else f"exit {process.returncode}"
+    if timeout and seconds >= timeout and process.returncode < 0:
+        status = "timeout"
+    cpu_seconds = usage.ru_utime + usage.ru_stime
+    return Measurement(seconds, cpu_seconds, usage.ru_maxrss / 1024, status)  # maxrss: KiB
+
+
+def best_of(runs: list) -> Measurement:
+    failed = [run for run in runs if run.status != "ok"]
+    if failed:
+        return failed[0]
+    return Measurement(min(r.seconds for r in runs), min(r.cpu_seconds for r in runs),
+                       max(r.peak_mib for r in runs), "ok")
+
+
+# inputs ------------------------------------------------------------------------------
+
+def generator_digest() -> str:
+    with open(workload.__file__, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:12]
+
+
+def ensure_workload(ldc_queries: int) -> tuple:
+    """(directory, counts) of the cached workload, generated when missing or stale."""
+    directory = os.path.join(OUT, f"q{ldc_queries}")
+    stamp = os.path.join(directory, "workload.json")
+    if os.path.exists(stamp):
+        with open(stamp, encoding="utf-8") as f:
+            counts = json.load(f)
+        if counts.get("generator") == generator_digest():
+            return directory, counts
+    shutil.rmtree(directory, ignore_errors=True)
+    progress(f"generating {ldc_queries} LDC queries")
+    counts = dict(workload.generate(directory, ldc_queries, SEED), generator=generator_digest())
+    with open(stamp, "w", encoding="utf-8") as f:
+        json.dump(counts, f)
+    return directory, counts
+
+
+def ensure_samples(directory: str, count: int) -> Optional[str]:
+    """The samples file name (in ``directory``), written when missing; None for 0."""
+    if count == 0:
+        return None
+    name = f"boot{count}.txt"
+    if not os.path.exists(os.path.join(directory, name)):
+        progress(f"writing {count} samples")
+        partial = name + ".partial"
+        subprocess.run([sys.executable, "-m", "scorer.samples", "-seed", str(SEED),
+                        "-output_file", partial, str(count), "qids.txt"], cwd=directory, check=True)
+        os.replace(os.path.join(directory, partial), os.path.join(directory, name))
+    return name
+
+
+# the two scorers ---------------------------------------------------------------------
+
+def run_scorer(directory: str, samples: Optional[str], label: str) -> tuple:
+    """(Measurement, output prefix) of one scorer run."""
+    out = fresh_directory(os.path.join(directory, label))
+    prefix = os.path.join(out, "run")
+    command = [sys.executable, "-m", "scorer", "-expand", "CSSF17",
+               *(["-samples", samples] if samples else []),
+               "-error_file", prefix + ".errlog", "-output_file", prefix, *workload.INPUT_FILES]
+    return measure(command, directory, prefix), prefix
+
+
+def run_perl(perl_dir: str, directory: str, samples: Optional[str], label: str,
+             timeout: float) -> tuple:
+    out = fresh_directory(os.path.join(directory, label))  # the Perl appends to an old .errlog
+    prefix = os.path.join(out, "run")
+    command = ["perl", "-I" + perl_dir, os.path.join(perl_dir, "CS-Score-MASTER.pl"),
+               "-expand", "CSSF17", *(["-samples", samples] if samples else []),
+               "-error_file", prefix + ".errlog", "-output_file", prefix, *workload.INPUT_FILES]
+    env = dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
+    return measure(command, directory, prefix, timeout, env), prefix
+
+
+def fresh_directory(path: str) -> str:
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def scorer_problems(prefix: str) -> str:
+    """'' when the scorer's error log has no ERROR lines, else how many it has."""
+    with open(prefix + ".errlog", encoding="utf-8", errors="replace") as f:
+        errors = sum(line.startswith("ERROR") for line in f)
+    return f"{errors} ERROR lines in {prefix}.errlog" if errors else ""
+
+
+def differences(ours: str, perl: str) -> str:
+    """Which reports differ from the Perl's ('same' if none).  For .summary,
+    .confidence and .samplescores it names what differs: the aggregate lines,
+    or the EP_VARIANT of the bootstrap codes (LDC-MAX ties, spec §0.3)."""
+    different = []
+    for report in COMPARED_REPORTS:
+        mine, theirs = read_lines(f"{ours}.{report}"), read_lines(f"{perl}.{report}")
+        if mine is None or theirs is None or mine == theirs:
+            continue
+        labels = differing_labels(report, mine, theirs)
+        different.append(f"{report}[{' '.join(labels)}]" if labels else report)
+    return "same" if not different else "differs: " + ", ".join(different)
+
+
+def differing_labels(report: str, mine: list, theirs: list) -> list:
+    if len(mine) != len(theirs) or report not in ("summary", "confidence", "samplescores"):
+        return []
+    pairs = [(a.split(), b.split()) for a, b in zip(mine, theirs) if a != b]
+    if report == "summary":
+        return sorted({a[0] for a, _b in pairs if a})
+    if report == "confidence":  # "(mean)": only the mean's last digit, summed in another order
+        return sorted({code_group(a[0]) + ("(mean)" if mean_rounding(a, b) else "")
+                       for a, b in pairs if a})
+    header = mine[0].split()  # .samplescores: the codes of the differing columns
+    return sorted({code_group(header[i]) for a, b in pairs
+                   for i in range(min(len(a), len(b), len(header))) if a[i] != b[i]})
+
+
+def code_group(code: str) -> str:
+    """``ALLEP_LDCMAXI_Ma_0_F`` -> ``ALLEP_LDCMAXI``."""
+    return "_".join(code.split("_")[:2])
+
+
+def mean_rounding(mine: list, theirs: list) -> bool:
+    """Do two .confidence lines differ only by 0.0001 in the mean (field 4)?"""
+    return (len(mine) == len(theirs) == 9 and mine[:4] + mine[5:] == theirs[:4] + theirs[5:]
+            and abs(float(mine[4]) - float(theirs[4])) <= 0.000100001)
+
+
+def read_lines(path: str) -> Optional[list]:
+    if not os.path.exists(path):
+        return None
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", "replace").split("\n")
+
+
+# the table -----------------------------------------------------------------------------
+
+def scorer_version() -> str:
+    """The commit of the scorer measured, '+changes' if scorer/ differs from it."""
+    root = os.path.dirname(HERE)
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
+                                capture_output=True, check=True).stdout.strip()
+        changes = subprocess.run(["git", "status", "--porcelain", "--", "scorer"], cwd=root,
+                                 text=True, capture_output=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (no git)"
+    return commit + ("+changes" if changes else "")
+
+
+def progress(text: str) -> None:
+    print(f"  .. {text}", file=sys.stderr, flush=True)
+
+
+SCORER_COLUMNS = (("queries", 7), ("samples", 7), ("sub.lines", 9), ("scorer s", 8),
+                  ("cpu s", 7), ("scorer MiB", 10), ("us/line", 7))
+PERL_COLUMNS = (("perl s", 8), ("cpu s", 7), ("perl MiB", 8), ("speedup", 7))
+
+
+def format_row(cells: list, columns: tuple, note: str = "") -> str:
+    text = " ".join(str(cell).rjust(width) for cell, (_name, width) in zip(cells, columns))
+    return text + ("  " + note if note else "")
+
+
+def perl_skip_reason(history: dict, samples: int, lines: int, timeout: float) -> str:
+    """Why a Perl run would not finish in time ('' if it may)."""
+    earlier = history.get(samples)
+    if earlier is None:
+        return ""
+    earlier_lines, earlier_run = earlier
+    if earlier_run.status == "timeout":
+        return "skipped: a smaller workload timed out"
+    estimate = earlier_run.seconds * (lines / earlier_lines) ** 2
+    if estimate > timeout:
+        return f"skipped: estimated {estimate:.0f} s > {timeout:.0f} s"
+    return ""
+
+
+def time_perl(perl_dir, directory, samples_file, samples, lines, scorer, ours, history,
+              options) -> tuple:
+    """(table cells, note) of the Perl on one case."""
+    skip = perl_skip_reason(history, samples, lines, options.perl_timeout)
+    if skip:
+        return ["-"] * 4, skip
+    progress(f"{os.path.basename(directory)}, {samples} samples: Perl")
+    runs = []
+    for _ in range(options.repeat):
+        measurement, theirs = run_perl(perl_dir, directory, samples_file, f"perl-b{samples}",
+                                       options.perl_timeout)
+        runs.append(measurement)
+        if measurement.status != "ok":
+            break
+    perl = best_of(runs)
+    history[samples] = (lines, perl)
+    if perl.status == "timeout":
+        return [f">{options.perl_timeout:g}", "-", "-", "-"], "Perl stopped at the timeout"
+    if perl.status != "ok":
+        return ["-"] * 4, f"Perl {perl.status}"
+    return ([f"{perl.seconds:.2f}", f"{perl.cpu_seconds:.2f}", f"{perl.peak_mib:.0f}",
+             f"{perl.seconds / scorer.seconds:.1f}x"], differences(ours, theirs))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="50,500,2000", help="numbers of LDC queries")
+    parser.add_argument("--samples", default="0,1000,10000", help="numbers of bootstrap samples")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per case (best time kept)")
+    parser.add_argument("--perl", metavar="DIR", help="also time CS-Score-MASTER.pl from DIR")
+    parser.add_argument("--perl-timeout", type=float, default=600.0, metavar="SECONDS")
+    options = parser.parse_args()
+    sizes = [int(size) for size in options.sizes.split(",")]
+    sample_counts = [int(count) for count in options.samples.split(",")]
+    perl_dir = os.path.abspath(options.perl) if options.perl else None
+    if perl_dir and not (shutil.which("perl")
+                         and os.path.exists(os.path.join(perl_dir, "CS-Score-MASTER.pl"))):
+        parser.error(f"--perl: needs perl and {perl_dir}/CS-Score-MASTER.pl")
+
+    version = scorer_version()
+    columns = SCORER_COLUMNS + (PERL_COLUMNS if perl_dir else ())
+    rows, failures, perl_history = [], 0, {}
+    for size in sizes:
+        directory, counts = ensure_workload(size)
+        lines = counts["submission_lines"]
+        for samples in sample_counts:
+            samples_file = ensure_samples(directory, samples)
+            progress(f"{size} LDC queries, {samples} samples: scorer")
+            runs = [run_scorer(directory, samples_file, f"scorer-b{samples}")
+                    for _ in range(options.repeat)]
+            scorer, ours = best_of([measurement for measurement, _ in runs]), runs[-1][1]
+            problem = scorer_problems(ours) if scorer.status == "ok" else scorer.status
+            failures += bool(problem)
+            cells = [size, samples, lines, f"{scorer.seconds:.2f}", f"{scorer.cpu_seconds:.2f}",
+                     f"{scorer.peak_mib:.0f}", f"{scorer.seconds / lines * 1e6:.0f}"]
+            note = f"SCORER PROBLEM: {problem}" if problem else ""
+            if perl_dir:
+                perl_cells, perl_note = time_perl(perl_dir, directory, samples_file, samples,
+                                                  lines, scorer, ours, perl_history, options)
+                cells += perl_cells
+                note = note or perl_note
+            rows.append(format_row(cells, columns, note))
+            progress(rows[-1])
+
+    print()
+    print(format_row([name for name, _width in columns], columns,
+                     "Perl reports vs scorer's" if perl_dir else ""))
+    print("\n".join(rows))
+    final_version = scorer_version()
+    notes = [
+        f"scorer {version}" + (f" ({final_version} at the end)" if final_version != version else "")
+        + f": python -m scorer -expand CSSF17 [-samples bootN.txt] {' '.join(workload.INPUT_FILES)}"
+        f" in {os.path.relpath(OUT)}/qN",
+        f"s: wall seconds, best of {options.repeat}; cpu s: user+system of the child; MiB: its peak"
+        " resident memory; us/line: wall per submission line",
+        *(["speedup: Perl wall / scorer wall; Perl run with PERL_HASH_SEED=0"] if perl_dir else []),
+        f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"]
+    print("\n" + "\n".join(notes))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
