@@ -120,6 +120,13 @@ def usage(program: str = "scorer") -> str:
         lines.append(f"  {name + ':':18}{CATEGORY_HELP[name]} Legal choice for {legal}.")
     lines.append("-policy files (YAML) may hold these keys:")
     lines += [f"  {key + ':':18}{text}" for key, text in POLICY_KEYS.items()]
+    from scorer.claims.metrics import explain
+    for task in ("scifact", "fever"):
+        lines.append(f"{task} metrics (run.json and .summary):")
+        for line in explain(task).splitlines():
+            name, _, text = line.partition(": ")
+            lines += textwrap.wrap(text, width=80, initial_indent=f"  {name + ':':33}",
+                                   subsequent_indent=" " * 35)
     return "\n".join(lines) + "\n\n"
 
 

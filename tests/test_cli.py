@@ -646,3 +646,14 @@ def test_help_lays_out_the_perls_switches_as_the_perl_does(perl_scorer, demo):
     # the Perl cuts the -fields default in two with a '/'; scorer keeps it whole
     assert {name: ours[name] for name in theirs if name != "-fields"} == \
            {name: block for name, block in theirs.items() if name != "-fields"}
+
+
+def test_help_explains_every_claim_metric():
+    from scorer.claims.metrics import REGISTRY
+    from scorer.cli import usage
+    text = usage()
+    for task, metrics in REGISTRY.items():
+        assert f"{task} metrics" in text
+        for metric in metrics:
+            assert f"  {metric.name}:" in text
+            assert metric.explanation.split()[0] in text
