@@ -127,8 +127,13 @@ class Evaluator:
             if parent_assessment is not None:
                 result = parent_assessment.value_ec
             else:
-                parent = self.queries.get(self.run_files.parent_query[short_id])
-                result = self.query_ec(parent.full_id) + ":0"
+                parent_id = self.run_files.parent_query.get(short_id)
+                if parent_id is None:
+                    # The Perl dies here ("queryid undefined in QuerySet->get()").
+                    raise ScorerError(f"Query {full_query_id} is not a hop-0 query and no "
+                                      f"assessment or response generates it, so the "
+                                      f"equivalence class of its answers is unknown")
+                result = self.query_ec(self.queries.get(parent_id).full_id) + ":0"
         self._ec_cache[full_query_id] = result
         return result
 
