@@ -44,7 +44,7 @@ def query_file(tmp_path: Path, body: str, name: str = "q.xml") -> str:
 
 def demo_queries(problems: Problems, base: str = "CSSF17"):
     queries = read_query_files([str(DEMO / "ldc-query.xml")], problems)
-    queries.expand(base, problems)
+    queries.expand(base)
     return queries
 
 
@@ -289,7 +289,7 @@ def test_expanding_sf_queries_maps_them_onto_themselves(tmp_path):
                                 '<beg>10</beg><end>19</end><slot0>per:children</slot0>'
                                 '<slot1>per:schools_attended</slot1></query>\n')
     queries = read_query_files([path], Problems())
-    queries.expand("CSSF17", Problems())
+    queries.expand("CSSF17")
     assert list(queries.queries) == [ADA_1]
     assert queries.get(ADA_1).full_id == "CSSF17_ENG_47a114c77c"
     assert queries.index() == {}

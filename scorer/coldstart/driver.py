@@ -3,7 +3,11 @@ write order (spec §1.7).  Reads the inputs; never writes files itself.
 """
 from __future__ import annotations
 
+import sys
+
+from scorer import bootstrap
 from scorer.coldstart import queries as query_files
+from scorer.coldstart import resample
 from scorer.coldstart.ap import APScorer
 from scorer.coldstart.counts import counts_table
 from scorer.coldstart.evaluation import Evaluator, scored_queries
@@ -11,8 +15,6 @@ from scorer.coldstart.justifications import check_justifications
 from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
 from scorer.coldstart.reports import confidence, debug, ldc, params, prepare, sf, summary
-from scorer.coldstart import resample
-from scorer import bootstrap
 from scorer.coldstart.runs import read_run_files
 from scorer.problems import Problems
 from scorer.reports import Reports
@@ -38,7 +40,7 @@ def run(request, problems: Problems) -> Reports:
     run_paths = [f for f in request.files if not f.endswith(".xml")]
     queries = query_files.read_query_files(query_paths, problems)
     if request.expand:
-        queries.expand(request.expand, problems)
+        queries.expand(request.expand)
     index = queries.index()
     queries_to_score = query_files.resolve_queries_to_score(request.queries, queries, problems)
     run_files = read_run_files(
@@ -107,7 +109,6 @@ def _sample_groups(queries, index: dict, queries_to_score: dict) -> list:
 
 
 def _add_bootstrap_reports(reports, structure, samples, runid, problems) -> None:
-    import sys
     values = resample.sample_values(structure, samples, show_progress=sys.stderr.isatty())
     originals = resample.original_values(structure)
     codes = [code for code, *_ in resample.codes()]

@@ -99,8 +99,9 @@ class QuerySet:
         if existing is None or not query.generated:
             self.queries[query.short_id] = query
 
-    def expand(self, base: str, problems: Problems) -> None:
-        """Replace nothing, add one SF query per entry point of every query."""
+    def expand(self, base: str) -> None:
+        """Add one SF query per entry point of every query (``-expand``); an SF
+        query with the same id as an existing one replaces it (spec §2.3)."""
         for query in list(self.queries.values()):
             for sf_query in expand_query(query, base):
                 query.expanded_ids.append(sf_query.short_id)
