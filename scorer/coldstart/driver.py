@@ -17,6 +17,7 @@ from scorer.coldstart.reports import ap as ap_report
 from scorer.coldstart.reports import confidence, debug, ldc, params, prepare, sf, summary
 from scorer.coldstart.runs import read_run_files
 from scorer.problems import Problems
+from scorer.progress import Progress
 from scorer.reports import Reports
 
 
@@ -70,7 +71,10 @@ def run(request, problems: Problems) -> Reports:
         return queries.get(short_id).full_id
 
     for runid in runids:
-        evaluation = evaluator.evaluate_run(runid, queries_to_score, request.expand)
+        # Progress on a terminal only; scoring then AP visit each query once.
+        progress = Progress(f"scoring {runid}", 2 * len(queries_to_score),
+                            enabled=sys.stderr.isatty())
+        evaluation = evaluator.evaluate_run(runid, queries_to_score, request.expand, progress)
         table = counts_table(evaluation.rows, index, queries)
         structure = RunStructure(table, has_index=bool(index))
         tables = prepare.prepare(structure, runid, policy.fields)
@@ -83,12 +87,14 @@ def run(request, problems: Problems) -> Reports:
 
         ap_rows = []
         for short_id in sorted(queries_to_score):
+            progress.advance()
             limit = queries_to_score[short_id]
             for query in scored_queries(queries, short_id, request.expand):
                 for row in ap_scorer.score_query(query, evaluation):
                     if row.level != "ALL" and (limit or 0) < int(row.level):
                         continue
                     ap_rows.append(row)
+        progress.done()
         reports.add("debug", debug.render_ap(ap_rows))
         reports.add("ap", ap_report.render(ap_rows, runid, index, ldc_full_id, bool(index),
                                            request.tabs))

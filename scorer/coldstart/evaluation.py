@@ -359,11 +359,14 @@ class Evaluator:
             visit(tree.roots[root_name], ids.parse_query_id(root_name).short_id)
         return rows
 
-    def evaluate_run(self, runid: str, queries_to_score: dict, expand: Optional[str]) -> RunEvaluation:
+    def evaluate_run(self, runid: str, queries_to_score: dict, expand: Optional[str],
+                     progress=None) -> RunEvaluation:
         """Rows of one run, for every query to score (string order of short id),
         keeping rows whose level is within the query's hop limit."""
         evaluation = RunEvaluation(runid)
         for short_id in sorted(queries_to_score):
+            if progress is not None:
+                progress.advance()
             for query in scored_queries(self.queries, short_id, expand):
                 base = ids.parse_query_id(query.full_id).base
                 submissions = [s for s in self.run_files.submissions_by_base.get(base, ())
