@@ -11,22 +11,12 @@ import json
 from typing import Iterator
 
 from scorer.problems import ScorerError
+from scorer.textfile import read_text
 
 
 def read_lines(path: str) -> list[str]:
     """The file's lines as Python's text mode splits them (``\\n``, ``\\r\\n``, ``\\r``)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as error:
-        raise ScorerError(f"Could not open {path}: {error.strerror}")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise ScorerError(f"{path} line {line}: not valid UTF-8 "
-                          f"(byte 0x{data[error.start]:02x})")
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = read_text(path).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines

@@ -14,6 +14,7 @@ from scorer.coldstart import ids, slots
 from scorer.coldstart.provenance import parse_provenance, perl_split
 from scorer.coldstart.queries import QuerySet, generate_query
 from scorer.problems import Problems, ScorerError, Where
+from scorer.textfile import read_text
 
 ASSESSMENT = "ASSESSMENT"
 SUBMISSION = "SUBMISSION"
@@ -130,18 +131,9 @@ def read_run_files(paths, queries: QuerySet, problems: Problems, on_submission_f
 
 
 def _read_lines(path: str) -> Optional[list]:
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as error:
-        raise ScorerError(f"Could not open {path}: {error.strerror}")
-    if not data:
+    text = read_text(path)
+    if not text:
         return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
-        raise ScorerError(f"{path} line {line}: not valid UTF-8 ({error.reason})")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
