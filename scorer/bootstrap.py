@@ -105,6 +105,22 @@ class SampleSet:
                                       shape=(len(self.elements), len(ids)))
         return (drawn @ incidence).toarray().astype(np.int32)
 
+    def group_multiplicities(self, groups: Sequence[str]) -> np.ndarray:
+        """Matrix (samples x groups): how often each group is drawn in each sample."""
+        position = {group: i for i, group in enumerate(groups)}
+        column_of_element = np.array([position.get(e.group, -1) for e in self.elements] or [-1],
+                                     dtype=np.int64)
+        result = np.zeros((len(self.draws), len(groups)), dtype=np.int32)
+        lengths = [len(draw) for draw in self.draws]
+        if not sum(lengths):
+            return result
+        rows = np.repeat(np.arange(len(self.draws)), lengths)
+        columns = column_of_element[np.concatenate([np.asarray(d, dtype=np.intp)
+                                                    for d in self.draws])]
+        kept = columns >= 0
+        np.add.at(result, (rows[kept], columns[kept]), 1)
+        return result
+
 
 def parse_samples(lines: Iterable[str], source: str = "samples") -> SampleSet:
     """Parse samples-file lines; a later line with the same number replaces an earlier one."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
+from scorer.coldstart.counts import ec_sort_key
 from scorer.problems import Problems
 
 
@@ -242,3 +243,66 @@ class APScorer:
         if slot1:
             total = (total or 0) + (rankings["1"].ground_truth or 0)
         rankings.setdefault("ALL", Ranking()).ground_truth = total
+
+
+# -- AP tables: per SF query, per LDC query (LDC-MEAN), and their macro means --
+
+#: Levels of the AP tables, in printed order.
+LEVEL_ORDER = ("0", "1", "ALL")
+
+
+@dataclasses.dataclass
+class APLine:
+    """One line of an AP table: a query (SF or LDC) at one level."""
+
+    name: str
+    runid: str
+    level: str
+    ap: float
+    ground_truth: Optional[int]
+    query_id: Optional[str] = None
+
+
+def sf_ap_lines(ap_rows) -> list:
+    """The SF table: one line per AP row, in string order of the SF query id."""
+    return [APLine(row.query_full_id, row.runid, row.level, row.ap, row.ground_truth,
+                   row.query_id)
+            for row in sorted(ap_rows, key=lambda r: r.query_full_id)]
+
+
+def ldc_mean_ap_lines(sf_lines, sf_to_ldc, ldc_full_id_of) -> list:
+    """Per level and LDC query: the mean AP of its entry points, the largest
+    ground truth of any of them (spec §5.3)."""
+    groups: dict = {}
+    for line in sorted(sf_lines, key=lambda l: l.name):
+        ldc = ldc_full_id_of(sf_to_ldc[line.query_id])
+        groups.setdefault((line.level, ldc), []).append(line)
+    result = []
+    for level in LEVEL_ORDER:
+        for (group_level, ldc) in sorted(k for k in groups if k[0] == level):
+            members = groups[(group_level, ldc)]
+            total = 0.0
+            for line in members:
+                total += line.ap
+            ground_truth = max((m.ground_truth or 0) for m in members)
+            result.append(APLine(ldc, members[0].runid, level, total / len(members),
+                                 ground_truth))
+    result.sort(key=lambda l: ec_sort_key(l.name))
+    return result
+
+
+def macro_ap(lines) -> dict:
+    """ALL-Macro AP per level present: Σ AP over the lines, in row order, divided
+    by the lines whose ground truth is not 0 (0 when there are none)."""
+    result = {}
+    ordered = sorted(lines, key=lambda l: ec_sort_key(l.name))
+    for level in LEVEL_ORDER:
+        members = [line for line in ordered if line.level == level]
+        if not members:
+            continue
+        total = 0.0
+        for line in members:
+            total += line.ap
+        counted = sum(1 for line in members if line.ground_truth)
+        result[level] = total / counted if counted else 0.0
+    return result

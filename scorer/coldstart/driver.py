@@ -3,9 +3,11 @@ write order (spec §1.7).  Reads the inputs; never writes files itself.
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
+from typing import Optional
 
-from scorer import bootstrap
+from scorer import bootstrap, output
 from scorer.coldstart import queries as query_files
 from scorer.coldstart import resample
 from scorer.coldstart.ap import APScorer
@@ -16,6 +18,7 @@ from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
 from scorer.coldstart.reports import confidence, debug, ldc, params, prepare, sf, summary
 from scorer.coldstart.runs import read_run_files
+from scorer.coldstart.units import RunUnits
 from scorer.problems import Problems
 from scorer.progress import Progress
 from scorer.reports import Reports
@@ -29,13 +32,48 @@ def report_extensions(request) -> list:
     extensions.append("summary")
     if request.samples or request.bootstrap is not None:
         extensions += ["sample", "samplescores", "confidence"]
+        if request.expand and not output.is_stream(request.output_file):
+            # scorer's own file (intervals of the AP scores); never in the Perl's stream
+            extensions.append("apconfidence")
     if request.bootstrap is not None:
         extensions.append("bootsamples")
     extensions.append("params")
     return extensions
 
 
+@dataclasses.dataclass
+class RunScores:
+    """What scoring one run id produced, as data (for the track and the API)."""
+
+    runid: str
+    #: the counts table's index arrays (every P/R/F1 of the reports comes from it)
+    structure: RunStructure
+    #: AP rows of the SF queries, every level kept (spec §4.7)
+    ap_rows: list
+    #: SF short id -> LDC short id (empty without -expand)
+    sf_to_ldc: dict
+    #: LDC short id -> LDC full id
+    ldc_full_ids: dict
+
+
+@dataclasses.dataclass
+class Outcome:
+    reports: Reports
+    runs: list
+    #: the bootstrap samples used (None without -samples / -bootstrap)
+    samples: object = None
+
+
 def run(request, problems: Problems) -> Reports:
+    """The report texts of a request, in the Perl's write order."""
+    return score(request, problems).reports
+
+
+def score(request, problems: Problems, samples=None) -> Outcome:
+    """Score a request: the reports and, per run id, the scores as data.
+
+    ``samples`` may bring the request's samples already read (a track reads
+    its samples file once for all runs)."""
     policy = request.policy
     query_paths = [f for f in request.files if f.endswith(".xml")]
     run_paths = [f for f in request.files if not f.endswith(".xml")]
@@ -50,10 +88,9 @@ def run(request, problems: Problems) -> Reports:
             files, policy.per_document, policy.k, problems))
     runids = list(request.runids) if request.runids else sorted(run_files.runids)
 
-    samples = None
-    if request.samples:
+    if samples is None and request.samples:
         samples = bootstrap.read_samples(request.samples)
-    elif request.bootstrap is not None:
+    elif samples is None and request.bootstrap is not None:
         samples = bootstrap.generate(_sample_groups(queries, index, queries_to_score),
                                      request.bootstrap, request.seed)
     reports = Reports(report_extensions(request))
@@ -70,6 +107,8 @@ def run(request, problems: Problems) -> Reports:
     def ldc_full_id(short_id):
         return queries.get(short_id).full_id
 
+    ldc_full_ids = {ldc: ldc_full_id(ldc) for ldc in set(index.values())}
+    scored = []
     for runid in runids:
         # Progress on a terminal only; scoring then AP visit each query once.
         progress = Progress(f"scoring {runid}", 2 * len(queries_to_score),
@@ -98,9 +137,15 @@ def run(request, problems: Problems) -> Reports:
         reports.add("debug", debug.render_ap(ap_rows))
         reports.add("ap", ap_report.render(ap_rows, runid, index, ldc_full_id, bool(index),
                                            request.tabs))
+        scores = RunScores(runid, structure, ap_rows, dict(index), ldc_full_ids)
         if samples is not None:
             _add_bootstrap_reports(reports, structure, samples, runid, problems)
-    return reports
+            if "apconfidence" in reports.extensions:
+                ap_values, ap_originals = resample.ap_sample_values(RunUnits(scores), samples)
+                reports.add("apconfidence", confidence.render_confidence(
+                    sorted(ap_values), ap_values, ap_originals))
+        scored.append(scores)
+    return Outcome(reports, scored, samples)
 
 
 def _sample_groups(queries, index: dict, queries_to_score: dict) -> list:

@@ -94,3 +94,30 @@ def _short_id(full_id: str) -> str:
 
 def missing_codes(values: dict) -> list:
     return [code for code, texts in values.items() if any(t is None for t in texts)]
+
+
+#: AP codes of ``.apconfidence``: (code, variant, level), the .samplescores naming.
+AP_CODES = tuple((f"ALLEP_{variant_code}_Ma_{level_code}_AP", variant, level)
+                 for variant, variant_code in (("LDCMEAN", "LDCMEAN"), ("SF", "SLOTFLG"))
+                 for level, level_code in LEVEL_CODES)
+
+
+def ap_sample_values(run_units, samples) -> tuple:
+    """Per AP code (levels present only): the value text per sample, and the
+    full-data text.  The Perl's bootstrap covers P/R/F1 only; the AP macro
+    means are resampled here from the per-query AP values, each drawn LDC
+    query counting once per draw."""
+    from scorer import statistic
+    from scorer.coldstart.units import BY_NAME
+    values, originals = {}, {}
+    metric_of = {"SF": BY_NAME["sf_ap"], "LDCMEAN": BY_NAME["ldcmean_ap"]}
+    for code, variant, level in AP_CODES:
+        full = run_units.ap_levels(variant)
+        if level not in full:
+            continue
+        unit_statistic = run_units.statistic(metric_of[variant], level)
+        weights = samples.group_multiplicities(unit_statistic.units)
+        sampled = statistic.values(unit_statistic, weights)
+        values[code] = ["%6.4f" % value for value in sampled]
+        originals[code] = "%6.4f" % full[level]
+    return values, originals

@@ -1,0 +1,165 @@
+"""A scored Cold Start run as per-unit statistics, for statistics across samples
+and runs: the AP-based scores and the P/R/F1 lines of ``.summary`` at hop ALL.
+
+The unit is what the bootstrap draws: the LDC query with ``-expand``, else
+the SF query.  Each metric's full-data value is the very number the reports
+print (taken from the same functions); its per-unit statistics add up to it
+(up to the order of floating-point additions).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from scorer import statistic
+from scorer.coldstart.ap import ldc_mean_ap_lines, macro_ap, sf_ap_lines
+from scorer.coldstart.counts import COUNT_COLUMNS
+from scorer.coldstart.projections import (MACRO, MICRO, all_aggregates, full_data,
+                                          ldc_max_choice, ldc_mean_rows)
+
+_GT = COUNT_COLUMNS.index("GT")
+_SUBMITTED = COUNT_COLUMNS.index("SUBMITTED")
+_RIGHT = COUNT_COLUMNS.index("RIGHT")
+_IGNORED = COUNT_COLUMNS.index("IGNORED")
+
+
+@dataclasses.dataclass(frozen=True)
+class Metric:
+    name: str
+    title: str
+    #: "AP", or (variant, aggregate, metric letter) of a .summary line at hop ALL
+    variant: str
+    aggregate: str = ""
+    letter: str = ""
+    #: needs the SF -> LDC index (-expand)
+    needs_index: bool = False
+
+
+def _catalogue() -> tuple:
+    metrics = [Metric("ldcmean_ap", "LDC-MEAN ALL-Macro AP, hop ALL (the official 2017 score)",
+                      "LDCMEAN", "AP", needs_index=True),
+               Metric("sf_ap", "SF ALL-Macro AP, hop ALL", "SF", "AP")]
+    letters = (("p", "P", "precision"), ("r", "R", "recall"), ("f1", "F", "F1"))
+    shown = {"SF": "SF", "LDCMAX": "LDC-MAX", "LDCMEAN": "LDC-MEAN"}
+    for variant, aggregates in (("SF", (MICRO, MACRO)), ("LDCMAX", (MICRO, MACRO)),
+                                ("LDCMEAN", (MACRO,))):
+        for aggregate in aggregates:
+            kind = "micro" if aggregate == MICRO else "macro"
+            for suffix, letter, word in letters:
+                metrics.append(Metric(f"{variant.lower()}_{kind}_{suffix}",
+                                      f"{shown[variant]} {aggregate} {word}, hop ALL",
+                                      variant, aggregate, letter,
+                                      needs_index=variant != "SF"))
+    return tuple(metrics)
+
+
+#: Every Cold Start metric a track can rank by, in leaderboard column order.
+METRICS = _catalogue()
+BY_NAME = {metric.name: metric for metric in METRICS}
+
+
+def available(has_index: bool) -> list:
+    return [m for m in METRICS if has_index or not m.needs_index]
+
+
+def headline(has_index: bool) -> str:
+    """The official score: LDC-MEAN ALL-Macro AP with -expand, else SF ALL-Macro AP."""
+    return "ldcmean_ap" if has_index else "sf_ap"
+
+
+class RunUnits:
+    """One run's metrics: exact full-data values and per-unit statistics."""
+
+    def __init__(self, scores):
+        self.scores = scores
+        structure = scores.structure
+        self.has_index = structure.has_index
+        table = structure.table
+        if self.has_index:
+            self.row_unit = [structure.ldc_names[g] for g in structure.row_group]
+        else:
+            self.row_unit = table["sf_full_id"].tolist()
+        self._aggregates = all_aggregates(structure, full_data(structure))
+        self._ap_lines = sf_ap_lines(scores.ap_rows)
+
+    # -- full-data values, as the reports print them ---------------------------
+    def value(self, metric: Metric) -> float:
+        if metric.aggregate == "AP":
+            return macro_ap(self._ap_table(metric.variant)).get("ALL", 0.0)
+        line = self._aggregates.get((metric.variant, metric.aggregate, "ALL"))
+        if line is None or not line.exists[0]:
+            return 0.0
+        return float(getattr(line, metric.letter.lower())[0])
+
+    def _ap_table(self, variant: str) -> list:
+        if variant == "SF":
+            return self._ap_lines
+        return ldc_mean_ap_lines(self._ap_lines, self.scores.sf_to_ldc,
+                                 self.scores.ldc_full_ids.__getitem__)
+
+    # -- per-unit statistics ----------------------------------------------------
+    def statistic(self, metric: Metric, level: str = "ALL") -> statistic.UnitStatistic:
+        """Per-unit statistics of ``metric`` (AP metrics: at any ``level``)."""
+        if metric.aggregate == "AP":
+            return self._ap_statistic(metric.variant, level)
+        structure = self.scores.structure
+        rows = np.arange(structure.n_rows)
+        if metric.variant == "LDCMAX":
+            choice = ldc_max_choice(structure, full_data(structure))[0]
+            rows = rows[choice[structure.row_group] == structure.row_sf]
+        if metric.variant == "LDCMEAN":
+            return self._ldc_mean_statistic(metric)
+        counts = structure.counts[rows]
+        units = [self.row_unit[j] for j in rows]
+        if metric.aggregate == MICRO:
+            columns = np.stack([counts[:, _RIGHT], counts[:, _SUBMITTED] - counts[:, _IGNORED],
+                                counts[:, _GT]], axis=1).astype(np.float64)
+            rule = {"P": statistic.PRECISION, "R": statistic.RECALL, "F": statistic.F1}
+            return _by_unit(units, columns, rule[metric.letter])
+        value = structure.values[rows, "PRF".index(metric.letter)]
+        columns = np.stack([value, (counts[:, _GT] != 0).astype(np.float64)], axis=1)
+        return _by_unit(units, columns, statistic.RATIO)
+
+    def _ldc_mean_statistic(self, metric: Metric) -> statistic.UnitStatistic:
+        structure = self.scores.structure
+        repeats, mean_values, gt = ldc_mean_rows(structure, full_data(structure))
+        letter = "PRF".index(metric.letter)
+        units, columns = [], []
+        for i, members in enumerate(structure.mean_members):
+            copies = float(repeats[0, i])
+            units.append(structure.ldc_names[structure.row_group[members[0]]])
+            columns.append((copies * mean_values.row(i)[letter, 0],
+                            copies * float(gt[0, i] != 0)))
+        return _by_unit(units, np.array(columns, dtype=np.float64).reshape(-1, 2),
+                        statistic.RATIO)
+
+    def ap_levels(self, variant: str) -> dict:
+        """Full-data ALL-Macro AP per level present (as ``.ap`` prints it)."""
+        return macro_ap(self._ap_table(variant))
+
+    def _ap_statistic(self, variant: str, level: str = "ALL") -> statistic.UnitStatistic:
+        lines = [line for line in self._ap_table(variant) if line.level == level]
+        if variant == "LDCMEAN":
+            units = [line.name for line in lines]
+        elif self.has_index:
+            units = [self.scores.ldc_full_ids[self.scores.sf_to_ldc[line.query_id]]
+                     for line in lines]
+        else:
+            units = [line.name for line in lines]
+        columns = np.array([(line.ap, 1.0 if line.ground_truth else 0.0) for line in lines],
+                           dtype=np.float64).reshape(-1, 2)
+        return _by_unit(units, columns, statistic.RATIO)
+
+    def units(self) -> list:
+        """Every unit of the run, sorted."""
+        return sorted(set(self.row_unit))
+
+
+def _by_unit(units: list, columns: np.ndarray, rule: str) -> statistic.UnitStatistic:
+    """Rows of ``columns`` summed per unit; units sorted."""
+    names = sorted(set(units))
+    position = {unit: i for i, unit in enumerate(names)}
+    matrix = np.zeros((len(names), columns.shape[1]))
+    np.add.at(matrix, np.array([position[u] for u in units], dtype=np.intp), columns)
+    return statistic.UnitStatistic(names, matrix, rule)
