@@ -4,3 +4,15 @@ __version__ = "0.1.0"
 
 # The Perl scorer whose output files the Cold Start task reproduces byte for byte.
 PERL_REFERENCE_VERSION = "2017.2.0"
+
+
+def __getattr__(name):
+    # The API (scorer.score, scorer.score_track, scorer.ScorerError) is imported on
+    # first use, so that `python -m scorer -version` imports nothing heavy.
+    if name in ("score", "score_track"):
+        from scorer import api
+        return getattr(api, name)
+    if name == "ScorerError":
+        from scorer.problems import ScorerError
+        return ScorerError
+    raise AttributeError(f"module 'scorer' has no attribute {name!r}")

@@ -201,11 +201,17 @@ def build_request(given: dict, files: list, argv, cwd: str) -> Request:
 
 
 def run_task(request: Request, problems: Problems):
+    return score_task(request, problems).reports
+
+
+def score_task(request: Request, problems: Problems, samples=None):
+    """The task's outcome: its reports and its scores as data (``samples``:
+    already read or drawn, for callers that score several runs with them)."""
     if request.policy.task == "coldstart":
         from scorer.coldstart import driver
     else:
         from scorer.claims import driver
-    return driver.run(request, problems)
+    return driver.score(request, problems, samples=samples)
 
 
 def main(argv: Optional[list] = None) -> int:

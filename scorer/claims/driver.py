@@ -7,6 +7,7 @@ writes them (atomically) and the error log.  Fatal input problems raise
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 from scorer.bootstrap import SampleSet, generate, read_samples
@@ -54,15 +55,31 @@ def unknown_ids(samples: SampleSet, keys: list) -> list:
                               for member in element.members if member not in known))
 
 
+@dataclasses.dataclass
+class Outcome:
+    reports: Reports
+    evaluation: Evaluation
+    samples: Optional[SampleSet] = None
+
+
 def run(request: Request, problems: Problems) -> Reports:
     """Score one claim-task run: the reports, in write order."""
+    return score(request, problems).reports
+
+
+def score(request: Request, problems: Problems, samples: Optional[SampleSet] = None) -> Outcome:
+    """Score one claim-task run: the reports and the evaluation (``samples``:
+    the request's samples when the caller has read or drawn them already)."""
     policy = request.policy
     if policy.task not in TASKS:
         raise ScorerError(f"the claims driver scores {' and '.join(TASKS)}, not '{policy.task}'")
     if request.bootstrap is not None and request.seed is None:
         raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
     evaluation = evaluate(policy, request.files, problems)
-    samples, generated = sample_set(request, evaluation)
+    if samples is None:
+        samples, generated = sample_set(request, evaluation)
+    else:
+        generated = request.bootstrap is not None
     seed = request.seed if generated else None
     signature = reports.signature(policy, samples, seed)
     texts = [
@@ -76,7 +93,7 @@ def run(request: Request, problems: Problems) -> Reports:
             seed=seed, signature_line=signature)),
     ]
     if samples is None:
-        return Reports.from_pairs(texts)
+        return Outcome(Reports.from_pairs(texts), evaluation)
     missing = unknown_ids(samples, evaluation.keys)
     if missing:
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
@@ -92,4 +109,4 @@ def run(request: Request, problems: Problems) -> Reports:
     texts.append(("confidence", reports.confidence_text(rows, names)))
     if generated:
         texts.append(("bootsamples", samples.text()))
-    return Reports.from_pairs(texts)
+    return Outcome(Reports.from_pairs(texts), evaluation, samples)

@@ -193,3 +193,28 @@ def claim_keys(ids: Optional[list], lines: list) -> tuple[list, str]:
     if usable and len(set(texts)) == len(texts):
         return texts, "id"
     return [f"line{line}" for line in lines], "line"
+
+
+def unit_statistic(task: str, name: str, table: pd.DataFrame, keys: list):
+    """Metric ``name`` as per-claim statistics (:class:`scorer.statistic.UnitStatistic`):
+    the claim is the unit, and the metric's ratio (or harmonic mean of two)
+    finishes the column sums, as the full-data values do."""
+    from scorer import statistic
+    by_name = {metric.name: metric for metric in REGISTRY[task]}
+    metric = by_name[name]
+
+    def columns(ratio: Ratio) -> list:
+        return [table[ratio.numerator].to_numpy(dtype=float),
+                table[ratio.denominator].to_numpy(dtype=float)]
+
+    if isinstance(metric, Ratio):
+        return statistic.UnitStatistic(list(keys), _stack(columns(metric), len(keys)),
+                                       statistic.RATIO, (metric.if_empty, 0.0))
+    p, r = by_name[metric.precision], by_name[metric.recall]
+    return statistic.UnitStatistic(list(keys), _stack(columns(p) + columns(r), len(keys)),
+                                   statistic.HARMONIC_MEAN, (p.if_empty, r.if_empty))
+
+
+def _stack(columns: list, rows: int):
+    import numpy as np
+    return np.stack(columns, axis=1) if rows else np.zeros((0, len(columns)))

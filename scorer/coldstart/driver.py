@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Optional
 
 from scorer import bootstrap, output
 from scorer.coldstart import queries as query_files
@@ -146,6 +145,26 @@ def score(request, problems: Problems, samples=None) -> Outcome:
                     sorted(ap_values), ap_values, ap_originals))
         scored.append(scores)
     return Outcome(reports, scored, samples)
+
+
+def read_shared_inputs(request, assessment_paths, problems: Problems):
+    """Read what every run of a track shares (query files, ``-queries``,
+    assessments), so that a fatal problem there stops a track before any run
+    is scored.  Returns the samples the request asks for, read or drawn once
+    for all runs (None without samples)."""
+    query_paths = [f for f in request.files if f.endswith(".xml")]
+    queries = query_files.read_query_files(query_paths, problems)
+    if request.expand:
+        queries.expand(request.expand)
+    index = queries.index()
+    queries_to_score = query_files.resolve_queries_to_score(request.queries, queries, problems)
+    read_run_files(list(assessment_paths), queries, problems)
+    if request.samples:
+        return bootstrap.read_samples(request.samples)
+    if request.bootstrap is not None:
+        return bootstrap.generate(_sample_groups(queries, index, queries_to_score),
+                                  request.bootstrap, request.seed)
+    return None
 
 
 def _sample_groups(queries, index: dict, queries_to_score: dict) -> list:

@@ -1,0 +1,152 @@
+"""The Python API: what the command lines do, for notebooks and programs.
+
+    >>> import scorer
+    >>> run = scorer.score(["ldc-query.xml", "qrel.txt", "RUN.tab.txt"],
+    ...                    expand="CSSF17", bootstrap=1000, seed=7)
+    >>> run.summary                    # DataFrame: variant, aggregate, hop, metric, value
+    >>> track = scorer.score_track(["ldc-query.xml", "qrel.txt", "runs/"],
+    ...                            expand="CSSF17", bootstrap=1000, seed=7)
+    >>> track.leaderboard, track.significance, track.per_query
+
+Switches are keyword arguments named as on the command line (``expand``,
+``queries``, ``justifications``, ``right``, ``samples``, ``bootstrap``,
+``seed``, ``max_evidence``, ...); lists (``right=["CORRECT", "INEXACT"]``) are
+joined with ``:``; ``policy`` is a policy file.  Mistakes raise
+:class:`scorer.problems.ScorerError` with the command line's message.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Optional
+
+from scorer.problems import ScorerError
+
+
+@dataclasses.dataclass
+class ScoreResult:
+    """One scored run (Cold Start: one run id)."""
+
+    task: str
+    #: every metric, long format: variant, aggregate, hop, metric, value
+    summary: object
+    #: per query (claim) and hop: query, hop, metric, value
+    per_query: object
+    #: percentile intervals (None without samples): code, low99, low95, low90, mean,
+    #: score, high90, high95, high99
+    confidence: Optional[object]
+    #: every code of every sample (None without samples)
+    samplescores: Optional[object]
+    #: report extension -> text, as ``python -m scorer -output_file PREFIX`` writes them
+    reports: dict
+    #: the error log's text, and how many errors it counts
+    errlog: str
+    error_count: int
+    #: metric name -> full-data value (the keys -metric takes)
+    values: dict
+
+
+def _argv(files, policy: Optional[str], switches: dict) -> list:
+    argv = []
+    if policy is not None:
+        argv += ["-policy", str(policy)]
+    for name, value in switches.items():
+        if value is None or value is False:
+            continue
+        if value is True:
+            argv.append(f"-{name}")
+            continue
+        if isinstance(value, (list, tuple)):
+            value = ":".join(str(v) for v in value)
+        argv += [f"-{name}", str(value)]
+    if isinstance(files, (str, os.PathLike)):
+        files = [files]
+    return argv + [str(f) for f in files]
+
+
+def _parse(argv: list) -> tuple:
+    from scorer import cli
+    try:
+        return cli.parse_arguments(argv)
+    except cli.UsageError as error:
+        raise ScorerError(str(error))
+
+
+def score(files, policy: Optional[str] = None, **switches) -> ScoreResult:
+    """Score one run, as ``python -m scorer`` does, and return its numbers as
+    DataFrames (nothing is written; ``runids`` picks the run of a Cold Start
+    file holding several)."""
+    from scorer import cli, results
+    from scorer.problems import Problems
+    from scorer.track import tables
+    for name in ("output_file", "error_file"):
+        if name in switches:
+            raise ScorerError(f"score() writes no file; '{name}' has no use here "
+                              f"(write result.reports yourself)")
+    argv = _argv(files, policy, switches)
+    given, paths = _parse(argv)
+    request = cli.build_request(given, paths, argv, os.getcwd())
+    request = dataclasses.replace(request, output_file="run", program="scorer.score")
+    problems = Problems()
+    outcome = cli.score_task(request, problems)
+    texts = dict(outcome.reports.files())
+    data = results.run_result("run", request.policy.task, outcome)
+    summary = tables.per_hop([data]).drop(columns="run")
+    per_query = tables.per_query([data]).drop(columns="run")
+    confidence = _confidence_frame(texts["confidence"]) if "confidence" in texts else None
+    samplescores = _samplescores_frame(texts["samplescores"]) if "samplescores" in texts \
+        else None
+    return ScoreResult(request.policy.task, summary, per_query, confidence, samplescores,
+                       texts, problems.report(), problems.error_count, data.values)
+
+
+def score_track(files, policy: Optional[str] = None, output_dir: Optional[str] = None,
+                jobs: int = 1, metric: Optional[str] = None, compare: str = "all",
+                trials: int = 10_000, **switches):
+    """Score a track, as ``python -m scorer.track`` does; writes the track
+    folder when ``output_dir`` is given.  Returns a
+    :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
+    ``per_query`` DataFrames, ``exit_status``)."""
+    from scorer.track.build import TrackOptions, build
+    argv = _argv(files, policy, switches)
+    given, paths = _parse(argv)
+    options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,
+                           trials=trials)
+    return build(given, paths, argv, options)
+
+
+# -- readers of the report texts (the reports are the numbers of record) ----------
+
+CONFIDENCE_COLUMNS = ["code", "low99", "low95", "low90", "mean", "score", "high90", "high95",
+                      "high99"]
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
+
+
+def _confidence_frame(text: str):
+    import pandas as pd
+    rows = []
+    for line in text.splitlines()[1:]:
+        fields = line.split(" ")
+        if len(fields) != len(CONFIDENCE_COLUMNS):
+            # Claim tasks pad the metric name; their values are never missing.
+            fields = [fields[0]] + line.split()[1:]
+        rows.append([fields[0]] + [_number(f) for f in fields[1:]])
+    return pd.DataFrame(rows, columns=CONFIDENCE_COLUMNS)
+
+
+def _samplescores_frame(text: str):
+    import pandas as pd
+    lines = text.splitlines()
+    header = [h for h in lines[0].split() if h != "#RUNID"]
+    rows = []
+    for line in lines[1:]:
+        cells = [c for c in line.split() if not c.startswith("#")]
+        rows.append([int(cells[0])] + [float(c) for c in cells[1:]])
+    frame = pd.DataFrame(rows, columns=["sample"] + header[1:])
+    return frame

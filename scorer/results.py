@@ -1,0 +1,93 @@
+"""A scored run as data: its metric values, its per-unit statistics (for
+statistics over samples and runs), and long tables per query and per hop.
+Shared by the track and the Python API, so both report the same numbers.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+
+@dataclasses.dataclass
+class RunResult:
+    """One scored run, as data (small enough to send between processes)."""
+
+    name: str
+    status: str                      # "ok", or "errors"
+    fatal: Optional[str] = None      # the fatal message, when the run has no reports
+    values: dict = dataclasses.field(default_factory=dict)        # metric -> full-data value
+    statistics: dict = dataclasses.field(default_factory=dict)    # metric -> UnitStatistic
+    per_query: list = dataclasses.field(default_factory=list)     # (query, hop, metric, value)
+    per_hop: list = dataclasses.field(default_factory=list)       # (variant, aggregate, hop, metric, value)
+    report_files: list = dataclasses.field(default_factory=list)  # relative to the track dir
+
+
+
+def run_result(name: str, task: str, outcome, status: str = "ok") -> RunResult:
+    """The data of one scored run (``outcome``: a driver's :func:`score` result;
+    Cold Start: its first run id)."""
+    result = RunResult(name, status)
+    if task == "coldstart":
+        _coldstart_data(result, outcome)
+    else:
+        _claims_data(result, outcome)
+    return result
+
+
+def _coldstart_data(result: RunResult, outcome) -> None:
+    from scorer.coldstart import units
+    from scorer.coldstart.ap import LEVEL_ORDER
+    from scorer.coldstart.projections import MICRO, all_aggregates, full_data
+    from scorer.stats import prf_arrays
+    if not outcome.runs:
+        return
+    scores = outcome.runs[0]
+    run_units = units.RunUnits(scores)
+    for metric in units.available(scores.structure.has_index):
+        result.values[metric.name] = run_units.value(metric)
+        result.statistics[metric.name] = run_units.statistic(metric)
+    structure = scores.structure
+    for (variant, aggregate, level), line in sorted(
+            all_aggregates(structure, full_data(structure)).items()):
+        if line.exists[0]:
+            for name, values in (("P", line.p), ("R", line.r), ("F1", line.f)):
+                result.per_hop.append((variant, "micro" if aggregate == MICRO else "macro",
+                                       level, name, float(values[0])))
+    for variant in ("SF", "LDCMEAN") if structure.has_index else ("SF",):
+        for level, value in run_units.ap_levels(variant).items():
+            result.per_hop.append((variant, "macro", level, "AP", float(value)))
+    # Per SF query and hop: the counts of its rows, P/R/F1 from them, and AP.
+    table = structure.table
+    counted = ["GT", "SUBMITTED", "RIGHT", "WRONG", "IGNORED"]
+    by_level = table.groupby(["sf_full_id", "level"], sort=True)[counted].sum()
+    ap = {(row.query_full_id, row.level): row.ap for row in scores.ap_rows}
+    for query in sorted(set(table["sf_full_id"])):
+        levels = by_level.loc[query]
+        for hop in LEVEL_ORDER:
+            if hop == "ALL":
+                sums = levels.sum()
+            elif int(hop) in levels.index:
+                sums = levels.loc[int(hop)]
+            else:
+                continue
+            p, r, f = prf_arrays(sums["RIGHT"], sums["SUBMITTED"] - sums["IGNORED"], sums["GT"])
+            for name in counted:
+                result.per_query.append((query, hop, name, float(sums[name])))
+            result.per_query += [(query, hop, "P", float(p)), (query, hop, "R", float(r)),
+                                 (query, hop, "F1", float(f))]
+            if (query, hop) in ap:
+                result.per_query.append((query, hop, "AP", float(ap[(query, hop)])))
+
+
+def _claims_data(result: RunResult, outcome) -> None:
+    from scorer.claims.metrics import unit_statistic
+    evaluation = outcome.evaluation
+    for name, value in evaluation.metrics.items():
+        result.values[name] = float(value)
+        result.statistics[name] = unit_statistic(evaluation.task, name, evaluation.counts,
+                                                 evaluation.keys)
+        result.per_hop.append(("claims", "", "ALL", name, float(value)))
+    table = evaluation.counts
+    for key, row in zip(evaluation.keys, table.itertuples(index=False)):
+        for column, value in zip(table.columns, row):
+            result.per_query.append((key, "ALL", column, float(value)))

@@ -1,0 +1,1 @@
+"""A whole track: every run scored, ranked, with intervals and significance tests."""

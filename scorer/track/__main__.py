@@ -1,0 +1,119 @@
+"""``python -m scorer.track``: the track's switches, then the scorer's.
+
+    python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] [-metric NAME]
+                           [-compare all|adjacent] [-trials R] FILES...
+"""
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from typing import Optional
+
+from scorer import cli
+from scorer.problems import ERROR_EXIT_STATUS, ScorerError
+from scorer.track.build import COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions, build, metric_catalogue
+
+#: The track's own switches (each takes a value) and their help.
+TRACK_SWITCHES = {
+    "output_dir": "The track folder to write (new, empty, or an earlier track's) (Required)",
+    "jobs": "Runs scored at once, in separate processes (Default = the number of CPUs)",
+    "metric": "The headline metric that ranks the runs (see below; Default = the official "
+              "score of the task)",
+    "compare": f"Pairs tested: {' or '.join(COMPARE_CHOICES)} (rank neighbours only) "
+               f"(Default = all)",
+    "trials": f"Approximate randomization trials per pair (Default = {DEFAULT_TRIALS})",
+}
+
+
+def usage() -> str:
+    lines = ["python -m scorer.track:  Score every run of a track, rank them, put 95% "
+             "intervals on the headline score and test the differences", "",
+             "Usage: python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] "
+             "[-metric NAME] FILES...", "",
+             "FILES: Cold Start: the query XML, the assessment file(s), then run files or "
+             "folders (every run id is a run); SciFact, FEVER: the gold file, then one "
+             "predictions file per run (named by the file name without extension).", "",
+             "Track switches:"]
+    for name, text in TRACK_SWITCHES.items():
+        lines += textwrap.wrap(text, width=80, initial_indent=f"  -{name} <value>".ljust(27),
+                               subsequent_indent=" " * 29)
+    lines += ["", "Every switch of python -m scorer is taken too, with the same meaning "
+              "(-policy, -expand, -queries, -justifications, -bootstrap N -seed S, -samples "
+              "FILE, ...); -output_file, -error_file and -runids are the track's to decide.",
+              "", "Metrics (-metric):"]
+    for task, has_index, heading in (("coldstart", True, "Cold Start with -expand"),
+                                     ("coldstart", False, "Cold Start without -expand"),
+                                     ("scifact", False, "SciFact"), ("fever", False, "FEVER")):
+        names = [name for name, _title in metric_catalogue(task, has_index)]
+        lines += textwrap.wrap(f"{heading}: " + ", ".join(names) + " (the first is the default)",
+                               width=80, initial_indent="  ", subsequent_indent="    ")
+    return "\n".join(lines) + "\n"
+
+
+def split_arguments(argv: list) -> tuple:
+    """(track switches, the scorer's arguments)."""
+    track: dict = {}
+    rest = []
+    i = 0
+    while i < len(argv):
+        name = argv[i][1:] if argv[i].startswith("-") else None
+        if name in TRACK_SWITCHES:
+            if i + 1 >= len(argv):
+                raise cli.UsageError(f"Switch -{name} needs a value")
+            track[name] = argv[i + 1]
+            i += 2
+            continue
+        rest.append(argv[i])
+        i += 1
+    return track, rest
+
+
+def options_from(track: dict) -> TrackOptions:
+    if "output_dir" not in track:
+        raise cli.UsageError("-output_dir DIR is required: the track writes a folder")
+    numbers = {}
+    for name, default in (("jobs", os.cpu_count() or 1), ("trials", DEFAULT_TRIALS)):
+        text = track.get(name)
+        if text is None:
+            numbers[name] = default
+        elif not text.isdigit() or int(text) < 1 or len(text) > 9:
+            raise cli.UsageError(f"-{name} must be a whole number of at least 1, not '{text}'")
+        else:
+            numbers[name] = int(text)
+    return TrackOptions(output_dir=track["output_dir"], jobs=numbers["jobs"],
+                        metric=track.get("metric"), compare=track.get("compare", "all"),
+                        trials=numbers["trials"])
+
+
+def main(argv: Optional[list] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("-help", "-h", "--help") for a in argv):
+        sys.stdout.write(usage())
+        return 0
+    try:
+        track, rest = split_arguments(argv)
+        options = options_from(track)
+        given, files = cli.parse_arguments(rest)
+        if given.get("version") or given.get("help"):
+            return cli.main(rest)
+    except cli.UsageError as error:
+        sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
+        return ERROR_EXIT_STATUS
+    try:
+        result = build(given, files, argv, options)
+    except ScorerError as error:
+        sys.stderr.write(f"FATAL_ERROR: {error}\n")
+        return error.exit_status
+    except KeyboardInterrupt:
+        sys.stderr.write("Interrupted; the track folder was not written.\n")
+        return 130
+    failed = [r for r in result.results if r.status != "ok"]
+    for r in failed:
+        sys.stderr.write(f"ERROR: run {r.name} has errors: see "
+                         f"{os.path.join(options.output_dir, 'runs', r.name, 'run.errlog')}\n")
+    return result.exit_status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

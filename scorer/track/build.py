@@ -1,0 +1,367 @@
+"""A whole track: find the runs, score each one, rank them, put intervals on
+the headline score, test the differences, and write the track folder.
+
+The folder is built under a temporary name beside the target and moved into
+place only when complete, so an interrupted or failed track leaves either
+the earlier folder or the new one, never a mix.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import shlex
+import shutil
+import signal
+import tempfile
+from typing import Optional
+
+import scorer
+from scorer import bootstrap
+from scorer.problems import ScorerError
+from scorer.track import runner, statistics, tables
+
+#: Names a track folder holds (an existing folder holding only these may be replaced).
+TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
+               "leaderboard.png", "leaderboard.svg", "significance.csv", "significance.md",
+               "per_query.csv", "track.params", "track.bootsamples", "index.html"}
+COMPARE_CHOICES = ("all", "adjacent")
+#: The track's own switches (the others are the scorer's).
+TRACK_SWITCHES = ("output_dir", "jobs", "metric", "compare", "trials")
+DEFAULT_TRIALS = 10_000
+
+
+@dataclasses.dataclass(frozen=True)
+class TrackOptions:
+    output_dir: Optional[str] = None   # None: compute only (the Python API)
+    jobs: int = 1
+    metric: Optional[str] = None
+    compare: str = "all"
+    trials: int = DEFAULT_TRIALS
+
+
+@dataclasses.dataclass
+class TrackResult:
+    task: str
+    metric: str
+    metric_title: str
+    leaderboard: object          # pandas DataFrame
+    significance: object         # pandas DataFrame (empty without samples)
+    per_query: object
+    per_hop: object
+    signature: str
+    invocation: str
+    run_files: dict
+    results: list
+    has_samples: bool
+
+    @property
+    def exit_status(self) -> int:
+        return 255 if any(r.status != "ok" for r in self.results) else 0
+
+
+def metric_catalogue(task: str, has_index: bool) -> list:
+    """(name, title) of every metric a track of ``task`` can rank by, headline first."""
+    if task == "coldstart":
+        from scorer.coldstart import units
+        metrics = units.available(has_index)
+        head = units.headline(has_index)
+        ordered = sorted(metrics, key=lambda m: m.name != head)
+        return [(m.name, m.title) for m in ordered]
+    from scorer.claims.metrics import REGISTRY
+    head = "sentence_label_f1" if task == "scifact" else "strict_score"
+    ordered = sorted(REGISTRY[task], key=lambda m: m.name != head)
+    return [(m.name, m.explanation) for m in ordered]
+
+
+def build(given: dict, files: list, argv: list, options: TrackOptions,
+          cwd: Optional[str] = None) -> TrackResult:
+    """Score a track.  ``given``/``files``/``argv``: the scorer's switches and the
+    track's files, as ``scorer.cli.parse_arguments`` returns them."""
+    from scorer.problems import Problems
+    cwd = cwd or os.getcwd()
+    for name in ("output_file", "error_file", "runids"):
+        if name in given:
+            raise ScorerError(f"-{name} is not a track switch: the track names its files "
+                              f"itself (DIR/runs/<RUN>/run.*) and scores every run it finds")
+    request = track_request(given, files, argv, cwd)
+    task = request.policy.task
+    has_index = bool(given.get("expand")) if task == "coldstart" else False
+    catalogue = metric_catalogue(task, has_index)
+    metric = options.metric or catalogue[0][0]
+    titles = dict(catalogue)
+    if metric not in titles:
+        raise ScorerError(f"unknown -metric '{metric}' for {task}; the metrics are: "
+                          f"{', '.join(titles)}")
+    if options.compare not in COMPARE_CHOICES:
+        raise ScorerError(f"-compare must be one of {', '.join(COMPARE_CHOICES)}, "
+                          f"not '{options.compare}'")
+    if options.trials < 1:
+        raise ScorerError("-trials must be a whole number of at least 1")
+    if options.output_dir is not None:
+        check_output_dir(options.output_dir)
+
+    if task == "coldstart":
+        shared, runs = runner.coldstart_runs([f for f in files])
+    else:
+        shared, runs = runner.claim_runs(list(files))
+    if not runs:
+        raise ScorerError("no run found among the files")
+    run_given = dict(given)
+    samples = None
+    if task == "coldstart":
+        if not has_index:
+            # Single runs refuse samples without -expand; the track resamples SF queries.
+            run_given.pop("bootstrap", None)
+        from scorer.coldstart import driver
+        shared_request = dataclasses.replace(request, files=tuple(shared),
+                                             bootstrap=request.bootstrap if has_index else None)
+        samples = driver.read_shared_inputs(
+            shared_request, [f for f in shared if not f.endswith(".xml")], Problems())
+    else:
+        _check_gold(task, shared[0])
+        if request.samples:
+            samples = bootstrap.read_samples(request.samples)
+    dropped = tuple(f"-{name}" for name in TRACK_SWITCHES)
+    if "bootstrap" not in run_given:
+        dropped += ("-bootstrap",)
+    run_argv = _scorer_argv(argv, files, drop=dropped)
+    staging = _staging_dir(options.output_dir)
+    try:
+        job = runner.TrackJob(run_given, tuple(run_argv), tuple(shared), staging,
+                              options.output_dir or ".", samples, cwd)
+        results = runner.score_runs(job, runs, options.jobs)
+        drawn_here = samples is None and request.bootstrap is not None
+        if drawn_here:
+            # Claims, or SF queries without -expand: every unit is a group of its own,
+            # as each run's own -bootstrap draws them.
+            units = runner.unit_ids(results, metric)
+            samples = bootstrap.generate([(unit, (unit,)) for unit in units],
+                                         request.bootstrap, request.seed)
+        result = _assemble(task, metric, titles, catalogue, results, samples, options,
+                           request, argv, cwd, runs)
+        if options.output_dir is not None:
+            _write_track(staging, result, request, samples, runs, shared,
+                         request.bootstrap is not None)
+            _move_into_place(staging, options.output_dir)
+            staging = None
+        return result
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def track_request(given: dict, files: list, argv: list, cwd: str):
+    """The request whose policy and samples switches the track uses.  As for a
+    single run, except that a Cold Start track without -expand may draw
+    -bootstrap samples of SF queries (single runs refuse that)."""
+    from scorer import cli
+    base = cli.build_request({k: v for k, v in given.items() if k not in ("bootstrap", "samples")},
+                             list(files), list(argv), cwd)
+    if base.policy.task != "coldstart" or given.get("expand"):
+        return cli.build_request(dict(given), list(files), list(argv), cwd)
+    if given.get("samples"):
+        raise ScorerError("-samples needs -expand (its samples draw LDC queries); without "
+                          "-expand use -bootstrap N -seed S, which draws SF queries")
+    if "bootstrap" not in given:
+        return base
+    text = given["bootstrap"]
+    if not text.isdigit():
+        raise ScorerError(f"-bootstrap must be a whole number of samples, not '{text}'")
+    if base.seed is None:
+        raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
+    return dataclasses.replace(base, bootstrap=int(text))
+
+
+def _check_gold(task: str, path: str) -> None:
+    """A gold file that cannot be read stops the track before any run is scored."""
+    if task == "scifact":
+        from scorer.claims.scifact import read_gold
+        read_gold(path)
+    else:
+        from scorer.claims.jsonl import read_objects
+        read_objects(path)
+
+
+def _scorer_argv(argv: list, files: list, drop: tuple = ()) -> list:
+    """The switches as typed, without the files (each run adds its own) and
+    without the switches in ``drop`` (with their values)."""
+    remaining = list(files)
+    kept = []
+    skip = 0
+    for argument in argv:
+        if skip:
+            skip -= 1
+            continue
+        if argument in drop:
+            skip = 1
+            continue
+        if remaining and argument == remaining[0]:
+            remaining.pop(0)
+            continue
+        kept.append(argument)
+    return kept
+
+
+def _assemble(task, metric, titles, catalogue, results, samples, options, request, argv, cwd,
+              runs) -> TrackResult:
+    names = [name for name, _title in catalogue]
+    intervals: dict = {}
+    significance_rows: list = []
+    scored = [r for r in results if metric in r.values]
+    scored.sort(key=lambda r: (-r.values[metric], r.name))
+    if samples is not None and len(samples) and scored:
+        units = runner.unit_ids(scored, metric)
+        rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
+        multiplicity = samples.group_multiplicities(units)
+        sampled = statistics.bootstrap_values(rule, if_empty, stacked, len(scored), multiplicity)
+        for i, result in enumerate(scored):
+            intervals[result.name] = statistics.percentile_interval(sampled[:, i], 95)
+        if options.compare == "adjacent":
+            pairs = [(i, i + 1) for i in range(len(scored) - 1)]
+        else:
+            pairs = [(i, j) for i in range(len(scored)) for j in range(i + 1, len(scored))]
+        observed = statistics.observed_differences(rule, if_empty, stacked, len(scored), pairs)
+        p_boot = [statistics.paired_bootstrap_p(sampled[:, a], sampled[:, b], delta)
+                  for (a, b), delta in zip(pairs, observed)]
+        p_rand = statistics.randomization_p(rule, if_empty, stacked, len(scored), pairs,
+                                            options.trials, _seed(request))
+        p_holm = statistics.holm(p_rand)
+        for (a, b), pb, pr, ph in zip(pairs, p_boot, p_rand, p_holm):
+            significance_rows.append([scored[a].name, scored[b].name, metric,
+                                      scored[a].values[metric] - scored[b].values[metric],
+                                      pb, pr, ph, ph < 0.05])
+    leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
+                                     intervals)
+    signature = track_signature(request, samples, metric, options)
+    invocation = f"{cwd}$ python -m scorer.track " + " ".join(shlex.quote(a) for a in argv)
+    return TrackResult(task, metric, titles[metric], leaderboard,
+                       tables.significance(significance_rows), tables.per_query(results),
+                       tables.per_hop(results), signature, invocation,
+                       {r.name: r.report_files for r in results}, results,
+                       samples is not None and len(samples) > 0)
+
+
+def _seed(request) -> int:
+    """Approximate randomization's seed: -seed, else 0 (recorded in the signature)."""
+    return request.seed if request.seed is not None else 0
+
+
+def track_signature(request, samples, metric: str, options: TrackOptions) -> str:
+    policy = request.policy
+    parts = [f"scorer:{scorer.__version__}", f"task:{policy.task}",
+             f"policy:{policy.digest()}", f"metric:{metric}"]
+    if policy.task == "coldstart":
+        parts += [f"expand:{request.expand or 'none'}", f"queries:{request.queries or 'all'}"]
+    if samples is not None:
+        parts += [f"samples:{bootstrap.samples_digest(samples)}", f"B:{len(samples)}"]
+    else:
+        parts.append("samples:none")
+    parts += [f"compare:{options.compare}", f"trials:{options.trials}",
+              f"seed:{_seed(request)}"]
+    return "|".join(parts)
+
+
+# -- the folder ------------------------------------------------------------------------
+
+def check_output_dir(path: str) -> None:
+    """Refuse a folder that holds anything but an earlier track's files."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise ScorerError(f"-output_dir {path} exists and is not a folder")
+    if os.path.isdir(path):
+        strangers = sorted(set(os.listdir(path)) - TRACK_NAMES)
+        if strangers:
+            shown = ", ".join(strangers[:5]) + (", ..." if len(strangers) > 5 else "")
+            raise ScorerError(f"-output_dir {path} is not empty and holds files that are not "
+                              f"an earlier track's ({shown}); give a new or empty folder")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ScorerError(f"Could not create {path}: its parent folder does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ScorerError(f"Could not create {path}: {os.strerror(13)}")
+
+
+def _staging_dir(output_dir: Optional[str]) -> str:
+    if output_dir is None:
+        return tempfile.mkdtemp(prefix="scorer-track-")
+    parent = os.path.dirname(os.path.abspath(output_dir))
+    return tempfile.mkdtemp(prefix=f".{os.path.basename(os.path.abspath(output_dir))}.",
+                            suffix=".tmp", dir=parent)
+
+
+def _move_into_place(staging: str, target: str) -> None:
+    """Replace ``target`` by the finished ``staging`` folder; an earlier track's
+    folder is renamed aside first and removed after."""
+    old = None
+    # Signals wait until the folders are swapped (a few renames).
+    blocked = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    try:
+        if os.path.isdir(target):
+            old = tempfile.mkdtemp(prefix=f".{os.path.basename(os.path.abspath(target))}.",
+                                   suffix=".old", dir=os.path.dirname(os.path.abspath(target)))
+            os.rmdir(old)
+            os.rename(target, old)
+        os.chmod(staging, 0o777 & ~_umask())
+        os.rename(staging, target)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def _write_track(staging, result: TrackResult, request, samples, runs, shared,
+                 write_samples: bool) -> None:
+    def write(name: str, text: str) -> None:
+        with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+
+    note = "" if result.has_samples else tables.NO_SAMPLES_NOTE
+    board = result.leaderboard
+    write("leaderboard.csv", tables.csv_text(board))
+    write("leaderboard.json", tables.json_text(board))
+    write("leaderboard.md", tables.markdown_text(board, note))
+    write("leaderboard.tex", tables.latex_text(
+        board, f"{result.metric_title}; signature {result.signature}"))
+    write("significance.csv", tables.csv_text(result.significance))
+    write("significance.md", tables.markdown_text(result.significance, note))
+    write("per_query.csv", tables.csv_text(result.per_query))
+    if samples is not None and write_samples:
+        with open(os.path.join(staging, "track.bootsamples"), "w", encoding="utf-8") as f:
+            f.writelines(samples.lines())
+    write("track.params", _params_text(result, request, runs, shared))
+
+
+def _params_text(result: TrackResult, request, runs, shared) -> str:
+    lines = ["#Invoked as:", result.invocation, ""]
+    if request.policy_file:
+        lines += ["#Policy file:", f"  {request.policy_file}", ""]
+    lines.append("#Policy:")
+    for field in dataclasses.fields(request.policy):
+        value = getattr(request.policy, field.name)
+        lines.append(f"  {field.name} => {':'.join(value) if isinstance(value, tuple) else value}")
+    lines += ["", f"#Headline metric: {result.metric} ({result.metric_title})", "",
+              "#Shared files (size, SHA-256):"]
+    lines += [f"  {path} {os.path.getsize(path)} {_digest(path)}" for path in shared]
+    lines += ["", "#Runs (status, files with size and SHA-256):"]
+    status = {r.name: r.status for r in result.results}
+    for run in runs:
+        lines.append(f"  {run.name} {status.get(run.name, '')}")
+        lines += [f"    {path} {os.path.getsize(path)} {_digest(path)}" for path in run.files]
+    lines += ["", "#Signature:", result.signature]
+    return "\n".join(lines) + "\n"
+
+
+def _digest(path: str) -> str:
+    hasher = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            hasher.update(block)
+    return hasher.hexdigest()
+

@@ -1,0 +1,236 @@
+"""Scoring every run of a track: which runs there are, each one scored exactly
+as ``python -m scorer`` would score it alone (same switches, same samples),
+its reports written under ``runs/<RUN>/``, its numbers returned as data.
+
+Runs are scored in parallel processes (``-jobs``); each run's reports and
+numbers depend on that run alone, so the results do not depend on the number
+of processes.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import time
+from typing import Optional
+
+from scorer import output, results
+from scorer.results import RunResult
+from scorer.problems import Problems, ScorerError
+from scorer.textfile import read_text
+
+
+@dataclasses.dataclass(frozen=True)
+class TrackRun:
+    """One run of the track: its name and the files ``python -m scorer`` scores it from."""
+
+    name: str
+    files: tuple
+    #: ``-runids`` for the single-run command (a file holding several run ids)
+    runid: Optional[str] = None
+
+
+# -- finding the runs ---------------------------------------------------------------
+
+def coldstart_runs(paths: list) -> tuple:
+    """(shared files: query XML and assessments, runs) of Cold Start track files.
+
+    Every run id found in a submission file is a run; a run whose id is in
+    several files is scored from all of them.  A file whose kind cannot be
+    told is a run of its own (named after the file), which then fails with
+    that file's error in its own ``run.errlog``."""
+    from scorer.coldstart.runs import ASSESSMENT, expand_run_paths, identify_file_type
+    shared, files_of_run, unreadable = [], {}, []
+    for path in expand_run_paths(paths):
+        if path.endswith(".xml"):
+            shared.append(path)
+            continue
+        try:
+            lines = read_text(path).split("\n")
+            kind = identify_file_type(path, lines)
+        except ScorerError:
+            unreadable.append(path)
+            continue
+        if kind == ASSESSMENT:
+            shared.append(path)
+            continue
+        for runid in _runids_of(lines):
+            files_of_run.setdefault(runid, []).append(path)
+    if not any(not path.endswith(".xml") for path in shared):
+        raise ScorerError("no assessment file among the files: a Cold Start track needs the "
+                          "query XML, the assessment file(s), then the run files")
+    runs = []
+    for runid in sorted(files_of_run):
+        files = tuple(files_of_run[runid])
+        several = any(len(_runids_of(read_text(f).split("\n"))) > 1 for f in files)
+        runs.append(TrackRun(runid, files, runid if several else None))
+    taken = {run.name for run in runs}
+    for path in unreadable:
+        name = _stem(path)
+        runs.append(TrackRun(name if name not in taken else path, (path,)))
+    return shared, _checked_names(runs)
+
+
+def _runids_of(lines: list) -> list:
+    found = {}
+    for line in lines:
+        if line.lstrip().startswith("#"):
+            continue
+        columns = line.split("\t")
+        if len(columns) >= 3 and columns[2].strip():
+            found[columns[2]] = True
+    return list(found)
+
+
+def claim_runs(paths: list) -> tuple:
+    """(the gold file, runs): one prediction file per run, named by its file name
+    without extension; a directory stands for its ``*.jsonl`` files."""
+    if len(paths) < 2:
+        raise ScorerError("a claim track needs the gold file, then one predictions file per run")
+    gold, rest = paths[0], []
+    for path in paths[1:]:
+        if os.path.isdir(path):
+            rest += sorted(os.path.join(path, name) for name in os.listdir(path)
+                           if name.endswith(".jsonl"))
+        else:
+            rest.append(path)
+    return [gold], _checked_names([TrackRun(_stem(path), (path,)) for path in rest])
+
+
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path.rstrip("/")))[0]
+
+
+def _checked_names(runs: list) -> list:
+    seen: dict = {}
+    for run in runs:
+        if run.name in seen:
+            raise ScorerError(f"two runs are named {run.name}: {' '.join(seen[run.name].files)} "
+                              f"and {' '.join(run.files)} (run names must be unique)")
+        if not run.name or run.name in (".", "..") or "/" in run.name or "\0" in run.name:
+            raise ScorerError(f"{' '.join(run.files)}: '{run.name}' cannot name a run folder")
+        seen[run.name] = run
+    return sorted(runs, key=lambda run: run.name)
+
+
+# -- scoring one run ------------------------------------------------------------------
+
+@dataclasses.dataclass
+class TrackJob:
+    """What every run's scoring shares (sent to the worker processes once)."""
+
+    given: dict               # the scorer switches (as parsed), without the track's own
+    argv: tuple               # those switches as typed
+    shared_files: tuple
+    staging: str              # the track folder being written
+    output_dir: str           # the track folder's final name (as given)
+    samples: object = None    # SampleSet read or drawn once, passed to every run
+    cwd: str = ""
+
+
+_JOB: Optional[TrackJob] = None
+
+
+def score_run(run: TrackRun) -> RunResult:
+    """Score one run as ``python -m scorer`` would alone; write its reports."""
+    from scorer import cli
+    job = _JOB
+    folder = os.path.join(job.staging, "runs", run.name)
+    os.makedirs(folder, exist_ok=True)
+    prefix = os.path.join(folder, "run")
+    given = dict(job.given)
+    argv = list(job.argv)
+    if run.runid is not None:
+        given["runids"] = run.runid
+        argv += ["-runids", run.runid]
+    # The reports name their final place (the staging folder is renamed at the end).
+    final = os.path.join(job.output_dir, "runs", run.name, "run")
+    given["output_file"] = final
+    given["error_file"] = final + ".errlog"
+    files = list(job.shared_files) + list(run.files)
+    argv += ["-output_file", final, "-error_file", final + ".errlog"] + files
+    problems = Problems()
+    try:
+        request = cli.build_request(given, files, argv, job.cwd)
+        outcome = cli.score_task(request, problems, samples=job.samples)
+        written = output.write_reports(prefix, outcome.reports)
+    except ScorerError as error:
+        output.write_error_log(prefix + ".errlog", problems.report_fatal(str(error)))
+        return RunResult(run.name, "errors", fatal=str(error),
+                         report_files=[os.path.join("runs", run.name, "run.errlog")])
+    output.write_error_log(prefix + ".errlog", problems.report())
+    result = results.run_result(run.name, request.policy.task, outcome,
+                                "errors" if problems.error_count else "ok")
+    result.report_files = [os.path.relpath(path, job.staging) for path in written] + \
+        [os.path.join("runs", run.name, "run.errlog")]
+    return result
+
+
+# -- all runs ----------------------------------------------------------------------------
+
+def score_runs(job: TrackJob, runs: list, jobs: int) -> list:
+    """Every run's result, in run order; ``jobs`` processes (1: in this process)."""
+    global _JOB
+    _JOB = job
+    scored = []
+    progress = _RunProgress(len(runs))
+    try:
+        if jobs <= 1 or len(runs) <= 1:
+            for run in runs:
+                scored.append(score_run(run))
+                progress.advance()
+        else:
+            import multiprocessing
+            context = multiprocessing.get_context("fork")
+            with context.Pool(min(jobs, len(runs))) as pool:
+                for result in pool.imap(score_run, runs, chunksize=1):
+                    scored.append(result)
+                    progress.advance()
+    finally:
+        progress.done()
+        _JOB = None
+    return scored
+
+
+class _RunProgress:
+    """Runs done of all and the time left, on a terminal only."""
+
+    def __init__(self, total: int):
+        self.total, self.done_count = total, 0
+        self.enabled = total > 1 and sys.stderr.isatty()
+        self.start = time.monotonic()
+
+    def advance(self) -> None:
+        self.done_count += 1
+        if not self.enabled:
+            return
+        elapsed = time.monotonic() - self.start
+        left = elapsed / self.done_count * (self.total - self.done_count)
+        sys.stderr.write(f"\rtrack: {self.done_count}/{self.total} runs scored, "
+                         f"about {left:.0f} s left   ")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def unit_ids(run_results: list, metric: str) -> list:
+    """Every unit any run has for ``metric``, sorted (the rows of the stacked matrices)."""
+    found = set()
+    for result in run_results:
+        statistic = result.statistics.get(metric)
+        if statistic is not None:
+            found.update(statistic.units)
+    return sorted(found)
+
+
+def stacked_statistics(run_results: list, metric: str, units: list):
+    """(rule, if_empty, ``units x (runs * k)``) for the runs that have the metric."""
+    from scorer.track.statistics import stack
+    present = [r.statistics[metric] for r in run_results if metric in r.statistics]
+    if not present:
+        return None
+    return present[0].rule, present[0].if_empty, stack([s.aligned(units) for s in present])
+
