@@ -98,7 +98,9 @@ def claim_runs(paths: list) -> tuple:
 
 
 def _stem(path: str) -> str:
-    return os.path.splitext(os.path.basename(path.rstrip("/")))[0]
+    """A file's name without its extension (``.tab.txt`` as one, for run files)."""
+    name = os.path.basename(path.rstrip("/"))
+    return name[:-len(".tab.txt")] if name.endswith(".tab.txt") else os.path.splitext(name)[0]
 
 
 def _checked_names(runs: list) -> list:

@@ -1,0 +1,382 @@
+"""python -m scorer.track and scorer.score_track: per-run reports equal single
+runs, the statistics behave as tests must (identical runs, clearly different
+runs, exchangeable runs), claim tracks equal run.json, bad input is refused."""
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scorer
+from scorer.problems import ScorerError
+from scorer.track import statistics
+from scorer.track.__main__ import main as track_main
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+import workload  # noqa: E402
+
+PARITY = ROOT.parent / "shared" / "parity"
+
+
+def _submission_lines(path: Path) -> list:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _sf_query(line: str) -> str:
+    """An SF query (or a hop-1 query's SF query) of a submission line."""
+    return "_".join(line.split("\t")[0].split("_")[:3])
+
+
+def _write_run(path: Path, lines: list, runid: str) -> None:
+    out = []
+    for line in lines:
+        columns = line.split("\t")
+        columns[2] = runid
+        out.append("\t".join(columns))
+    path.write_text("".join(line + "\n" for line in out), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """A generated Cold Start case (60 LDC queries) and its one run's lines."""
+    directory = tmp_path_factory.mktemp("world")
+    workload.generate(str(directory), 60, seed=3)
+    lines = _submission_lines(directory / f"{workload.RUNID}.tab.txt")
+    return directory, lines
+
+
+def _keep_queries(lines: list, keep) -> list:
+    return [line for line in lines if keep(_sf_query(line))]
+
+
+def test_each_run_folder_equals_the_single_run_outputs(world, tmp_path):
+    directory, lines = world
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    queries = sorted({_sf_query(line) for line in lines})
+    _write_run(runs / "A.tab.txt", lines, "RUNA")
+    _write_run(runs / "B.tab.txt", _keep_queries(lines, lambda q: queries.index(q) % 3), "RUNB")
+    # One file holding two run ids: each is its own run, scored with -runids.
+    _write_run(runs / "CD.tab.txt", lines[: len(lines) // 2], "RUNC")
+    with open(runs / "CD.tab.txt", "a", encoding="utf-8") as f:
+        for line in lines[len(lines) // 2:]:
+            columns = line.split("\t")
+            columns[2] = "RUND"
+            f.write("\t".join(columns) + "\n")
+    common = ["-expand", "CSSF17", "-bootstrap", "40", "-seed", "5"]
+    inputs = [str(directory / "ldc-query.xml"), str(directory / "qrel.txt")]
+    out = tmp_path / "track"
+    status = track_main(common + ["-jobs", "1", "-output_dir", str(out)] + inputs + [str(runs)])
+    assert status == 0
+    assert sorted(os.listdir(out / "runs")) == ["RUNA", "RUNB", "RUNC", "RUND"]
+    for name, files, extra in (("RUNA", ["A.tab.txt"], []), ("RUNB", ["B.tab.txt"], []),
+                               ("RUNC", ["CD.tab.txt"], ["-runids", "RUNC"]),
+                               ("RUND", ["CD.tab.txt"], ["-runids", "RUND"])):
+        single = tmp_path / f"single-{name}"
+        single.mkdir()
+        code = scorer.cli.main(common + extra + ["-output_file", str(single / "run"),
+                                                 "-error_file", str(single / "run.errlog")]
+                               + inputs + [str(runs / f) for f in files])
+        assert code == 0
+        written = sorted(os.listdir(single))
+        assert written == sorted(os.listdir(out / "runs" / name))
+        for report in written:
+            if report != "run.params":      # the time of day differs
+                assert (single / report).read_bytes() == (out / "runs" / name / report
+                                                          ).read_bytes(), (name, report)
+    board = pd.read_csv(out / "leaderboard.csv")
+    assert list(board.columns[:6]) == ["rank", "run", "metric", "score", "ci95_low", "ci95_high"]
+    assert board["status"].tolist() == ["ok"] * 4
+    assert board["score"].is_monotonic_decreasing
+    # The headline is the .ap report's LDC-MEAN-ALL-Macro line at hop ALL.
+    for _, row in board.iterrows():
+        ap = (out / "runs" / row["run"] / "run.ap").read_text()
+        line = [l for l in ap.splitlines() if l.startswith("LDC-MEAN-ALL-Macro")
+                and l.split()[2] == "ALL"][0]
+        assert line.split()[-1] == f"{row['score']:.4f}"
+        assert row["ci95_low"] <= row["ci95_high"]
+    # The interval of the headline is the 95 % line of the run's own .apconfidence.
+    for _, row in board.iterrows():
+        text = (out / "runs" / row["run"] / "run.apconfidence").read_text()
+        cells = [l.split() for l in text.splitlines() if l.startswith("ALLEP_LDCMEAN_Ma_A_AP")][0]
+        assert cells[2] == f"{row['ci95_low']:.4f}" and cells[7] == f"{row['ci95_high']:.4f}"
+    significance = pd.read_csv(out / "significance.csv")
+    assert len(significance) == 6
+    assert list(significance.columns) == ["run_a", "run_b", "metric", "delta", "p_bootstrap",
+                                          "p_randomization", "p_holm", "significant"]
+    assert (out / "track.bootsamples").read_bytes() == \
+        (out / "runs" / "RUNA" / "run.bootsamples").read_bytes()
+
+
+@pytest.mark.parity
+def test_a_one_run_track_on_a_parity_case_equals_the_perl_files(tmp_path):
+    case = PARITY / "coldstart" / "synthetic" / "seed305_justM-M_samples50"
+    if not case.is_dir():
+        pytest.skip(f"{case} is not here (the reference cases live in ../shared/parity)")
+    args = (case / "input" / "args").read_text().split()
+    cwd = os.getcwd()
+    os.chdir(case / "input")
+    try:
+        files = [a for a in args if os.path.exists(a) and not a.startswith("-")
+                 and a not in ("qids.txt", "boot.txt")]
+        switches = [a for a in args if a not in files]
+        out = tmp_path / "track"
+        assert track_main(switches + ["-jobs", "1", "-output_dir", str(out)] + files) == 0
+    finally:
+        os.chdir(cwd)
+    (run,) = os.listdir(out / "runs")
+    for expected in sorted(os.listdir(case / "expected")):
+        if expected in ("run.params", "run.errlog"):
+            continue
+        assert (case / "expected" / expected).read_bytes() == \
+            (out / "runs" / run / expected).read_bytes(), expected
+
+
+def test_identical_runs_differ_by_nothing_and_a_gutted_run_is_significantly_worse(world,
+                                                                                    tmp_path):
+    directory, lines = world
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    queries = sorted({_sf_query(line) for line in lines})
+    _write_run(runs / "full.tab.txt", lines, "FULL")
+    _write_run(runs / "copy.tab.txt", lines, "COPY")
+    _write_run(runs / "gutted.tab.txt",
+               _keep_queries(lines, lambda q: queries.index(q) % 5 == 0), "GUTTED")
+    track = scorer.score_track([str(directory / "ldc-query.xml"), str(directory / "qrel.txt"),
+                                str(runs)], expand="CSSF17", bootstrap=500, seed=11,
+                               trials=2000)
+    rows = {(r.run_a, r.run_b): r for r in track.significance.itertuples()}
+    same = rows.get(("COPY", "FULL")) or rows.get(("FULL", "COPY"))
+    assert same.delta == 0 and same.p_bootstrap == 1 and same.p_randomization == 1
+    assert not same.significant
+    for better in ("COPY", "FULL"):
+        row = rows[(better, "GUTTED")]
+        assert row.delta > 0
+        assert row.p_bootstrap < 0.01 and row.p_randomization < 0.01 and row.significant
+    assert track.exit_status == 0
+
+
+def test_exchangeable_runs_are_rejected_about_five_percent_of_the_time(world):
+    """Runs that keep each SF query's answers with the same probability are
+    exchangeable per LDC query: at 0.05, the randomization test should reject
+    in about 5 % of the pairs (not 0 %, not 20 %)."""
+    directory, lines = world
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        runs = Path(scratch)
+        rng = random.Random(7)
+        queries = sorted({_sf_query(line) for line in lines})
+        for r in range(20):
+            kept = {q for q in queries if rng.random() < 0.6}
+            _write_run(runs / f"R{r:02d}.tab.txt", _keep_queries(lines, kept.__contains__),
+                       f"R{r:02d}")
+        track = scorer.score_track([str(directory / "ldc-query.xml"),
+                                    str(directory / "qrel.txt"), str(runs)],
+                                   expand="CSSF17", bootstrap=200, seed=3, trials=1000)
+    rejected = float((track.significance["p_randomization"] < 0.05).mean())
+    assert len(track.significance) == 190
+    assert 0.005 < rejected < 0.15, rejected
+
+
+@settings(derandomize=True, max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), ratio=st.booleans())
+def test_randomization_is_calibrated_on_exchangeable_values(seed, ratio):
+    """The statistic alone: 400 independent pairs of runs whose per-unit values
+    come from one distribution.  At 0.05 about 5 % are rejected (binomial: 20
+    of 400, standard deviation 4.4; the bounds are 4 deviations away)."""
+    rng = np.random.default_rng(seed)
+    n_units, n_pairs = 60, 400
+    truth = (rng.random((2 * n_pairs, n_units)) < 0.9) if ratio else \
+        np.ones((2 * n_pairs, n_units), dtype=bool)
+    matrices = [np.stack([rng.random(n_units) * truth[r], truth[r].astype(float)], 1)
+                for r in range(2 * n_pairs)]
+    stacked = statistics.stack(matrices)
+    pairs = [(2 * i, 2 * i + 1) for i in range(n_pairs)]
+    p = np.array(statistics.randomization_p("ratio", (0.0, 0.0), stacked, 2 * n_pairs, pairs,
+                                            500, seed=seed))
+    assert np.all((p > 0) & (p <= 1))
+    assert 3 <= int((p < 0.05).sum()) <= 38
+
+
+def test_holm_adjustment():
+    assert statistics.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert statistics.holm([]) == []
+    adjusted = statistics.holm([0.2, 0.2, 0.2])
+    assert adjusted == pytest.approx([0.6, 0.6, 0.6])
+
+
+def test_coin_flips_do_not_depend_on_the_block_size(monkeypatch):
+    whole = np.vstack(list(statistics.coin_flips(30, 70, seed=9)))
+    monkeypatch.setattr(statistics, "_TRIAL_BLOCK", 7)
+    blocks = np.vstack(list(statistics.coin_flips(30, 70, seed=9)))
+    assert np.array_equal(whole, blocks)
+    assert 0.4 < whole.mean() < 0.6
+
+
+def test_jobs_do_not_change_the_folder(world, tmp_path):
+    directory, lines = world
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for r in range(3):
+        _write_run(runs / f"R{r}.tab.txt", lines[r * 50:], f"R{r}")
+    folders = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        assert track_main(["-expand", "CSSF17", "-bootstrap", "30", "-seed", "2", "-jobs", jobs,
+                           "-output_dir", str(out), str(directory / "ldc-query.xml"),
+                           str(directory / "qrel.txt"), str(runs)]) == 0
+        folders.append(out)
+    compared = filecmp.dircmp(folders[0], folders[1])
+
+    def differing(comparison, path=""):
+        found = [os.path.join(path, name) for name in comparison.diff_files]
+        found += [os.path.join(path, name) for name in comparison.left_only + comparison.right_only]
+        for name, sub in comparison.subdirs.items():
+            found += differing(sub, os.path.join(path, name))
+        return found
+
+    # Only the invocation (-jobs) and the reports' time of day differ.
+    different = sorted(differing(compared))
+    assert "track.params" in different
+    assert all(name.endswith("run.params") for name in different if name != "track.params")
+    assert len(differing(filecmp.dircmp(folders[0], folders[0]))) == 0
+
+
+@pytest.mark.parametrize("task", ["scifact", "fever"])
+def test_claim_track_numbers_equal_each_runs_json(task, tmp_path):
+    if task == "scifact":
+        gold = ROOT / "fixtures" / "scifact" / "basic" / "gold.jsonl"
+        predictions = ROOT / "fixtures" / "scifact" / "basic" / "predictions.jsonl"
+    else:
+        gold = ROOT / "fixtures" / "fever" / "blind" / "actual.jsonl"
+        predictions = ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl"
+    rows = predictions.read_text().splitlines()
+    (tmp_path / "first.jsonl").write_text("\n".join(rows) + "\n")
+    # The second run predicts nothing for its first claim.
+    first = json.loads(rows[0])
+    if task == "scifact":
+        first["evidence"] = {}
+    else:
+        first["predicted_label"], first["predicted_evidence"] = "NOT ENOUGH INFO", []
+    (tmp_path / "second.jsonl").write_text("\n".join([json.dumps(first)] + rows[1:]) + "\n")
+    out = tmp_path / "track"
+    status = track_main(["-policy", str(ROOT / "configs" / f"{task}.yaml"), "-bootstrap", "50",
+                         "-seed", "1", "-output_dir", str(out), str(gold),
+                         str(tmp_path / "first.jsonl"), str(tmp_path / "second.jsonl")])
+    assert status == 0
+    board = pd.read_csv(out / "leaderboard.csv")
+    headline = "sentence_label_f1" if task == "scifact" else "strict_score"
+    assert set(board["metric"]) == {headline}
+    for _, row in board.iterrows():
+        numbers = json.loads((out / "runs" / row["run"] / "run.json").read_text())
+        metrics = numbers.get("metrics", numbers)
+        assert row["score"] == metrics[headline]
+        for name, value in metrics.items():
+            if name in board.columns:
+                assert row[name] == value, name
+    records = json.loads((out / "leaderboard.json").read_text())
+    assert [r["run"] for r in records] == board["run"].tolist()
+
+
+def test_a_broken_run_is_reported_and_the_others_still_scored(world, tmp_path):
+    directory, lines = world
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    _write_run(runs / "good.tab.txt", lines, "GOOD")
+    broken = [line.replace("\t", " ", 1) if i == 3 else line for i, line in enumerate(lines)]
+    _write_run(runs / "broken.tab.txt", broken, "BROKEN")
+    (runs / "junk.tab.txt").write_text("this is not a run file\n")
+    out = tmp_path / "track"
+    status = track_main(["-expand", "CSSF17", "-jobs", "1", "-output_dir", str(out),
+                         str(directory / "ldc-query.xml"), str(directory / "qrel.txt"),
+                         str(runs)])
+    assert status == 255
+    board = pd.read_csv(out / "leaderboard.csv")
+    status_of = dict(zip(board["run"], board["status"]))
+    assert status_of == {"GOOD": "ok", "BROKEN": "errors", "junk": "errors"}
+    assert "line 4" in (out / "runs" / "BROKEN" / "run.errlog").read_text()
+    assert "Unknown file type" in (out / "runs" / "junk" / "run.errlog").read_text()
+    assert os.listdir(out / "runs" / "junk") == ["run.errlog"]
+    assert pd.isna(board.set_index("run").loc["junk", "rank"])
+    # No samples: no intervals, no tests, and the tables say so.
+    assert board["ci95_low"].isna().all()
+    assert "No bootstrap samples" in (out / "leaderboard.md").read_text()
+    assert "No bootstrap samples" in (out / "significance.md").read_text()
+
+
+def test_bad_track_inputs_are_refused_before_anything_is_written(world, tmp_path, capsys):
+    directory, lines = world
+    inputs = [str(directory / "ldc-query.xml"), str(directory / "qrel.txt")]
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    _write_run(runs / "a.tab.txt", lines, "A")
+    out = tmp_path / "track"
+    assert track_main(["-expand", "CSSF17", "-metric", "nosuch", "-output_dir", str(out)]
+                      + inputs + [str(runs)]) == 255
+    assert "unknown -metric 'nosuch'" in capsys.readouterr().err
+    assert not out.exists()
+    # A folder holding other files is refused.
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    assert track_main(["-expand", "CSSF17", "-output_dir", str(out)] + inputs + [str(runs)]) \
+        == 255
+    assert "notes.txt" in capsys.readouterr().err
+    assert os.listdir(out) == ["notes.txt"]
+    # Broken shared input (no assessments): fatal, nothing written.
+    fresh = tmp_path / "fresh"
+    assert track_main(["-expand", "CSSF17", "-output_dir", str(fresh), inputs[0],
+                       str(runs)]) == 255
+    assert "no assessment file" in capsys.readouterr().err
+    assert not fresh.exists()
+    assert not [n for n in os.listdir(tmp_path) if n.startswith(".fresh")]
+    # Two claim runs with the same name.
+    gold = ROOT / "fixtures" / "scifact" / "basic" / "gold.jsonl"
+    (tmp_path / "x").mkdir()
+    shutil.copy(ROOT / "fixtures" / "scifact" / "basic" / "predictions.jsonl",
+                tmp_path / "x" / "same.jsonl")
+    shutil.copy(ROOT / "fixtures" / "scifact" / "basic" / "predictions.jsonl",
+                tmp_path / "same.jsonl")
+    with pytest.raises(ScorerError, match="two runs are named same"):
+        scorer.score_track([str(gold), str(tmp_path / "x" / "same.jsonl"),
+                            str(tmp_path / "same.jsonl")],
+                           policy=str(ROOT / "configs" / "scifact.yaml"))
+    # Switches the track decides itself.
+    with pytest.raises(ScorerError, match="-output_file is not a track switch"):
+        scorer.score_track(inputs + [str(runs)], expand="CSSF17", output_file="x")
+
+
+def test_an_earlier_track_folder_is_replaced(world, tmp_path):
+    directory, lines = world
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    _write_run(runs / "a.tab.txt", lines, "A")
+    out = tmp_path / "track"
+    args = ["-expand", "CSSF17", "-output_dir", str(out), str(directory / "ldc-query.xml"),
+            str(directory / "qrel.txt"), str(runs)]
+    assert track_main(args) == 0
+    _write_run(runs / "a.tab.txt", lines, "B")
+    os.remove(runs / "a.tab.txt")
+    _write_run(runs / "b.tab.txt", lines, "B")
+    assert track_main(args) == 0
+    assert os.listdir(out / "runs") == ["B"]
+    assert sorted(n for n in os.listdir(tmp_path) if n.startswith(".")) == []
+
+
+def test_the_command_line_help_lists_the_metrics():
+    result = subprocess.run([sys.executable, "-m", "scorer.track", "-help"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0
+    for name in ("ldcmean_ap", "sf_micro_f1", "sentence_label_f1", "strict_score"):
+        assert name in result.stdout
