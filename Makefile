@@ -1,6 +1,6 @@
 # make demo  - set up .venv if needed, score the bundled Cold Start example
 # make test  - set up .venv if needed, run the tests
-# make bench - time the scorer on generated workloads of growing size
+# make bench - time the scorer on generated workloads of growing size, and whole tracks
 #              (BENCH_ARGS="--perl ../ColdStart" also times the Perl scorer)
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 
@@ -35,6 +35,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run_bench.py $(BENCH_ARGS)
+	$(PY) bench/track_bench.py
 
 regen-golden: $(STAMP)
 	$(PY) tests/golden.py --regen

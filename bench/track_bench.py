@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Time ``python -m scorer.track`` on generated Cold Start tracks.
+
+    python bench/track_bench.py [--tracks 20x500,100x200] [--samples 1000] [--jobs N]
+
+For each RUNSxLDC size a workload of LDC queries is generated
+(bench/workload.py, cached under bench/out/) and RUNS runs are made from its
+submission: run r keeps each SF query's answers with its own probability
+(0.35 to 0.95, seeded), so the runs differ the way real systems do, by
+coverage.  The whole track runs with ``-bootstrap SAMPLES -seed 1`` as one
+child process; the table shows its wall seconds, CPU seconds (all
+processes), and peak memory (the largest resident set of the track's
+processes).  Targets (issue 8): 20 runs x 500 LDC queries x 1,000 samples
+under 60 s on 2 cores; 100 x 200 x 1,000 under 2 minutes and 2 GB.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import workload  # noqa: E402
+from run_bench import OUT, measure  # noqa: E402
+
+
+def make_track(n_runs: int, ldc_queries: int) -> str:
+    directory = os.path.join(OUT, f"track-{n_runs}x{ldc_queries}")
+    runs = os.path.join(directory, "runs")
+    if os.path.isdir(runs) and len(os.listdir(runs)) == n_runs:
+        return directory
+    shutil.rmtree(directory, ignore_errors=True)
+    workload.generate(directory, ldc_queries, seed=1)
+    with open(os.path.join(directory, f"{workload.RUNID}.tab.txt"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    os.remove(os.path.join(directory, f"{workload.RUNID}.tab.txt"))
+    os.makedirs(runs)
+    rng = random.Random(1)
+    queries = sorted({"_".join(line.split("\t")[0].split("_")[:3]) for line in lines})
+    for r in range(n_runs):
+        keep = 0.35 + 0.6 * r / max(1, n_runs - 1)
+        kept = {q for q in queries if rng.random() < keep}
+        runid = f"TRACKRUN{r:03d}"
+        with open(os.path.join(runs, f"{runid}.tab.txt"), "w", encoding="utf-8") as f:
+            for line in lines:
+                if "_".join(line.split("\t")[0].split("_")[:3]) in kept:
+                    columns = line.split("\t")
+                    columns[2] = runid
+                    f.write("\t".join(columns) + "\n")
+    return directory
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tracks", default="20x500,100x200")
+    parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    print(f"{'runs x LDC queries':>20} {'samples':>8} {'wall s':>8} {'CPU s':>8} "
+          f"{'peak MiB':>9}  status")
+    failed = False
+    for size in args.tracks.split(","):
+        n_runs, ldc_queries = (int(x) for x in size.split("x"))
+        directory = make_track(n_runs, ldc_queries)
+        target = os.path.join(directory, "track-out")
+        shutil.rmtree(target, ignore_errors=True)
+        command = [sys.executable, "-m", "scorer.track", "-expand", "CSSF17",
+                   "-bootstrap", str(args.samples), "-seed", "1", "-jobs", str(args.jobs),
+                   "-output_dir", target, "ldc-query.xml", "qrel.txt", "runs"]
+        result = measure(command, directory, os.path.join(directory, "track"))
+        failed |= result.status != "ok"
+        print(f"{size:>20} {args.samples:>8} {result.seconds:8.1f} {result.cpu_seconds:8.1f} "
+              f"{result.peak_mib:9.0f}  {result.status}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
