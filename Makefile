@@ -1,7 +1,8 @@
 # make demo  - set up .venv if needed, score the bundled Cold Start example
 # make test  - set up .venv if needed, run the tests
 # make bench - time the scorer on generated workloads of growing size
-#              (BENCH_ARGS="--perl ../ColdStart" also times the Perl scorer)
+#              (BENCH_ARGS="--perl ../ColdStart" also times the Perl scorer),
+#              then the track page (make bench-page alone)
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 
 PYTHON ?= python3
@@ -11,7 +12,7 @@ STAMP   = $(VENV)/.installed-stamp
 DEMO    = fixtures/coldstart/demo/input
 OUT     = out/demo
 
-.PHONY: demo test bench regen-golden clean
+.PHONY: demo test bench bench-page regen-golden clean
 
 $(STAMP): setup.cfg pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,6 +36,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run_bench.py $(BENCH_ARGS)
+	$(PY) bench/page_bench.py
+
+bench-page: $(STAMP)
+	$(PY) bench/page_bench.py
 
 regen-golden: $(STAMP)
 	$(PY) tests/golden.py --regen
