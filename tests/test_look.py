@@ -254,3 +254,12 @@ def test_per_query_values_travel_at_four_decimals():
     # labels in natural order; values scaled by 10**4; a missing one blank
     assert '"labels":["q1","q2","q10"]' in family
     assert '"tables":{"RUN001":["3333,5000,"]}' in family
+
+
+def test_queries_are_ordered_by_the_headline_metric_else_ap_else_f1():
+    assert fake_track(runs=2, queries=2, task="scifact").sort_metric() == "sentence_label_f1"
+    coldstart = fake_track(runs=2, queries=2)
+    assert coldstart.sort_metric() == "AP"
+    without_ap = coldstart.per_query[coldstart.per_query.metric != "AP"]
+    assert TrackView(**{**coldstart.__dict__, "per_query": without_ap}).sort_metric() == "F1"
+    assert TrackView(**{**coldstart.__dict__, "query_metric": "R"}).sort_metric() == "R"

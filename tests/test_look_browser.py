@@ -97,7 +97,10 @@ def test_heat_map_has_a_cell_per_pair_with_its_p_values(driver, opened):
     best_vs_third = cells[0][2]
     pair = view.significance[(view.significance.run_a == view.runs[0])
                              & (view.significance.run_b == view.runs[2])].iloc[0]
-    assert f"p_holm {float(pair.p_holm)!r}" in best_vs_third[1]
+    shown = dict(line.split(" ", 1) for line in best_vs_third[1].split("\n")[1:])
+    assert {name: float(value) for name, value in shown.items()} == {  # every digit
+        "p_holm": pair.p_holm, "p_randomization": pair.p_randomization,
+        "p_bootstrap": pair.p_bootstrap}
     assert best_vs_third[0] == next(c for bound, c in page.P_CLASSES if pair.p_holm < bound)
     assert cells[2][0][1].replace(f"{view.runs[2]} vs {view.runs[0]}", "") \
         == best_vs_third[1].replace(f"{view.runs[0]} vs {view.runs[2]}", "").replace(

@@ -74,7 +74,7 @@ def fake_track(runs: int = 8, queries: int = 20, seed: int = 1, task: str = "col
         for a, b in pairs:
             run_a, run_b = ranked[a], ranked[b]
             delta = scores[run_a] - scores[run_b]
-            p = float(min(1.0, np.exp(-abs(delta) * 60) + rng.uniform(0, 0.02)))
+            p = float(min(1.0, np.exp(-abs(delta) * 60) * rng.uniform(0.5, 1.5)))
             rows.append((names[run_a], names[run_b], metric, delta,
                          min(1.0, p * rng.uniform(0.8, 1.2)), p))
         significance = pd.DataFrame(rows, columns=["run_a", "run_b", "metric", "delta",

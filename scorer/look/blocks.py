@@ -14,8 +14,11 @@ import dataclasses
 import html
 import json
 import math
+import numbers
 import urllib.parse
 from typing import Optional
+
+import numpy
 
 #: Nothing is fetched: no network, no other file; only inline style and script.
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -30,9 +33,8 @@ def esc(text) -> str:
 
 
 def is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) \
-        or type(value).__module__ == "numpy" and hasattr(value, "dtype") \
-        and value.dtype.kind in "iuf"
+    """A Python or numpy number (not a truth value)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, numpy.bool_))
 
 
 def fmt(value, digits: int = DIGITS) -> str:
@@ -40,14 +42,11 @@ def fmt(value, digits: int = DIGITS) -> str:
     NaN and None as nothing; anything else as its text."""
     if value is None:
         return ""
-    if is_number(value):
-        if float(value) != float(value):
-            return ""
-        if isinstance(value, int) or getattr(value, "dtype", None) is not None \
-                and value.dtype.kind in "iu":
-            return str(int(value))
-        return f"{float(value):.{digits}f}"
-    return str(value)
+    if not is_number(value):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    return "" if math.isnan(value) else f"{float(value):.{digits}f}"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -52,7 +52,8 @@ class TrackView:
     invocation: str
     # Optional additions (defaults keep the agreed interface):
     #: the per-query metric whose hop-ALL value orders a run's queries, worst
-    #: first; None: "AP" if per_query has it, else "F1", else its first metric
+    #: first; None: the headline metric if per_query has it, else "AP", else
+    #: "F1", else its first metric
     query_metric: Optional[str] = None
     #: the page's title; None: "Track results: <metric_title>"
     title: Optional[str] = None
@@ -95,8 +96,8 @@ class TrackView:
         tied = set()
         for run_a, run_b, p_holm in zip(rows["run_a"], rows["run_b"], rows["p_holm"]):
             run_a, run_b = str(run_a), str(run_b)
-            if best in (run_a, run_b) and run_a != run_b and not math.isnan(p_holm) \
-                    and p_holm >= SIGNIFICANCE_LEVEL:
+            p_holm = math.nan if p_holm is None else float(p_holm)
+            if best in (run_a, run_b) and run_a != run_b and p_holm >= SIGNIFICANCE_LEVEL:
                 tied.add(run_b if run_a == best else run_a)
         return tied
 
@@ -104,8 +105,8 @@ class TrackView:
         """The per-query metric that orders a run's queries (see query_metric)."""
         if self.query_metric is not None:
             return self.query_metric
-        metrics = list(dict.fromkeys(self.per_query["metric"]))
-        for preferred in ("AP", "F1"):
+        metrics = list(dict.fromkeys(str(m) for m in self.per_query["metric"]))
+        for preferred in (self.metric, "AP", "F1"):
             if preferred in metrics:
                 return preferred
         return metrics[0] if metrics else None
