@@ -3,6 +3,7 @@ sizes, names and determinism) and the page's HTML (escaping, size, content)."""
 from __future__ import annotations
 
 import html.parser
+import os
 import re
 import struct
 import xml.etree.ElementTree as ElementTree
@@ -11,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from scorer.look import page, plot
+from scorer.look import files, page, plot
 from scorer.look.view import TrackView
 from trackviews import fake_track
 
@@ -263,3 +264,19 @@ def test_queries_are_ordered_by_the_headline_metric_else_ap_else_f1():
     without_ap = coldstart.per_query[coldstart.per_query.metric != "AP"]
     assert TrackView(**{**coldstart.__dict__, "per_query": without_ap}).sort_metric() == "F1"
     assert TrackView(**{**coldstart.__dict__, "query_metric": "R"}).sort_metric() == "R"
+
+
+def test_run_plot_shows_one_run_only(tmp_path):
+    view = fake_track(runs=2, queries=2, seed=1)
+    with pytest.raises(ValueError, match="several runs"):
+        plot.run_plot(view.per_hop, None, "x", str(tmp_path / "x.png"))
+
+
+def test_track_files_are_the_pictures_and_the_page_that_embeds_the_svg(tmp_path):
+    view = fake_track(runs=3, queries=4, seed=2)
+    paths = files.write_track_files(view, str(tmp_path))
+    assert [os.path.basename(p) for p in paths] == list(files.TRACK_FILES)
+    assert sorted(os.listdir(tmp_path)) == sorted(files.TRACK_FILES)  # no temporary left
+    svg = (tmp_path / "leaderboard.svg").read_text(encoding="utf-8")
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert page.inline_svg(svg) in index

@@ -164,6 +164,9 @@ def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str) -> Non
     import matplotlib
 
     require_columns(per_hop, PER_HOP_COLUMNS, "per_hop")
+    if "run" in per_hop.columns and per_hop["run"].nunique() > 1:
+        raise ValueError(f"per_hop holds several runs ({sorted(set(per_hop['run']))[:3]}...); "
+                         "a run's picture shows one")
     if intervals is not None:
         require_columns(intervals, INTERVAL_COLUMNS, "intervals")
     with matplotlib.rc_context(RC):
@@ -186,9 +189,10 @@ def _run_figure(per_hop: pd.DataFrame, intervals, title: str):
     else:
         scores = scores.assign(low=math.nan, high=math.nan)
     hops = ordered(scores["hop"], PANEL_HOPS)
-    groups = list(dict.fromkeys(zip(scores["variant"], scores["aggregate"])))
-    groups.sort(key=lambda g: (VARIANT_ORDER.index(g[0]) if g[0] in VARIANT_ORDER
-                               else len(VARIANT_ORDER), ))
+    # known variants in their order, each with its aggregates as they come
+    groups = sorted(dict.fromkeys(zip(scores["variant"], scores["aggregate"])),
+                    key=lambda group: VARIANT_ORDER.index(group[0])
+                    if group[0] in VARIANT_ORDER else len(VARIANT_ORDER))
     metrics = ordered(scores["metric"], METRIC_ORDER)
     by_metric = len(groups) == 1  # claims: the metrics themselves along the axis
 
