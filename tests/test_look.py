@@ -6,6 +6,8 @@ import html.parser
 import os
 import re
 import struct
+import subprocess
+import sys
 import xml.etree.ElementTree as ElementTree
 
 import numpy as np
@@ -14,6 +16,7 @@ import pytest
 
 from scorer.look import files, page, plot
 from scorer.look.view import TrackView
+from conftest import ROOT
 from trackviews import fake_track
 
 ODD_NAMES = ["plain", "a&b", "<script>window.pwned=1</script>", 'quote"s\'', "ünï cødé",
@@ -280,3 +283,26 @@ def test_track_files_are_the_pictures_and_the_page_that_embeds_the_svg(tmp_path)
     svg = (tmp_path / "leaderboard.svg").read_text(encoding="utf-8")
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert page.inline_svg(svg) in index
+
+
+DRAW_IN_A_FRESH_INTERPRETER = """
+import sys
+from conftest import ROOT
+from trackviews import fake_track
+from scorer.look import files
+names = ["b", "a", "\u00fc", "<x>", "c"]
+files.write_track_files(fake_track(runs=5, queries=6, seed=3, names=names), sys.argv[1])
+"""
+
+
+def test_track_files_do_not_depend_on_the_hash_seed(tmp_path):
+    outputs = []
+    for hash_seed in ("0", "4242"):
+        directory = tmp_path / hash_seed
+        directory.mkdir()
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed,
+                   PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
+        subprocess.run([sys.executable, "-c", DRAW_IN_A_FRESH_INTERPRETER, str(directory)],
+                       env=env, check=True)
+        outputs.append({name: (directory / name).read_bytes() for name in files.TRACK_FILES})
+    assert outputs[0] == outputs[1]
