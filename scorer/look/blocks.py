@@ -83,8 +83,9 @@ def table(columns, rows, table_id: str = "", sortable: bool = True, css_class: s
     """A table; ``rows`` hold Cells or plain values.  Sortable tables sort by a
     header's column when it is clicked (again: the other way), blanks last."""
     classes = " ".join(c for c in ("sortable" if sortable else "", css_class) if c)
-    out = [f'<table{f" id={chr(34)}{esc(table_id)}{chr(34)}" if table_id else ""}'
-           f'{f" class={chr(34)}{classes}{chr(34)}" if classes else ""}><thead><tr>']
+    id_attribute = f' id="{esc(table_id)}"' if table_id else ""
+    class_attribute = f' class="{esc(classes)}"' if classes else ""
+    out = [f"<table{id_attribute}{class_attribute}><thead><tr>"]
     for column in columns:
         kind = "n" if column.numeric else "s"
         tip = f' title="{esc(column.tip)}"' if column.tip else ""
