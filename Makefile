@@ -1,6 +1,7 @@
 # make demo  - set up .venv if needed, score the bundled Cold Start example
 # make test  - set up .venv if needed, run the tests
-# make bench - time the scorer on generated workloads of growing size, and whole tracks
+# make bench - time the scorer on generated workloads of growing size, whole tracks,
+#              then the track page (make bench-page alone)
 #              (BENCH_ARGS="--perl ../ColdStart" also times the Perl scorer)
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 
@@ -11,7 +12,7 @@ STAMP   = $(VENV)/.installed-stamp
 DEMO    = fixtures/coldstart/demo/input
 OUT     = out/demo
 
-.PHONY: demo test bench regen-golden clean
+.PHONY: demo test bench bench-page regen-golden clean
 
 $(STAMP): setup.cfg pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,6 +37,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/run_bench.py $(BENCH_ARGS)
 	$(PY) bench/track_bench.py
+	$(PY) bench/page_bench.py
+
+bench-page: $(STAMP)
+	$(PY) bench/page_bench.py
 
 regen-golden: $(STAMP)
 	$(PY) tests/golden.py --regen

@@ -49,6 +49,27 @@ def _umask() -> int:
 def write_text_atomically(path: str, text) -> None:
     """Write ``text`` (UTF-8; a string or an iterable of strings) to ``path``
     through a temporary file and a rename."""
+    def write(handle):
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as f:
+            if isinstance(text, str):
+                f.write(text)
+            else:
+                f.writelines(text)
+    _write_atomically(path, write)
+
+
+def write_bytes_atomically(path: str, data: bytes) -> None:
+    """Write ``data`` (a picture, say) to ``path`` through a temporary file and
+    a rename."""
+    def write(handle):
+        with os.fdopen(handle, "wb") as f:
+            f.write(data)
+    _write_atomically(path, write)
+
+
+def _write_atomically(path: str, write) -> None:
+    """Create a temporary file beside ``path``, let ``write(handle)`` fill it,
+    then rename it to ``path``; on any failure the temporary file goes."""
     directory = os.path.dirname(os.path.abspath(path))
     try:
         handle, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
@@ -58,11 +79,7 @@ def write_text_atomically(path: str, text) -> None:
     try:
         # mkstemp makes the file private (0600); a report gets the usual mode.
         os.chmod(temporary, 0o666 & ~_umask())
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as f:
-            if isinstance(text, str):
-                f.write(text)
-            else:
-                f.writelines(text)
+        write(handle)
         os.replace(temporary, path)
     except BaseException as error:
         if os.path.exists(temporary):

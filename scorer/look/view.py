@@ -1,0 +1,126 @@
+"""What the pictures and the page of a track are drawn from: one explicit data
+object, built by the track command (or a notebook) from its own tables.
+
+The look package never scores and never reads report files: everything it shows
+comes from a ``TrackView``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Optional
+
+import pandas as pd
+
+#: The significance level of the Holm-adjusted tests (``significant`` in
+#: significance.csv is ``p_holm < SIGNIFICANCE_LEVEL``).
+SIGNIFICANCE_LEVEL = 0.05
+
+#: Hops in the order they are shown; others follow in string order.
+HOP_ORDER = ("ALL", "0", "1")
+#: Metrics in the order they are shown; others follow in first-seen order.
+METRIC_ORDER = ("P", "R", "F1", "AP")
+
+LEADERBOARD_COLUMNS = ("rank", "run", "metric", "score", "ci95_low", "ci95_high")
+SIGNIFICANCE_COLUMNS = ("run_a", "run_b", "metric", "delta", "p_bootstrap",
+                        "p_randomization", "p_holm", "significant")
+PER_QUERY_COLUMNS = ("run", "query", "hop", "metric", "value")
+PER_HOP_COLUMNS = ("variant", "aggregate", "hop", "metric", "value")
+#: The intervals of a single run's plot (``plot.run_plot``): for each
+#: (variant, aggregate, hop, metric) of the per-hop scores, the low and high end
+#: of its 95 % interval (NaN, or no row, when there is none).
+INTERVAL_COLUMNS = ("variant", "aggregate", "hop", "metric", "low", "high")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrackView:
+    metric: str              # headline metric key, e.g. "LDCMEAN_ALL_Macro_AP", "sentence_label_f1", "strict_score"
+    metric_title: str        # readable name of it
+    leaderboard: pd.DataFrame  # best first; columns: rank, run, metric, score, ci95_low, ci95_high,
+                               # then other metric columns (floats), then status ("ok"/"errors");
+                               # ci95_* are NaN when the track had no samples
+    significance: Optional[pd.DataFrame]  # None without samples; columns: run_a, run_b, metric, delta,
+                               # p_bootstrap, p_randomization, p_holm, significant (bool)
+    per_query: pd.DataFrame  # long format: run, query, hop, metric, value  (hop "0","1","ALL"; claims: hop "ALL",
+                               # query = claim id; metric names such as P, R, F1, AP, or the claim metrics)
+    per_hop: pd.DataFrame    # long: run, variant, aggregate, hop, metric, value  (Cold Start variants SF, LDCMAX,
+                               # LDCMEAN; aggregate "micro"/"macro"; metric P, R, F1, AP; claims: variant "claims",
+                               # aggregate "", hop "ALL", metric = each run.json metric)
+    run_files: dict          # run -> list of paths of its report files, relative to the track directory
+                               # (e.g. "runs/RUN1/run.summary")
+    signature: str
+    invocation: str
+    # Optional additions (defaults keep the agreed interface):
+    #: the per-query metric whose hop-ALL value orders a run's queries, worst
+    #: first; None: the headline metric if per_query has it, else "AP", else
+    #: "F1", else its first metric
+    query_metric: Optional[str] = None
+    #: the page's title; None: "Track results: <metric_title>"
+    title: Optional[str] = None
+
+    def __post_init__(self):
+        require_columns(self.leaderboard, LEADERBOARD_COLUMNS + ("status",), "leaderboard")
+        if self.significance is not None:
+            require_columns(self.significance, SIGNIFICANCE_COLUMNS, "significance")
+        require_columns(self.per_query, PER_QUERY_COLUMNS, "per_query")
+        require_columns(self.per_hop, ("run",) + PER_HOP_COLUMNS, "per_hop")
+
+    @property
+    def runs(self) -> list:
+        """Run names, best first."""
+        return [str(run) for run in self.leaderboard["run"]]
+
+    @property
+    def other_metric_columns(self) -> list:
+        """The leaderboard's further metric columns, in their order."""
+        return [c for c in self.leaderboard.columns
+                if c not in LEADERBOARD_COLUMNS and c != "status"]
+
+    def headline_significance(self) -> Optional[pd.DataFrame]:
+        """The significance rows of the headline metric (None without samples)."""
+        if self.significance is None:
+            return None
+        rows = self.significance[self.significance["metric"] == self.metric]
+        if rows.empty and not self.significance.empty:
+            raise ValueError(f"significance has no rows for the headline metric {self.metric!r} "
+                             f"(it has {sorted(set(self.significance['metric']))})")
+        return rows
+
+    def tied_with_best(self) -> set:
+        """Runs not significantly different from the best one (Holm-adjusted
+        p >= 0.05 for their pair with it); empty without samples."""
+        rows = self.headline_significance()
+        if rows is None or not self.runs:
+            return set()
+        best = self.runs[0]
+        tied = set()
+        for run_a, run_b, p_holm in zip(rows["run_a"], rows["run_b"], rows["p_holm"]):
+            run_a, run_b = str(run_a), str(run_b)
+            p_holm = math.nan if p_holm is None else float(p_holm)
+            if best in (run_a, run_b) and run_a != run_b and p_holm >= SIGNIFICANCE_LEVEL:
+                tied.add(run_b if run_a == best else run_a)
+        return tied
+
+    def sort_metric(self) -> Optional[str]:
+        """The per-query metric that orders a run's queries (see query_metric)."""
+        if self.query_metric is not None:
+            return self.query_metric
+        metrics = list(dict.fromkeys(str(m) for m in self.per_query["metric"]))
+        for preferred in (self.metric, "AP", "F1"):
+            if preferred in metrics:
+                return preferred
+        return metrics[0] if metrics else None
+
+
+def require_columns(frame: pd.DataFrame, columns, what: str) -> None:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{what} lacks the columns {missing} (it has {list(frame.columns)})")
+
+
+def ordered(values, order) -> list:
+    """Distinct ``values`` (as strings): those in ``order`` first, in its
+    order, then the others as first seen."""
+    seen = list(dict.fromkeys(str(v) for v in values))
+    return [v for v in order if v in seen] + [v for v in seen if v not in order]
+

@@ -1,0 +1,308 @@
+"""The look package without a browser: the pictures (PNG and SVG files, their
+sizes, names and determinism) and the page's HTML (escaping, size, content)."""
+from __future__ import annotations
+
+import html.parser
+import os
+import re
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorer.look import files, page, plot
+from scorer.look.view import TrackView
+from conftest import ROOT
+from trackviews import fake_track
+
+ODD_NAMES = ["plain", "a&b", "<script>window.pwned=1</script>", 'quote"s\'', "ünï cødé",
+             "--comment-->", "x" * 40]
+
+
+def png_size(path) -> tuple:
+    with open(path, "rb") as f:
+        header = f.read(24)
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", header[16:24])
+
+
+def draw(view, directory, name="lb"):
+    png, svg = directory / f"{name}.png", directory / f"{name}.svg"
+    plot.leaderboard_plot(view, str(png), str(svg))
+    return png, svg
+
+
+def svg_texts(path) -> str:
+    root = ElementTree.parse(path).getroot()
+    return "\n".join(text for element in root.iter() for text in (element.text, element.tail)
+                     if text)
+
+
+# --- the leaderboard picture ---
+
+def test_leaderboard_png_grows_by_one_row_a_run(tmp_path):
+    sizes = {}
+    for runs in (10, 100):
+        png, svg = draw(fake_track(runs=runs, queries=5, seed=runs), tmp_path, f"lb{runs}")
+        assert svg.stat().st_size > 0
+        sizes[runs] = png_size(png)
+    assert sizes[10][0] == sizes[100][0] == 1000
+    # 24 pixels a run (a 9-point name with room), and the score axis repeated on top
+    # of a tall figure
+    assert sizes[100][1] - sizes[10][1] == 90 * 24 + 20
+    assert sizes[100][1] >= 24 * 100
+
+
+def test_svg_has_every_run_name_as_text(tmp_path):
+    view = fake_track(runs=len(ODD_NAMES), queries=4, seed=3, names=ODD_NAMES)
+    _png, svg = draw(view, tmp_path)
+    texts = svg_texts(svg)
+    for name in ODD_NAMES:
+        assert name in texts
+    assert view.metric in texts and view.signature in texts.replace("\n", "")
+
+
+def test_long_names_are_shortened_on_the_axis(tmp_path):
+    long_name = "team-" + "y" * 80
+    view = fake_track(runs=3, queries=4, seed=3, names=["a", long_name, "b"])
+    _png, svg = draw(view, tmp_path)
+    texts = svg_texts(svg)
+    assert long_name not in texts and long_name[:plot.LABEL_CHARS - 1] + "\u2026" in texts
+
+
+def test_pictures_are_byte_identical_for_the_same_view(tmp_path):
+    view = fake_track(runs=12, queries=5, seed=5)
+    first = [p.read_bytes() for p in draw(view, tmp_path, "one")]
+    second = [p.read_bytes() for p in draw(view, tmp_path, "two")]
+    assert first == second
+    assert b"<dc:date>" not in first[1]
+
+
+def test_runs_tied_with_the_best_are_marked(tmp_path):
+    view = fake_track(runs=6, queries=5, seed=8)
+    runs = view.runs
+    significance = view.significance.copy()
+    significance["p_holm"] = 0.001
+    # the pair with the best in either orientation; 0.05 itself is not significant
+    significance.loc[(significance.run_a == runs[0]) & (significance.run_b == runs[2]),
+                     "p_holm"] = 0.05
+    significance.loc[(significance.run_a == runs[0]) & (significance.run_b == runs[3]),
+                     "p_holm"] = 0.0499
+    flipped = (significance.run_a == runs[0]) & (significance.run_b == runs[4])
+    significance.loc[flipped, ["run_a", "run_b"]] = [runs[4], runs[0]]
+    significance.loc[flipped, "p_holm"] = 0.7
+    # a pair without the best does not count
+    significance.loc[(significance.run_a == runs[1]) & (significance.run_b == runs[5]),
+                     "p_holm"] = 0.9
+    view = TrackView(**{**view.__dict__, "significance": significance})
+    assert view.tied_with_best() == {runs[2], runs[4]}
+    _png, svg = draw(view, tmp_path)
+    assert "not significantly different from the best" in svg_texts(svg)
+    cells = page.leaderboard_table(view)
+    assert cells.count('class="tied"') == 2
+
+
+def test_a_track_without_samples_has_dots_and_no_bars(tmp_path):
+    view = fake_track(runs=5, queries=5, seed=2, samples=False)
+    assert view.tied_with_best() == set()
+    png, svg = draw(view, tmp_path)
+    assert png_size(png)[1] > 0
+    texts = svg_texts(svg)
+    assert "no samples" in texts and "not significantly different" not in texts
+
+
+def test_significance_for_another_metric_only_is_refused():
+    view = fake_track(runs=3, queries=4, seed=1)
+    other = view.significance.assign(metric="something_else")
+    view = TrackView(**{**view.__dict__, "significance": other})
+    with pytest.raises(ValueError, match="headline metric"):
+        view.tied_with_best()
+
+
+# --- a single run's picture ---
+
+def one_run(view):
+    rows = view.per_hop[view.per_hop.run == view.runs[0]].drop(columns="run")
+    intervals = rows.assign(low=rows.value - 0.05, high=rows.value + 0.05).drop(columns="value")
+    return rows, intervals
+
+
+def test_run_plot_has_a_panel_per_hop_and_draws_intervals(tmp_path):
+    rows, intervals = one_run(fake_track(runs=2, queries=4, seed=4))
+    intervals = intervals.iloc[1:]  # a score without an interval is still drawn
+    with_bars, without = tmp_path / "with.png", tmp_path / "without.png"
+    plot.run_plot(rows, intervals, "RUN: per hop", str(with_bars))
+    plot.run_plot(rows, None, "RUN: per hop", str(without))
+    assert png_size(with_bars) == png_size(without) == (610, 840)  # three hop panels, six groups
+    assert with_bars.read_bytes() != without.read_bytes()
+
+
+def test_run_plot_of_claims_is_one_panel_of_every_metric(tmp_path):
+    rows, intervals = one_run(fake_track(runs=2, queries=4, seed=4, task="scifact"))
+    path = tmp_path / "claims.png"
+    plot.run_plot(rows, intervals, "claims", str(path))
+    assert png_size(path) == (610, 340)  # six metrics
+
+
+def test_run_plot_refuses_intervals_without_their_columns(tmp_path):
+    rows, intervals = one_run(fake_track(runs=2, queries=4, seed=4))
+    with pytest.raises(ValueError, match="low"):
+        plot.run_plot(rows, intervals.drop(columns="low"), "x", str(tmp_path / "x.png"))
+    assert not (tmp_path / "x.png").exists()
+
+
+# --- the page ---
+
+class Elements(html.parser.HTMLParser):
+    """Counts start tags, and collects the rows of the leaderboard table."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags, self.in_board, self.board_rows = {}, False, []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+        if tag == "table":
+            self.in_board = dict(attrs).get("id") == "leaderboard-table"
+        if tag == "tr" and self.in_board:
+            self.board_rows.append([])
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.in_board = False
+
+    def handle_data(self, data):
+        if self.in_board and self.board_rows:
+            self.board_rows[-1].append(data)
+
+
+def render(view, tmp_path):
+    _png, svg = draw(view, tmp_path)
+    return page.track_page(view, svg.read_text(encoding="utf-8"))
+
+
+def parse(text) -> Elements:
+    elements = Elements()
+    elements.feed(text)
+    return elements
+
+
+def test_page_escapes_run_names_and_loads_nothing(tmp_path):
+    view = fake_track(runs=len(ODD_NAMES), queries=6, seed=6, names=ODD_NAMES)
+    text = render(view, tmp_path)
+    elements = parse(text)
+    # the page's own scripts only: the shared one, the heat map's and per-query data
+    assert elements.tags["script"] == 3
+    assert "<script>window" not in text and "</script>window" not in text
+    assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in text
+    assert elements.board_rows[0][:2] == ["rank", "run"]
+    assert [row[1] for row in elements.board_rows[1:]] == view.runs
+    assert '<meta http-equiv="Content-Security-Policy" content="default-src &#x27;none&#x27;;' \
+        in text
+    for attribute in ("src=", "srcset=", "@import"):
+        assert attribute not in text
+    assert not re.search(r"url\((?!#)", text)  # the SVG's clip paths are within it
+    assert "<?xml" not in text and "<!DOCTYPE svg" not in text
+
+
+def test_page_links_each_run_to_its_report_files(tmp_path):
+    names = ["team a/1", "b#2"]
+    view = fake_track(runs=2, queries=3, seed=2, names=names)
+    text = page.track_page(view, "<svg></svg>")
+    assert 'href="runs/team%20a/1/run.summary"' in text
+    assert 'href="runs/b%232/run.debug"' in text
+    assert text == page.track_page(view, "<?xml version='1.0'?>\n<svg></svg>")
+
+
+def test_page_of_100_runs_and_500_queries_is_under_5_mb(tmp_path):
+    view = fake_track(runs=100, queries=500, seed=7)
+    text = render(view, tmp_path)
+    size = len(text.encode("utf-8"))
+    assert size < 5_000_000, size
+    elements = parse(text)
+    assert len(elements.board_rows) == 101
+    # every run's per-query scores are in the page: 12 columns of 500 values each
+    assert text.count('"run-') >= 100 and text.count(">Per-query scores, worst first (500 ") == 100
+
+
+def test_page_is_the_same_for_the_same_view(tmp_path):
+    view = fake_track(runs=6, queries=8, seed=9)
+    assert page.track_page(view, "<svg></svg>") == page.track_page(view, "<svg></svg>")
+
+
+def test_page_without_samples_says_there_are_no_tests():
+    view = fake_track(runs=4, queries=5, seed=3, samples=False)
+    text = page.track_page(view, "<svg></svg>")
+    assert "no bootstrap samples" in text and 'id="heat-data"' not in text
+    assert 'class="ci"' not in text
+
+
+def test_claims_page_lists_claims_and_every_metric():
+    view = fake_track(runs=3, queries=5, seed=3, task="fever")
+    text = page.track_page(view, "<svg></svg>")
+    assert '"labelTitle":"claim"' in text
+    assert ">sentence_label_f1</th>" in text and "hop ALL" not in text
+
+
+def test_per_query_values_travel_at_four_decimals():
+    view = fake_track(runs=1, queries=3, seed=1)
+    per_query = pd.DataFrame({"run": "RUN001", "query": ["q2", "q10", "q1"], "hop": "ALL",
+                              "metric": "AP", "value": [0.5, np.nan, 1 / 3]})
+    view = TrackView(**{**view.__dict__, "per_query": per_query})
+    family, counts = page._per_query_family(view)
+    assert counts == {"RUN001": 2}
+    # labels in natural order; values scaled by 10**4; a missing one blank
+    assert '"labels":["q1","q2","q10"]' in family
+    assert '"tables":{"RUN001":["3333,5000,"]}' in family
+
+
+def test_queries_are_ordered_by_the_headline_metric_else_ap_else_f1():
+    assert fake_track(runs=2, queries=2, task="scifact").sort_metric() == "sentence_label_f1"
+    coldstart = fake_track(runs=2, queries=2)
+    assert coldstart.sort_metric() == "AP"
+    without_ap = coldstart.per_query[coldstart.per_query.metric != "AP"]
+    assert TrackView(**{**coldstart.__dict__, "per_query": without_ap}).sort_metric() == "F1"
+    assert TrackView(**{**coldstart.__dict__, "query_metric": "R"}).sort_metric() == "R"
+
+
+def test_run_plot_shows_one_run_only(tmp_path):
+    view = fake_track(runs=2, queries=2, seed=1)
+    with pytest.raises(ValueError, match="several runs"):
+        plot.run_plot(view.per_hop, None, "x", str(tmp_path / "x.png"))
+
+
+def test_track_files_are_the_pictures_and_the_page_that_embeds_the_svg(tmp_path):
+    view = fake_track(runs=3, queries=4, seed=2)
+    paths = files.write_track_files(view, str(tmp_path))
+    assert [os.path.basename(p) for p in paths] == list(files.TRACK_FILES)
+    assert sorted(os.listdir(tmp_path)) == sorted(files.TRACK_FILES)  # no temporary left
+    svg = (tmp_path / "leaderboard.svg").read_text(encoding="utf-8")
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert page.inline_svg(svg) in index
+
+
+DRAW_IN_A_FRESH_INTERPRETER = """
+import sys
+from conftest import ROOT
+from trackviews import fake_track
+from scorer.look import files
+names = ["b", "a", "\u00fc", "<x>", "c"]
+files.write_track_files(fake_track(runs=5, queries=6, seed=3, names=names), sys.argv[1])
+"""
+
+
+def test_track_files_do_not_depend_on_the_hash_seed(tmp_path):
+    outputs = []
+    for hash_seed in ("0", "4242"):
+        directory = tmp_path / hash_seed
+        directory.mkdir()
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed,
+                   PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
+        subprocess.run([sys.executable, "-c", DRAW_IN_A_FRESH_INTERPRETER, str(directory)],
+                       env=env, check=True)
+        outputs.append({name: (directory / name).read_bytes() for name in files.TRACK_FILES})
+    assert outputs[0] == outputs[1]
