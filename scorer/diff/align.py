@@ -161,14 +161,15 @@ def diff_coldstart(a: Side, b: Side, queries: Optional[frozenset] = None) -> Dif
         pairs += _pair_up(by_line_a.get(line, []), by_line_b.get(line, []))
 
     # The counts of each SF row, as (pre, post) pairs: equal counts, equal scores.
-    counts_a, counts_b = Counter(), Counter()
-    for response, counts in [(r, counts_a) for r, _ in pairs if r is not None] + \
-                            [(r, counts_b) for _, r in pairs if r is not None]:
-        counts[(response.row, response.prepolicy, response.postpolicy)] += 1
-    rows = {key[0] for key in counts_a} | {key[0] for key in counts_b}
-    moved_rows = {row for row in rows
-                  if {k: v for k, v in counts_a.items() if k[0] == row}
-                  != {k: v for k, v in counts_b.items() if k[0] == row}}
+    counts_a: dict = {}
+    counts_b: dict = {}
+    for ra, rb in pairs:
+        for response, counts in ((ra, counts_a), (rb, counts_b)):
+            if response is not None:
+                counts.setdefault(response.row, Counter())[
+                    (response.prepolicy, response.postpolicy)] += 1
+    moved_rows = {row for row in counts_a.keys() | counts_b.keys()
+                  if counts_a.get(row) != counts_b.get(row)}
 
     transitions: Counter = Counter()
     changes = []
