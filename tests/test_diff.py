@@ -352,3 +352,15 @@ def test_the_diff_does_not_depend_on_the_hash_seed(tmp_path):
     assert texts[0] == texts[1]
     with open(os.path.join(case, "expected", "diff.diff"), "rb") as f:
         assert io.BytesIO(f.read()).read() == texts[0]
+
+
+def test_a_debug_of_several_runs_keys_each_runs_ap_by_its_run_id(tmp_path):
+    from coldstart_cases import score, two_children_case
+    two_children_case(run_lines=("A", "B")).write(str(tmp_path / "case"))
+    status, _, _ = score(str(tmp_path / "case"), ["ldc-query.xml", "qrel.txt", "runs.tab.txt"])
+    assert status == 0
+    debug = debugfile.read(str(tmp_path / "case" / "out" / "run.debug"))
+    assert {key[0] for key in debug.ap} == {"A", "B"}
+    assert sorted({r.submission.split("\t")[2] for r in debug.responses}) == ["A", "B"]
+    prefix = str(tmp_path / "case" / "out" / "run")
+    assert run_diff([prefix, prefix], str(tmp_path))[0] == 0

@@ -67,6 +67,8 @@ class Change:
     after: str
     counts: bool       # does it change the counts of its row (claim)?
     detail: list = dataclasses.field(default_factory=list)  # lines for the .diff text
+    #: F1 of its .sf row and AP of its query at its hop: A, B, change (for the .csv)
+    scores: tuple = ("",) * 6
 
 
 @dataclasses.dataclass
@@ -327,14 +329,16 @@ def _add_score_deltas(changes: list, a: Side, b: Side) -> None:
     """Each changed response gets the F1 of its .sf row and the AP of its query
     at its hop, in A and in B (for the .csv)."""
     for change in changes:
+        run = change.id.split("\t")[2] if change.id.count("\t") >= 2 else ""
         f1 = []
         for side in (a, b):
-            run = change.id.split("\t")[2] if change.id.count("\t") >= 2 else ""
             row = (side.sf or {}).get((change.row, run, change.hop))
             f1.append(row.get("F1") if row else "")
         ap = []
         for side in (a, b):
-            computation = side.debug.ap.get(("", change.query, change.hop))
+            # Keys name the run only when a .debug holds several (debugfile.read).
+            computation = side.debug.ap.get(("", change.query, change.hop)) or \
+                side.debug.ap.get((run, change.query, change.hop))
             ap.append(computation.ap if computation else "")
         change.scores = (*f1, _delta(*f1), *ap, _delta(*ap))
 
@@ -406,10 +410,8 @@ def _claim_change(task: str, ca, cb) -> Optional[Change]:
     else:
         side = "A" if cb is None else "B"
         words, detail, counts = [f"only in {side}"], [], True
-    change = Change(either.id, "", "", either.id, side, ", ".join(words),
-                    _claim_state(task, ca), _claim_state(task, cb), counts, detail)
-    change.scores = ("",) * 6
-    return change
+    return Change(either.id, "", "", either.id, side, ", ".join(words),
+                  _claim_state(task, ca), _claim_state(task, cb), counts, detail)
 
 
 # ------------------------------------------------------------------- texts
