@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from conftest import PARITY, ROOT
+from conftest import PARITY, ROOT, SHARED_TOOLS
 from diff_cases import DEMO, OUTPUTS, find_cases, run_diff, run_diff_case, score_side
 from golden import FIXTURES, find_cases as find_scorer_cases, run_case
 from scorer.diff import debugfile
@@ -96,7 +96,41 @@ def test_the_perls_reports_against_ours_differ_in_nothing_that_scores(case, tmp_
         assert status == 0, variant
         with open(side / "run.ldcmax", "rb") as a, open(ours / "run.ldcmax", "rb") as b:
             ldcmax_differs = a.read() != b.read()
-        assert ("another entry point of equal F1 chosen" in text) == ldcmax_differs, variant
+        assert ("entry-point ties: another entry point of equal combined F1" in text) \
+            == ldcmax_differs, variant
+
+
+@pytest.mark.perl
+@pytest.mark.skipif(not (SHARED_TOOLS / "gen_coldstart.py").is_file(),
+                    reason="the case generator ../shared/tools/gen_coldstart.py is not there")
+def test_the_perl_under_several_hash_seeds_against_ours(perl_scorer, tmp_path):
+    """A generated case where the Perl's LDC-MAX choice depends on its hash
+    order (entry points tie): each of its results against ours differs in
+    nothing that scores, and the ties are named."""
+    from perl_compare import generate, run_perl
+    case = str(tmp_path / "case")
+    files = generate(case, 201, ["--single-conflict-rate", "1.0", "--same-doc-rate", "0"])
+    args = ["-expand", "CSSF17", *files]
+    ours = tmp_path / "ours"
+    ours.mkdir()
+    from scorer.cli import main as score
+    previous = os.getcwd()
+    os.chdir(case)
+    try:
+        assert score(["-output_file", str(ours / "run"), "-error_file",
+                      str(ours / "run.errlog"), *args]) == 0
+    finally:
+        os.chdir(previous)
+    ties = 0
+    for hash_seed in (0, 1):
+        perl = tmp_path / f"perl{hash_seed}"
+        status, _ = run_perl(perl_scorer, case, args, str(perl), hash_seed)
+        assert status == 0
+        status, text, _ = run_diff([str(perl / "run"), str(ours / "run")], str(tmp_path))
+        assert status == 0, text
+        assert "CHANGES\n\nnone\n" in text
+        ties += "entry-point ties: another entry point of equal combined F1" in text
+    assert ties > 0
 
 
 def test_labels_moving_between_responses_of_a_row_do_not_score(tmp_path):

@@ -7,11 +7,11 @@ Cold Start responses are aligned by the content of their submission line
 score differs: P, R or F1 of a ``.sf``/``.ldcmax`` row or a ``.summary`` line,
 or an AP.  Without a ``.sf`` on both sides, the counts of each SF row (its
 responses' pre-policy/post-policy pairs, from the ``.debug``) stand in for its
-P/R/F1.  Two differences the Perl's hash order makes are reported as such and
-do not score (spec §0.3): labels that move between the responses of one row,
+P/R/F1.  Differences the Perl's hash order makes are reported as such and do
+not score (spec §0.3): labels that move between the responses of one row,
 leaving its counts as they were (a single-valued slot with several correct
-answers, item 3), and an LDC-MAX row whose counts differ at equal P/R/F1
-(another entry point of equal F1 chosen, item 1).
+answers, item 3); LDC-MAX rows of another entry point of equal combined F1
+(item 1) and the aggregates that follow (``hashorder.py``).
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ import math
 from collections import Counter
 from typing import Optional
 
+from scorer.diff import hashorder
 from scorer.diff.debugfile import ClaimsDebug, ColdStartDebug
 from scorer.diff.tables import number
 
@@ -100,7 +101,9 @@ class Diff:
     queries_touched: list
     sf_counts_only: list = dataclasses.field(default_factory=list)   # .sf keys
     ldcmax_moves: list = dataclasses.field(default_factory=list)     # of ScoreMove
-    ldcmax_ties: list = dataclasses.field(default_factory=list)      # .ldcmax keys
+    ldcmax_counts_only: list = dataclasses.field(default_factory=list)  # .ldcmax keys
+    ldcmax_ties: list = dataclasses.field(default_factory=list)      # (LDC query, run)
+    hash_aggregates: list = dataclasses.field(default_factory=list)  # like aggregates
     scores_known: bool = False    # a .sf on both sides: P/R/F1 decide, not counts
 
     @property
@@ -183,8 +186,22 @@ def diff_coldstart(a: Side, b: Side, queries: Optional[frozenset] = None) -> Dif
 
     ap_changes, ap_moves = _ap_changes(a.debug, b.debug, queries)
     f1_moves, sf_counts_only = _table_changes(a.sf, b.sf, queries)
-    ldcmax_moves, ldcmax_ties = _table_changes(a.ldcmax, b.ldcmax, queries)
+    ldcmax_moves, ldcmax_counts_only = _table_changes(a.ldcmax, b.ldcmax, queries)
+    ties = set()
+    if None not in (a.sf, b.sf, a.ldcmax, b.ldcmax):
+        ties = hashorder.ldcmax_ties(a.ldcmax, b.ldcmax, a.sf, b.sf)
+    tied = {key for key in [m.key for m in ldcmax_moves] + ldcmax_counts_only
+            if (key[0].split(":", 1)[0], key[1]) in ties}
+    ldcmax_moves = [m for m in ldcmax_moves if m.key not in tied]
+    ldcmax_counts_only = [key for key in ldcmax_counts_only if key not in tied]
     aggregates = _aggregates(a.summary, b.summary) if queries is None else []
+    # Aggregates that only the Perl's hash order moves (hashorder.py).
+    sf_same = a.sf is not None and b.sf is not None and not f1_moves and not sf_counts_only
+    ldcmax_explained = sf_same and not ldcmax_moves and not ldcmax_counts_only
+    hash_aggregates = [line for line in aggregates
+                       if (line[0][0].startswith("LDC-MAX") and ldcmax_explained)
+                       or (line[0][0].startswith("LDC-MEAN") and sf_same)]
+    aggregates = [line for line in aggregates if line not in hash_aggregates]
 
     _add_score_deltas(changes, a, b)
     changes.sort(key=lambda c: (c.query, c.row, c.id, c.side))
@@ -198,7 +215,8 @@ def diff_coldstart(a: Side, b: Side, queries: Optional[frozenset] = None) -> Dif
                | {m.key[0].split(":", 1)[0] for m in f1_moves})
     return Diff("coldstart", a, b, queries, transitions, changes, ap_changes, f1_moves,
                 ap_moves, aggregates, len(all_queries), sorted(touched), sf_counts_only,
-                ldcmax_moves, ldcmax_ties, scores_known=a.sf is not None and b.sf is not None)
+                ldcmax_moves, ldcmax_counts_only, sorted(ties), hash_aggregates,
+                scores_known=a.sf is not None and b.sf is not None)
 
 
 def _response_change(ra, rb, moved_rows: set) -> Optional[Change]:
@@ -491,12 +509,15 @@ def diff_text(diff: Diff, top: int) -> str:
             if diff.ldcmax_moves:
                 out += _top(diff.ldcmax_moves, top, ("LDC query", "RunID", "Hop"), "F1")
             else:
-                out.append("  no P/R/F1 changed")
+                out.append("  no P/R/F1 changed" + (" but by entry-point ties"
+                                                    if diff.ldcmax_ties else ""))
+            if diff.ldcmax_counts_only:
+                out.append("  rows whose counts differ at equal P/R/F1:")
+                out += [f"    {' '.join(key)}" for key in diff.ldcmax_counts_only]
             if diff.ldcmax_ties:
-                out.append("  rows whose counts differ at equal P/R/F1 (another entry point "
-                           "of equal F1 chosen, as the Perl's hash order does; no scoring "
-                           "difference):")
-                out += [f"    {' '.join(key)}" for key in diff.ldcmax_ties]
+                out.append("  entry-point ties: another entry point of equal combined F1 "
+                           "chosen, as the Perl's hash order does (no scoring difference):")
+                out += [f"    {query} {run}" for query, run in diff.ldcmax_ties]
         out += ["", f"Top {top} queries by change in AP:"]
         keys = ("Run", "QUERY_ID", "LEVEL") if any(m.key[0] for m in diff.ap_moves) \
             else ("QUERY_ID", "LEVEL")
@@ -508,11 +529,16 @@ def diff_text(diff: Diff, top: int) -> str:
         if diff.a.summary is None or diff.b.summary is None:
             out.append("  not compared: no .summary beside " +
                        " and ".join(s.name for s in (diff.a, diff.b) if s.summary is None))
-        elif not diff.aggregates:
+        elif not diff.aggregates and not diff.hash_aggregates:
             out.append("  no aggregate changed")
         else:
             for key, column, va, vb in diff.aggregates:
                 out.append(f"  {' '.join(key)} {column}: {va} -> {vb}")
+            if diff.hash_aggregates:
+                out.append("  moved only by the Perl's hash order (LDC-MAX entry-point ties, "
+                           "LDC-MEAN GT; no scoring difference):")
+            for key, column, va, vb in diff.hash_aggregates:
+                out.append(f"    {' '.join(key)} {column}: {va} -> {vb}")
     out += ["", "CHANGES", ""]
     if not diff.changes and not diff.ap_changes:
         out.append("none")

@@ -28,6 +28,9 @@ AP_ENDS = "AP COMPUTATION DEBUG INFO ENDS"
 RANKING_HEADER = "RANK NODEID CONFIDENCE MAPPED_EC V"
 #: The fields of one response of part 1, in file order.
 RESPONSE_FIELDS = ("FQNODEID", "SUBMISSION", "TARGET_QID", "ASSESSMENT")
+#: The eight lines of a response entry, as they begin.
+ENTRY_PREFIXES = (*(f"\t{name}:\t" for name in RESPONSE_FIELDS), "",
+                  "\tPREPOLICY ASSESSMENT:\t", "\tPOSTPOLICY ASSESSMENT:\t", DOTS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,7 +68,6 @@ class RankEntry:
 class APComputation:
     """One AP block of part 2 (a query at one level: 0, 1, ..., ALL)."""
 
-    run: str
     query: str
     level: str
     ap: str
@@ -80,7 +82,7 @@ class ColdStartDebug:
     path: str
     responses: list      # of Response, file order
     rows: list           # SF row names, file order (with or without responses)
-    ap: dict             # (run, query, level) -> APComputation
+    ap: dict             # (run, query, level) -> APComputation; run '' if only one
     task: str = "coldstart"
 
 
@@ -171,24 +173,26 @@ class _Reader:
 
 class _ColdStartReader(_Reader):
     def read(self) -> ColdStartDebug:
-        responses, rows, ap = [], [], {}
-        runs = 0
+        responses, rows, runs = [], [], []
         while self.peek() is not None:
-            runs += 1
             before = len(responses)
             self._part1(responses, rows)
             # Part 2 does not name its run: the submissions of part 1 do (column 3).
             run_ids = {r.submission.split("\t")[2] for r in responses[before:]
                        if r.submission.count("\t") >= 2}
-            run = run_ids.pop() if len(run_ids) == 1 else f"#{runs}"
-            self._part2(run, ap)
-        if runs == 0:
+            run = run_ids.pop() if len(run_ids) == 1 else f"#{len(runs) + 1}"
+            ap: dict = {}
+            self._part2(ap)
+            runs.append((run, ap))
+        if not runs:
             raise self.truncated("part 1")
-        if runs == 1:
-            # One run: no need to name it in keys (the Perl's and ours agree).
-            ap = {("",) + key[1:]: dataclasses.replace(value, run="")
-                  for key, value in ap.items()}
-        return ColdStartDebug(self.path, responses, rows, ap)
+        if len(runs) == 1:
+            # One run: no need to name it in keys.
+            return ColdStartDebug(self.path, responses, rows,
+                                  {("", *key): value for key, value in runs[0][1].items()})
+        return ColdStartDebug(self.path, responses, rows,
+                              {(run, *key): value for run, ap in runs
+                               for key, value in ap.items()})
 
     def _part1(self, responses: list, rows: list) -> None:
         while True:
@@ -209,6 +213,18 @@ class _ColdStartReader(_Reader):
         self.expect(AP_BEGINS, "the start of part 2")
 
     def _response(self, row: str) -> Response:
+        lines = self.lines[self.i:self.i + len(ENTRY_PREFIXES)]
+        if len(lines) == len(ENTRY_PREFIXES) and all(
+                line.startswith(prefix) for line, prefix in zip(lines, ENTRY_PREFIXES)) \
+                and lines[4] == "" and lines[7] == DOTS:
+            # The usual entry, read at once; anything else takes the careful path
+            # below, which says what is wrong where.
+            self.i += len(ENTRY_PREFIXES)
+            n = len
+            return Response(row, lines[1][n(ENTRY_PREFIXES[1]):], lines[0][n(ENTRY_PREFIXES[0]):],
+                            lines[2][n(ENTRY_PREFIXES[2]):], lines[3][n(ENTRY_PREFIXES[3]):],
+                            lines[5][n(ENTRY_PREFIXES[5]):], lines[6][n(ENTRY_PREFIXES[6]):],
+                            self.i - len(ENTRY_PREFIXES) + 1)
         start = self.i + 1
         inside = f"a response of row {row} (from line {start})"
         values = [self.field(f"\t{name}:\t", inside) for name in RESPONSE_FIELDS]
@@ -219,7 +235,7 @@ class _ColdStartReader(_Reader):
         return Response(row, values[1], values[0], values[2], values[3], prepolicy, postpolicy,
                         start)
 
-    def _part2(self, run: str, ap: dict) -> None:
+    def _part2(self, ap: dict) -> None:
         while True:
             line = self.take("part 2 (the AP computations)")
             if line == AP_ENDS:
@@ -253,11 +269,11 @@ class _ColdStartReader(_Reader):
                 ranking.append(RankEntry(int(cells[0]), *cells[1:]))
             if self.peek() is None:
                 raise self.truncated(inside)
-            key = (run, query, level)
+            key = (query, level)
             if key in ap:
                 raise self.fail(f"query {query} level {level} has a second AP computation",
                                 line=start)
-            ap[key] = APComputation(run, query, level, value, count, tuple(truth),
+            ap[key] = APComputation(query, level, value, count, tuple(truth),
                                     tuple(ranking), start)
 
 
