@@ -398,3 +398,30 @@ def test_a_debug_of_several_runs_keys_each_runs_ap_by_its_run_id(tmp_path):
     assert sorted({r.submission.split("\t")[2] for r in debug.responses}) == ["A", "B"]
     prefix = str(tmp_path / "case" / "out" / "run")
     assert run_diff([prefix, prefix], str(tmp_path))[0] == 0
+
+
+def test_scifact_label_flip_and_evidence_lost(tmp_path):
+    case = os.path.join(FIXTURES, "scifact", "basic")
+    with open(os.path.join(case, "predictions.jsonl"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    assert lines[0] == '{"id": 1, "evidence": {"10": {"sentences": [7, 8, 0, 1], ' \
+                       '"label": "SUPPORT"}}}'
+    changed = ['{"id": 1, "evidence": {"10": {"sentences": [7, 8, 0], '
+               '"label": "CONTRADICT"}}}'] + lines[1:]
+    (tmp_path / "b.jsonl").write_text("\n".join(changed) + "\n", encoding="utf-8")
+    from scorer.cli import main as score
+    for name, predictions in (("a", os.path.join(case, "predictions.jsonl")),
+                              ("b", str(tmp_path / "b.jsonl"))):
+        assert score(["-policy", os.path.join(ROOT, "configs", "scifact.yaml"), "-output_file",
+                      str(tmp_path / name), "-error_file", str(tmp_path / f"{name}.errlog"),
+                      os.path.join(case, "gold.jsonl"), predictions]) == 0
+    status, text, _ = run_diff(["a", "b"], str(tmp_path))
+    assert status == 1
+    claim = text.split("CLAIM 1\n")[1].splitlines()
+    assert claim[0] == "  ~ label RIGHT -> WRONG, evidence -1 +0, counts"
+    assert claim[3:] == ["      evidence only in A: 10:1",
+                         "      abstract_label_only 1 -> 0",
+                         "      sentence_retrieved 4 -> 3",
+                         "      sentence_selection 2 -> 0",  # rationale [0, 1] now incomplete
+                         "      sentence_label 2 -> 0"]
+    assert "  RIGHT      1      1\n  WRONG      0      2\n" in text

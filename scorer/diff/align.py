@@ -192,6 +192,7 @@ def diff_coldstart(a: Side, b: Side, queries: Optional[frozenset] = None) -> Dif
         ties = hashorder.ldcmax_ties(a.ldcmax, b.ldcmax, a.sf, b.sf)
     tied = {key for key in [m.key for m in ldcmax_moves] + ldcmax_counts_only
             if (key[0].split(":", 1)[0], key[1]) in ties}
+    ties = {(key[0].split(":", 1)[0], key[1]) for key in tied}  # those -query kept
     ldcmax_moves = [m for m in ldcmax_moves if m.key not in tied]
     ldcmax_counts_only = [key for key in ldcmax_counts_only if key not in tied]
     aggregates = _aggregates(a.summary, b.summary) if queries is None else []

@@ -345,7 +345,7 @@ def _scifact_claim(claim_id: str, facts: list, line: int) -> Claim:
         elif name.startswith("SENTENCE ") and name != "SENTENCE COUNTS" and doc is not None:
             evidence.add(f"{doc}:{name[len('SENTENCE '):]}")
     label = _fact(facts, "PREDICTED LABEL")
-    scores = tuple((f"{kind} {cell.split(' ')[0]}", cell.split(" ")[-1])
+    scores = tuple((f"{kind}_{cell.split(' ')[0]}", cell.split(" ")[-1])
                    for kind, name in (("abstract", "ABSTRACT COUNTS"),
                                       ("sentence", "SENTENCE COUNTS"))
                    for cell in _fact(facts, name))
