@@ -44,6 +44,7 @@ bench-page: $(STAMP)
 
 regen-golden: $(STAMP)
 	$(PY) tests/golden.py --regen
+	$(PY) tests/diff_cases.py --regen
 
 clean:
 	rm -rf out build *.egg-info .pytest_cache

@@ -3,6 +3,7 @@
 
     python bench/run_bench.py [--sizes 50,500,2000] [--samples 0,1000,10000]
                               [--repeat N] [--perl DIR [--perl-timeout S]]
+                              [--diff-size N]
 
 For each number of LDC queries a workload is generated (bench/workload.py,
 cached under bench/out/), and for each number of bootstrap samples a samples
@@ -22,6 +23,11 @@ when the Perl timed out on a smaller workload with as many samples, or when
 its time, extrapolated quadratically in submission lines (the Perl's measured
 growth) from its last run with as many samples, exceeds --perl-timeout; runs
 still going at the timeout are stopped.
+
+Then ``python -m scorer.diff`` is timed on the ``.debug`` files of one
+workload (--diff-size LDC queries, 1,000 by default; 0 skips it) scored under
+the two Cold Start policies of configs/, against its targets: under 3 s and
+under 500 MB.
 """
 from __future__ import annotations
 
@@ -44,6 +50,10 @@ import workload  # noqa: E402
 
 OUT = os.path.join(HERE, "out")
 SEED = 1
+CONFIGS = os.path.join(os.path.dirname(HERE), "configs")
+#: The diff's targets (issue 9): wall seconds and peak resident MB.
+DIFF_TARGET_SECONDS = 3.0
+DIFF_TARGET_MB = 500
 #: Reports compared with the Perl's (.params and .errlog differ on purpose, README).
 COMPARED_REPORTS = ("sf", "summary", "ldcmax", "ldcmean", "ap", "debug", "sample",
                     "samplescores", "confidence")
@@ -273,6 +283,44 @@ def time_perl(perl_dir, directory, samples_file, samples, lines, scorer, ours, h
              f"{perl.seconds / scorer.seconds:.1f}x"], differences(ours, theirs))
 
 
+def time_diff(size: int, repeat: int) -> tuple:
+    """(table line, failed?) of python -m scorer.diff on the .debug files of
+    one workload scored under the KB and the SF policy."""
+    directory, _counts = ensure_workload(size)
+    prefixes = []
+    for policy in ("kb", "sf"):
+        out = fresh_directory(os.path.join(directory, f"diff-{policy}"))
+        prefix = os.path.join(out, "run")
+        progress(f"{size} LDC queries: scoring under configs/coldstart-{policy}.yaml")
+        command = [sys.executable, "-m", "scorer", "-policy",
+                   os.path.join(CONFIGS, f"coldstart-{policy}.yaml"), "-expand", "CSSF17",
+                   "-error_file", prefix + ".errlog", "-output_file", prefix,
+                   *workload.INPUT_FILES]
+        scored = measure(command, directory, prefix)
+        if scored.status != "ok":
+            return f"diff: scoring under the {policy} policy failed ({scored.status})", True
+        prefixes.append(prefix)
+    out = fresh_directory(os.path.join(directory, "diff"))
+    command = [sys.executable, "-m", "scorer.diff", "-output_file", os.path.join(out, "diff"),
+               prefixes[0] + ".debug", prefixes[1] + ".debug"]
+    progress(f"{size} LDC queries: scorer.diff")
+    runs = [measure(command, directory, os.path.join(out, "diff")) for _ in range(repeat)]
+    # Exit status 1 means "something scores differently": expected here.
+    runs = [dataclasses.replace(run, status="ok") if run.status == "exit 1" else run
+            for run in runs]
+    diff = best_of(runs)
+    if diff.status != "ok":
+        return f"diff: python -m scorer.diff failed ({diff.status})", True
+    sizes = [os.path.getsize(prefix + ".debug") / 1e6 for prefix in prefixes]
+    megabytes = diff.peak_mib * 1.048576
+    within = diff.seconds < DIFF_TARGET_SECONDS and megabytes < DIFF_TARGET_MB
+    line = (f"diff of two {size}-LDC-query .debug files ({sizes[0]:.1f} MB, "
+            f"{sizes[1]:.1f} MB; KB vs SF policy): {diff.seconds:.2f} s, "
+            f"{diff.peak_mib:.0f} MiB peak; target < {DIFF_TARGET_SECONDS:g} s and "
+            f"< {DIFF_TARGET_MB} MB: {'met' if within else 'MISSED'}")
+    return line, False
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -281,6 +329,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1, help="runs per case (best time kept)")
     parser.add_argument("--perl", metavar="DIR", help="also time CS-Score-MASTER.pl from DIR")
     parser.add_argument("--perl-timeout", type=float, default=600.0, metavar="SECONDS")
+    parser.add_argument("--diff-size", type=int, default=1000, metavar="N",
+                        help="LDC queries of the scorer.diff timing (0: skip it)")
     options = parser.parse_args()
     sizes = [int(size) for size in options.sizes.split(",")]
     sample_counts = [int(count) for count in options.samples.split(",")]
@@ -313,11 +363,17 @@ def main() -> int:
                 note = note or perl_note
             rows.append(format_row(cells, columns, note))
             progress(rows[-1])
+    diff_line = ""
+    if options.diff_size:
+        diff_line, diff_failed = time_diff(options.diff_size, options.repeat)
+        failures += diff_failed
 
     print()
     print(format_row([name for name, _width in columns], columns,
                      "Perl reports vs scorer's" if perl_dir else ""))
     print("\n".join(rows))
+    if diff_line:
+        print("\n" + diff_line)
     final_version = scorer_version()
     notes = [
         f"scorer {version}" + (f" ({final_version} at the end)" if final_version != version else "")

@@ -1,0 +1,1 @@
+"""python -m scorer.diff: a semantic diff of two report sets (see __main__.py)."""

@@ -1,0 +1,123 @@
+"""``python -m scorer.diff``: what changed between two report sets, and what it
+did to the scores.
+
+    python -m scorer.diff [-output_file PREFIX] [-query ID[:ID...]] [-top N] A B
+
+A and B are report prefixes (``out/run``: its ``.debug``, with ``.sf``,
+``.ldcmax`` and ``.summary`` where present) or ``.debug`` files (then the reports beside them
+are read too).  Exit status as ``diff``: 0 when nothing that scores differs,
+1 when something does, 255 on errors.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from scorer import output
+from scorer.diff import align, debugfile
+from scorer.diff.tables import read_table
+from scorer.problems import ERROR_EXIT_STATUS, ScorerError
+
+USAGE = """\
+Usage: python -m scorer.diff [-output_file PREFIX] [-query ID[:ID...]] [-top N] A B
+  A, B            report prefixes (out/run: reads out/run.debug, and .sf, .ldcmax and
+                  .summary where present) or .debug files (Cold Start, ours or the Perl
+                  2017.2.0's; SciFact; FEVER)
+  -output_file P  write P.diff (the text) and P.diff.csv (one row per change);
+                  without it the text goes to standard output
+  -query IDS      only these SF query (claim) ids, separated by ':'
+  -top N          how many queries to list by change in F1 and in AP (default 20)
+  -help           this text
+Exit status: 0 nothing that scores differs, 1 something does, 255 errors.
+"""
+SWITCHES_WITH_VALUE = ("-output_file", "-query", "-top")
+DEFAULT_TOP = 20
+
+
+def load_side(name: str) -> align.Side:
+    """A side from a prefix or a .debug file, with the tables found beside it."""
+    if os.path.isfile(name):
+        debug_path = name
+        prefix = name[:-len(".debug")] if name.endswith(".debug") else None
+    elif os.path.isfile(name + ".debug"):
+        debug_path, prefix = name + ".debug", name
+    else:
+        raise ScorerError(f"{name}: neither a .debug file nor a report prefix "
+                          f"(there is no {name}.debug)")
+    debug = debugfile.read(debug_path)
+    side = align.Side(name, debug)
+    if prefix is not None:
+        extensions = ("sf", "ldcmax", "summary") if debug.task == "coldstart" else ("summary",)
+        for extension in extensions:
+            path = f"{prefix}.{extension}"
+            if os.path.isfile(path):
+                setattr(side, extension, read_table(path))
+    return side
+
+
+def parse_switches(argv: list) -> tuple:
+    options, files = {}, []
+    i = 0
+    while i < len(argv):
+        argument = argv[i]
+        if argument in ("-h", "-help", "--help"):
+            return None, None
+        if argument in SWITCHES_WITH_VALUE:
+            if i + 1 >= len(argv):
+                raise ScorerError(f"{argument} needs a value")
+            options[argument[1:]] = argv[i + 1]
+            i += 2
+            continue
+        if argument.startswith("-") and len(argument) > 1:
+            raise ScorerError(f"Unknown switch: {argument}")
+        files.append(argument)
+        i += 1
+    if len(files) != 2:
+        raise ScorerError(f"expected two report sets A and B, got {len(files)}")
+    top = options.get("top", str(DEFAULT_TOP))
+    if not top.isdigit() or int(top) < 1:
+        raise ScorerError(f"-top needs a whole number of at least 1, not '{top}'")
+    options["top"] = int(top)
+    if "query" in options:
+        queries = [q for q in options["query"].split(":") if q]
+        if not queries:
+            raise ScorerError("-query needs at least one id")
+        options["query"] = frozenset(queries)
+    return options, files
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        options, files = parse_switches(argv)
+    except ScorerError as error:
+        sys.stderr.write(f"ERROR: {error}\n\n{USAGE}")
+        return ERROR_EXIT_STATUS
+    if options is None:
+        sys.stdout.write(USAGE)
+        return 0
+    try:
+        prefix = options.get("output_file")
+        if prefix is not None:
+            output.check_writable(prefix + ".diff")
+        a, b = load_side(files[0]), load_side(files[1])
+        if a.debug.task != b.debug.task:
+            raise ScorerError(f"{files[0]} is a {a.debug.task} report and {files[1]} a "
+                              f"{b.debug.task} report: nothing to compare")
+        diff = align.diff_sides(a, b, options.get("query"))
+        text = align.diff_text(diff, options["top"])
+        if prefix is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            csv = align.csv_text(diff)
+            output.write_text_atomically(prefix + ".diff", text)
+            output.write_text_atomically(prefix + ".diff.csv", csv)
+    except ScorerError as error:
+        sys.stderr.write(f"ERROR: {error}\n")
+        return error.exit_status
+    return 1 if diff.scoring else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

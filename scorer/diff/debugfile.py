@@ -1,0 +1,364 @@
+"""Reading a ``.debug`` report back into keyed rows, for ``python -m scorer.diff``.
+
+Three layouts are read:
+
+* Cold Start (ours, and CS-Score-MASTER.pl 2017.2.0's, which is the same
+  layout, spec §5.4): per run, part 1 lists per SF row the responses whose
+  post-policy labels differ from their pre-policy category; part 2 shows each
+  AP computation (ground truth, ranking, mapped ECs, V);
+* SciFact and FEVER (ours, ``scorer/claims/reports.py``): a ``#task:`` header,
+  then one block of facts per claim.
+
+The diff is the one reader of ``.debug`` (the design keeps every other step on
+the counts tables); a file that ends early or does not have one of these
+layouts is an error naming the file and line.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+from scorer.problems import ScorerError
+from scorer.textfile import read_text
+
+RULE = "=" * 80
+DOTS = "." * 80
+AP_BEGINS = "AP COMPUTATION DEBUG INFO BEGINS:"
+AP_ENDS = "AP COMPUTATION DEBUG INFO ENDS"
+RANKING_HEADER = "RANK NODEID CONFIDENCE MAPPED_EC V"
+#: The fields of one response of part 1, in file order.
+RESPONSE_FIELDS = ("FQNODEID", "SUBMISSION", "TARGET_QID", "ASSESSMENT")
+#: The eight lines of a response entry, as they begin.
+ENTRY_PREFIXES = (*(f"\t{name}:\t" for name in RESPONSE_FIELDS), "",
+                  "\tPREPOLICY ASSESSMENT:\t", "\tPOSTPOLICY ASSESSMENT:\t", DOTS)
+
+
+@dataclasses.dataclass(frozen=True)
+class Response:
+    """One response listed in part 1 of a Cold Start ``.debug``."""
+
+    row: str             # the SF row (``Q`` at hop 0, ``Q:1`` ... below)
+    submission: str      # the submission line (the alignment key)
+    fqnodeid: str
+    target_qid: str
+    assessment: str      # the qrel line it matched, or ``-``
+    prepolicy: str
+    postpolicy: str      # the labels, as the file joins them
+    line: int            # where its entry starts in the file
+
+    @property
+    def query(self) -> str:
+        return self.row.split(":", 1)[0]
+
+    @property
+    def hop(self) -> int:
+        return self.row.count(":")
+
+
+@dataclasses.dataclass(frozen=True)
+class RankEntry:
+    rank: int
+    nodeid: str
+    confidence: str
+    mapped_ec: str
+    v: str
+
+
+@dataclasses.dataclass(frozen=True)
+class APComputation:
+    """One AP block of part 2 (a query at one level: 0, 1, ..., ALL)."""
+
+    query: str
+    level: str
+    ap: str
+    ground_truth_count: str
+    ground_truth: tuple
+    ranking: tuple       # of RankEntry, in rank order
+    line: int
+
+
+@dataclasses.dataclass
+class ColdStartDebug:
+    path: str
+    responses: list      # of Response, file order
+    rows: list           # SF row names, file order (with or without responses)
+    ap: dict             # (run, query, level) -> APComputation; run '' if only one
+    task: str = "coldstart"
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """One claim block of a SciFact or FEVER ``.debug``: what scores, and the
+    evidence it was scored on."""
+
+    id: str
+    label: str           # RIGHT or WRONG
+    strict: tuple        # FEVER: (YES|NO,); SciFact: the rationalized abstracts
+    evidence: frozenset  # FEVER: sentences read; SciFact: ``doc:sentence``
+    scores: tuple        # (name, value) pairs: the per-claim counts
+    line: int
+
+
+@dataclasses.dataclass
+class ClaimsDebug:
+    path: str
+    task: str            # scifact or fever
+    claims: list         # of Claim, file order
+
+
+def read(path: str):
+    """A ``ColdStartDebug`` or a ``ClaimsDebug``; ScorerError naming file and
+    line when the file ends early or has an unknown layout."""
+    lines = read_text(path).split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    else:
+        # Every layout ends with a newline: a missing one means a cut file.
+        if lines:
+            raise ScorerError(f"{path} line {len(lines)}: the file is truncated "
+                              f"(its last line does not end)")
+    if not lines:
+        raise ScorerError(f"{path} line 1: empty file: not a .debug report")
+    first = lines[0]
+    if first.startswith("#scifact:") or first.startswith("#fever:"):
+        return _ClaimsReader(path, lines).read()
+    if first in (RULE, "", AP_BEGINS):
+        return _ColdStartReader(path, lines).read()
+    raise ScorerError(f"{path} line 1: unknown .debug layout: expected a Cold Start "
+                      f"report (a '=' rule) or a '#scifact:'/'#fever:' header, "
+                      f"found '{_clip(first)}'")
+
+
+def _clip(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[:width] + "..."
+
+
+class _Reader:
+    def __init__(self, path: str, lines: list):
+        self.path = path
+        self.lines = lines
+        self.i = 0
+
+    def fail(self, message: str, line: Optional[int] = None) -> ScorerError:
+        number = (self.i + 1) if line is None else line
+        return ScorerError(f"{self.path} line {number}: {message}")
+
+    def truncated(self, inside: str) -> ScorerError:
+        return self.fail(f"the file is truncated: it ends inside {inside}",
+                         line=len(self.lines))
+
+    def peek(self) -> Optional[str]:
+        return self.lines[self.i] if self.i < len(self.lines) else None
+
+    def take(self, inside: str) -> str:
+        if self.i >= len(self.lines):
+            raise self.truncated(inside)
+        line = self.lines[self.i]
+        self.i += 1
+        return line
+
+    def expect(self, wanted: str, inside: str) -> None:
+        line = self.take(inside)
+        if line != wanted:
+            self.i -= 1
+            raise self.fail(f"expected '{_clip(wanted)}' in {inside}, found '{_clip(line)}'")
+
+    def field(self, prefix: str, inside: str) -> str:
+        line = self.take(inside)
+        if not line.startswith(prefix):
+            self.i -= 1
+            raise self.fail(f"expected '{prefix.strip()}' in {inside}, found '{_clip(line)}'")
+        return line[len(prefix):]
+
+
+class _ColdStartReader(_Reader):
+    def read(self) -> ColdStartDebug:
+        responses, rows, runs = [], [], []
+        while self.peek() is not None:
+            before = len(responses)
+            self._part1(responses, rows)
+            # Part 2 does not name its run: the submissions of part 1 do (column 3).
+            run_ids = {r.submission.split("\t")[2] for r in responses[before:]
+                       if r.submission.count("\t") >= 2}
+            run = run_ids.pop() if len(run_ids) == 1 else f"#{len(runs) + 1}"
+            ap: dict = {}
+            self._part2(ap)
+            runs.append((run, ap))
+        if not runs:
+            raise self.truncated("part 1")
+        if len(runs) == 1:
+            # One run: no need to name it in keys.
+            return ColdStartDebug(self.path, responses, rows,
+                                  {("", *key): value for key, value in runs[0][1].items()})
+        return ColdStartDebug(self.path, responses, rows,
+                              {(run, *key): value for run, ap in runs
+                               for key, value in ap.items()})
+
+    def _part1(self, responses: list, rows: list) -> None:
+        while True:
+            line = self.take("part 1 (the SF rows)")
+            if line == "":
+                break
+            if line != RULE:
+                self.i -= 1
+                raise self.fail(f"expected a '=' rule or an empty line in part 1, "
+                                f"found '{_clip(line)}'")
+            row = self.take("part 1 (a row name)")
+            if not row or row.startswith("\t") or row in (RULE, DOTS):
+                self.i -= 1
+                raise self.fail(f"expected an SF row name after the rule, found '{_clip(row)}'")
+            rows.append(row)
+            while self.peek() is not None and self.peek().startswith("\tFQNODEID:\t"):
+                responses.append(self._response(row))
+        self.expect(AP_BEGINS, "the start of part 2")
+
+    def _response(self, row: str) -> Response:
+        lines = self.lines[self.i:self.i + len(ENTRY_PREFIXES)]
+        if len(lines) == len(ENTRY_PREFIXES) and all(
+                line.startswith(prefix) for line, prefix in zip(lines, ENTRY_PREFIXES)) \
+                and lines[4] == "" and lines[7] == DOTS:
+            # The usual entry, read at once; anything else takes the careful path
+            # below, which says what is wrong where.
+            self.i += len(ENTRY_PREFIXES)
+            n = len
+            return Response(row, lines[1][n(ENTRY_PREFIXES[1]):], lines[0][n(ENTRY_PREFIXES[0]):],
+                            lines[2][n(ENTRY_PREFIXES[2]):], lines[3][n(ENTRY_PREFIXES[3]):],
+                            lines[5][n(ENTRY_PREFIXES[5]):], lines[6][n(ENTRY_PREFIXES[6]):],
+                            self.i - len(ENTRY_PREFIXES) + 1)
+        start = self.i + 1
+        inside = f"a response of row {row} (from line {start})"
+        values = [self.field(f"\t{name}:\t", inside) for name in RESPONSE_FIELDS]
+        self.expect("", inside)
+        prepolicy = self.field("\tPREPOLICY ASSESSMENT:\t", inside)
+        postpolicy = self.field("\tPOSTPOLICY ASSESSMENT:\t", inside)
+        self.expect(DOTS, inside)
+        return Response(row, values[1], values[0], values[2], values[3], prepolicy, postpolicy,
+                        start)
+
+    def _part2(self, ap: dict) -> None:
+        while True:
+            line = self.take("part 2 (the AP computations)")
+            if line == AP_ENDS:
+                return
+            if line != RULE:
+                self.i -= 1
+                raise self.fail(f"expected a '=' rule or '{AP_ENDS}' in part 2, "
+                                f"found '{_clip(line)}'")
+            start = self.i + 1
+            inside = f"an AP computation (from line {start})"
+            query = self.field("QUERY_ID:         ", inside)
+            level = self.field("LEVEL:            ", inside)
+            value = self.field("AP:               ", inside)
+            count = self.field("NUM_GROUND_TRUTH: ", inside)
+            self.expect("GROUND TRUTH:", inside)
+            truth = []
+            while self.peek() is not None and self.peek().startswith("  "):
+                truth.append(self.take(inside)[2:])
+            if self.peek() == "":  # no ground truth: the writer leaves an empty line
+                self.take(inside)
+            self.expect("RANKING:", inside)
+            self.expect("........", inside)
+            self.expect(RANKING_HEADER, inside)
+            ranking = []
+            while self.peek() is not None and self.peek() not in (RULE, AP_ENDS):
+                cells = self.take(inside).split(" ")
+                if len(cells) != 5 or not cells[0].isdigit():
+                    self.i -= 1
+                    raise self.fail(f"expected 'RANK NODEID CONFIDENCE MAPPED_EC V' in "
+                                    f"{inside}, found '{_clip(self.lines[self.i])}'")
+                ranking.append(RankEntry(int(cells[0]), *cells[1:]))
+            if self.peek() is None:
+                raise self.truncated(inside)
+            key = (query, level)
+            if key in ap:
+                raise self.fail(f"query {query} level {level} has a second AP computation",
+                                line=start)
+            ap[key] = APComputation(query, level, value, count, tuple(truth),
+                                    tuple(ranking), start)
+
+
+class _ClaimsReader(_Reader):
+    #: The fact that ends a complete claim block.
+    LAST_FACT = {"scifact": "SENTENCE COUNTS", "fever": "RECALL"}
+
+    def read(self) -> ClaimsDebug:
+        header = self.take("the header")
+        task = header[1:].split(":", 1)[0]
+        try:
+            announced = int(header.split(":", 1)[1].split()[0])
+        except (IndexError, ValueError):
+            raise self.fail(f"expected '#{task}: N claim(s), ...', found '{_clip(header)}'",
+                            line=1)
+        claims = []
+        while self.peek() is not None:
+            claims.append(self._claim(task))
+        if len(claims) != announced:
+            raise self.fail(f"the file is truncated: the header announces {announced} "
+                            f"claim(s), the file holds {len(claims)}", line=len(self.lines))
+        return ClaimsDebug(self.path, task, claims)
+
+    def _claim(self, task: str) -> Claim:
+        self.expect(RULE, "the list of claims")
+        start = self.i + 1
+        head = self.take("a claim")
+        if not head.startswith("CLAIM "):
+            self.i -= 1
+            raise self.fail(f"expected 'CLAIM <id>' after the rule, found '{_clip(head)}'")
+        claim_id = head[len("CLAIM "):].split("\t", 1)[0]
+        inside = f"claim {claim_id} (from line {start})"
+        facts = []
+        while self.peek() is not None and self.peek() != RULE:
+            line = self.take(inside)
+            if line == DOTS:
+                facts.append(("--", ()))
+                continue
+            if not line.startswith("\t") or ":\t" not in line:
+                self.i -= 1
+                raise self.fail(f"expected a '<TAB>NAME:<TAB>value' fact in {inside}, "
+                                f"found '{_clip(line)}'")
+            name, _, rest = line[1:].partition(":\t")
+            facts.append((name, tuple(rest.split("\t"))))
+        named = [name for name, _ in facts if name != "--"]
+        if not named or named[-1] != self.LAST_FACT[task]:
+            if self.peek() is None:
+                raise self.truncated(inside)
+            raise self.fail(f"{inside} does not end with {self.LAST_FACT[task]}")
+        return (_scifact_claim if task == "scifact" else _fever_claim)(claim_id, facts, start)
+
+
+def _fact(facts: list, name: str) -> tuple:
+    for fact, values in facts:
+        if fact == name:
+            return values
+    return ()
+
+
+def _scifact_claim(claim_id: str, facts: list, line: int) -> Claim:
+    evidence, rationalized, doc = set(), [], None
+    for name, values in facts:
+        if name == "PREDICTED ABSTRACT":
+            doc = values[0]
+        elif name == "--":
+            doc = None
+        elif name == "RATIONALIZED" and values[0] == "YES" and doc is not None:
+            rationalized.append(doc)
+        elif name.startswith("SENTENCE ") and name != "SENTENCE COUNTS" and doc is not None:
+            evidence.add(f"{doc}:{name[len('SENTENCE '):]}")
+    label = _fact(facts, "PREDICTED LABEL")
+    scores = tuple((f"{kind}_{cell.split(' ')[0]}", cell.split(" ")[-1])
+                   for kind, name in (("abstract", "ABSTRACT COUNTS"),
+                                      ("sentence", "SENTENCE COUNTS"))
+                   for cell in _fact(facts, name))
+    return Claim(claim_id, label[-1] if label else "", tuple(sorted(rationalized)),
+                 frozenset(evidence), scores, line)
+
+
+def _fever_claim(claim_id: str, facts: list, line: int) -> Claim:
+    evidence = {values[0] for name, values in facts
+                if name.startswith("PREDICTED ") and name != "PREDICTED LABEL"
+                and len(values) > 1 and not values[1].startswith("NOT READ")}
+    label = _fact(facts, "PREDICTED LABEL")
+    strict = _fact(facts, "STRICT")
+    scores = tuple((name.lower(), _fact(facts, name)[0]) for name in ("PRECISION", "RECALL"))
+    return Claim(claim_id, label[-1] if label else "", strict[:1], frozenset(evidence),
+                 scores, line)

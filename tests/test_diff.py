@@ -1,0 +1,427 @@
+"""``python -m scorer.diff``: what changed between two report sets.
+
+A report set against itself is an empty diff; the Perl's reports of every
+Cold Start reference case against ours differ in nothing that scores (its
+hash-order variants are reported as such); hand-made changes give exactly
+their golden .diff and .diff.csv; the two Cold Start policies of configs/
+make the transitions the policies say.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import PARITY, ROOT, SHARED_TOOLS
+from diff_cases import DEMO, OUTPUTS, find_cases, run_diff, run_diff_case, score_side
+from golden import FIXTURES, find_cases as find_scorer_cases, run_case
+from scorer.diff import debugfile
+from scorer.diff.align import NOT_LISTED
+from scorer.policy import build_policy, load_policy_file
+
+DIFF_CASES = find_cases()
+PARITY_CASES = find_scorer_cases(str(PARITY / "coldstart")) \
+    if (PARITY / "coldstart").is_dir() else []
+DEMO_EXPECTED = os.path.join(FIXTURES, "coldstart", "demo", "expected")
+
+
+def csv_rows(path) -> list:
+    with open(path, encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+# ------------------------------------------------------------ against itself
+
+@pytest.mark.parametrize("prefix", [
+    os.path.join(DEMO_EXPECTED, "run"),
+    os.path.join(FIXTURES, "scifact", "basic", "expected", "run"),
+    os.path.join(FIXTURES, "fever", "inline", "expected", "run"),
+], ids=["coldstart", "scifact", "fever"])
+def test_a_report_set_against_itself_is_an_empty_diff(prefix, tmp_path):
+    status, text, _ = run_diff(["-output_file", "out", prefix, prefix + ".debug"], str(tmp_path))
+    assert status == 0
+    with open(tmp_path / "out.diff", encoding="utf-8") as f:
+        text = f.read()
+    assert "Scoring differences: none" in text
+    assert text.endswith("CHANGES\n\nnone\n")
+    assert csv_rows(tmp_path / "out.diff.csv") == []
+    # Every response (claim) is on the diagonal of the transitions.
+    matrix = text.split("Transitions of")[1].split("\n\n")[0].splitlines()[2:]
+    for line in matrix:
+        cells = line.split()
+        counts = [int(c) for c in cells[-(len(matrix)):]]
+        assert sum(counts) == counts[matrix.index(line)] > 0
+
+
+def test_without_output_file_the_text_goes_to_stdout(tmp_path):
+    prefix = os.path.join(DEMO_EXPECTED, "run")
+    status, text, stderr = run_diff([prefix, prefix], str(tmp_path))
+    assert status == 0 and stderr == ""
+    assert text.startswith("scorer.diff: coldstart\n")
+    assert os.listdir(tmp_path) == []
+
+
+# ------------------------------------------------------- Perl against ours
+
+@pytest.mark.parity
+@pytest.mark.skipif(not PARITY_CASES, reason=f"no reference cases: {PARITY / 'coldstart'} "
+                                             f"does not exist")
+@pytest.mark.parametrize("case", PARITY_CASES,
+                         ids=[os.path.relpath(c, PARITY / "coldstart") for c in PARITY_CASES])
+def test_the_perls_reports_against_ours_differ_in_nothing_that_scores(case, tmp_path):
+    ours = tmp_path / "ours"
+    ours.mkdir()
+    assert run_case(case, str(ours))[0] == 0
+    perl = os.path.join(case, "expected", "run")
+    status, text, stderr = run_diff([perl, str(ours / "run")], str(tmp_path))
+    assert (status, stderr) == (0, "")
+    assert "Scoring differences: none" in text
+    assert "(.debug .sf .ldcmax .summary)" in text
+    # Each hash-order variant of the Perl's reports: still nothing that scores,
+    # and an LDC-MAX row that differs is reported as another entry point chosen.
+    variants = os.path.join(case, "variants")
+    for variant in sorted(os.listdir(variants)) if os.path.isdir(variants) else []:
+        side = tmp_path / variant
+        side.mkdir()
+        for name in os.listdir(os.path.join(case, "expected")):
+            shutil.copy(os.path.join(case, "expected", name), side / name)
+        for name in os.listdir(os.path.join(variants, variant)):
+            shutil.copy(os.path.join(variants, variant, name), side / name)
+        status, text, _ = run_diff([str(side / "run"), str(ours / "run")], str(tmp_path))
+        assert status == 0, variant
+        with open(side / "run.ldcmax", "rb") as a, open(ours / "run.ldcmax", "rb") as b:
+            ldcmax_differs = a.read() != b.read()
+        assert ("entry-point ties: another entry point of equal combined F1" in text) \
+            == ldcmax_differs, variant
+
+
+@pytest.mark.perl
+@pytest.mark.skipif(not (SHARED_TOOLS / "gen_coldstart.py").is_file(),
+                    reason="the case generator ../shared/tools/gen_coldstart.py is not there")
+def test_the_perl_under_several_hash_seeds_against_ours(perl_scorer, tmp_path):
+    """A generated case where the Perl's LDC-MAX choice depends on its hash
+    order (entry points tie): each of its results against ours differs in
+    nothing that scores, and the ties are named."""
+    from perl_compare import generate, run_perl
+    case = str(tmp_path / "case")
+    files = generate(case, 201, ["--single-conflict-rate", "1.0", "--same-doc-rate", "0"])
+    args = ["-expand", "CSSF17", *files]
+    ours = tmp_path / "ours"
+    ours.mkdir()
+    from scorer.cli import main as score
+    previous = os.getcwd()
+    os.chdir(case)
+    try:
+        assert score(["-output_file", str(ours / "run"), "-error_file",
+                      str(ours / "run.errlog"), *args]) == 0
+    finally:
+        os.chdir(previous)
+    ties = 0
+    for hash_seed in (0, 1):
+        perl = tmp_path / f"perl{hash_seed}"
+        status, _ = run_perl(perl_scorer, case, args, str(perl), hash_seed)
+        assert status == 0
+        status, text, _ = run_diff([str(perl / "run"), str(ours / "run")], str(tmp_path))
+        assert status == 0, text
+        assert "CHANGES\n\nnone\n" in text
+        ties += "entry-point ties: another entry point of equal combined F1" in text
+    assert ties > 0
+
+
+def test_labels_moving_between_responses_of_a_row_do_not_score(tmp_path):
+    """What the Perl's hash order does to a single-valued slot (spec §0.3 item
+    3): two correct responses of one row swap RIGHT and REDUNDANT."""
+    with open(os.path.join(DEMO_EXPECTED, "run.debug"), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    post = [i for i, line in enumerate(lines) if line.startswith("\tPOSTPOLICY")]
+    # The first two responses of row CSSF17_ENG_47a114c77c: RIGHT and IGNORE,REDUNDANT.
+    first, second = post[2], post[3]
+    assert (lines[first], lines[second]) == ("\tPOSTPOLICY ASSESSMENT:\tRIGHT",
+                                             "\tPOSTPOLICY ASSESSMENT:\tIGNORE,REDUNDANT")
+    lines[first], lines[second] = lines[second], lines[first]
+    (tmp_path / "swapped.debug").write_text("\n".join(lines), encoding="utf-8")
+    shutil.copy(os.path.join(DEMO_EXPECTED, "run.debug"), tmp_path / "demo.debug")
+    status, text, _ = run_diff(["demo.debug", "swapped.debug"], str(tmp_path))
+    assert status == 0
+    assert "Scoring differences: none" in text
+    assert "Responses: 2 changed, 0 only in A, 0 only in B; 2 of these leave their row's " \
+           "counts unchanged" in text
+    assert text.count("labels moved within the row, its counts unchanged") == 2
+    assert "CORRECT/RIGHT  ->  CORRECT/IGNORE,REDUNDANT" in text
+    assert "CORRECT/IGNORE,REDUNDANT  ->  CORRECT/RIGHT" in text
+    # Without .sf beside the files, row counts stand in for P/R/F1.
+    assert "F1 not compared: no .sf beside demo.debug and swapped.debug" in text
+
+
+# ------------------------------------------------------- hand-made changes
+
+@pytest.mark.parametrize("case", DIFF_CASES, ids=[os.path.basename(c) for c in DIFF_CASES])
+def test_hand_made_changes_give_the_golden_diff(case, tmp_path):
+    status, outputs = run_diff_case(case, str(tmp_path))
+    expected = os.path.join(case, "expected")
+    with open(os.path.join(expected, "status")) as f:
+        assert status == int(f.read())
+    for name in OUTPUTS:
+        with open(os.path.join(expected, name), "rb") as f:
+            assert outputs[name] == f.read(), f"{name} differs from the golden file " \
+                                              f"(python tests/diff_cases.py --regen)"
+
+
+def test_the_golden_cases_show_exactly_their_change():
+    """What each hand-made change must show, independently of the golden files."""
+    def rows(case):
+        return csv_rows(os.path.join(FIXTURES, "diff", case, "expected", "diff.diff.csv"))
+
+    responses = [r for r in rows("assessment_flipped") if r["row"]]
+    assert [(r["side"], r["before"], r["after"]) for r in responses] == \
+        [("both", "CORRECT/RIGHT", "INCORRECT/WRONG")]
+    assert "Oberlin Conservatory" in responses[0]["id"]
+    responses = [r for r in rows("response_removed") if r["row"]]
+    assert [(r["side"], r["before"], r["after"]) for r in responses] == \
+        [("A", "INCORRECT/WRONG", NOT_LISTED)]
+    assert "\tYale\t" in responses[0]["id"]
+    assert float(responses[0]["f1_delta"]) > 0
+    responses = [r for r in rows("policy_switch") if r["row"]]
+    assert [(r["side"], r["before"], r["after"]) for r in responses] == \
+        [("A", "INEXACT/WRONG", NOT_LISTED)]
+
+
+# ------------------------------------------------- the policies of configs/
+
+def _policy_labels(policy, prepolicy: str) -> str:
+    """The post-policy labels a policy gives a category (spec §3.5)."""
+    return ",".join(sorted(option for option in ("RIGHT", "WRONG", "IGNORE")
+                           if prepolicy in getattr(policy, option.lower())))
+
+
+def _duplicate_list(policy) -> str:
+    return [option for option in ("RIGHT", "WRONG", "IGNORE")
+            if "DUPLICATE" in getattr(policy, option.lower())][-1]
+
+
+def test_the_two_coldstart_policies_make_the_transitions_they_say(tmp_path):
+    kb, sf = (build_policy(load_policy_file(os.path.join(ROOT, "configs", name)), {})
+              for name in ("coldstart-kb.yaml", "coldstart-sf.yaml"))
+    for name, path in (("kb", "coldstart-kb.yaml"), ("sf", "coldstart-sf.yaml")):
+        overrides = tmp_path / f"{name}-args"
+        overrides.mkdir()
+        with open(os.path.join(DEMO, "args"), encoding="utf-8") as f:
+            args = f.read()
+        (overrides / "args").write_text(f"-policy\n{os.path.join(ROOT, 'configs', path)}\n"
+                                        + args, encoding="utf-8")
+        score_side(str(tmp_path), name, str(overrides))
+    status, text, _ = run_diff(["-output_file", "d", "kb/run", "sf/run"], str(tmp_path))
+    assert status == 1
+    a = debugfile.read(str(tmp_path / "kb" / "run.debug"))
+    b = debugfile.read(str(tmp_path / "sf" / "run.debug"))
+    in_b = {r.submission: r for r in b.responses}
+    assert {r.submission for r in a.responses} == set(in_b)
+    checked = set()
+    for ra in a.responses:
+        rb = in_b[ra.submission]
+        assert rb.prepolicy == ra.prepolicy
+        if "REDUNDANT" in ra.postpolicy:
+            # DUPLICATE: IGNORE under the KB policy, WRONG under the SF policy.
+            assert ra.postpolicy == f"{_duplicate_list(kb)},REDUNDANT" == "IGNORE,REDUNDANT"
+            assert rb.postpolicy == f"REDUNDANT,{_duplicate_list(sf)}" == "REDUNDANT,WRONG"
+        elif ra.prepolicy == "CORRECT" and ra.postpolicy == "IGNORE":
+            assert rb.postpolicy == "IGNORE"  # a nominal-only node: ignored under both
+        else:
+            assert ra.postpolicy == _policy_labels(kb, ra.prepolicy)
+            assert rb.postpolicy == _policy_labels(sf, rb.prepolicy)
+        checked.add((ra.prepolicy, ra.postpolicy, rb.postpolicy))
+    # UNASSESSED is ignored and INEXACT wrong under both; DUPLICATE moves.
+    assert {("UNASSESSED", "IGNORE", "IGNORE"), ("INEXACT", "WRONG", "WRONG"),
+            ("CORRECT", "IGNORE,REDUNDANT", "REDUNDANT,WRONG")} <= checked
+    rows = csv_rows(tmp_path / "d.diff.csv")
+    changed = [(r["before"], r["after"]) for r in rows if r["row"]]
+    assert changed == [("CORRECT/IGNORE,REDUNDANT", "CORRECT/REDUNDANT,WRONG")]
+    with open(tmp_path / "d.diff", encoding="utf-8") as f:
+        matrix = f.read().split("Transitions of")[1].split("\n\n")[0].splitlines()[1:]
+    assert [line.split() for line in matrix] == [
+        ["A", "\\", "B", "IGNORE", "REDUNDANT,WRONG", "RIGHT", "WRONG"],
+        ["IGNORE", "2", "0", "0", "0"],
+        ["IGNORE,REDUNDANT", "0", "1", "0", "0"],
+        ["RIGHT", "0", "0", "6", "0"],
+        ["WRONG", "0", "0", "0", "4"]]
+
+
+# --------------------------------------------------------------- switches
+
+def test_query_and_top_narrow_the_diff(tmp_path):
+    case = os.path.join(FIXTURES, "diff", "policy_switch")
+    run_diff_case(case, str(tmp_path))
+    status, text, _ = run_diff(["-query", "CSSF17_ENG_47a114c77c", "A/run", "B/run"],
+                               str(tmp_path))
+    assert status == 0  # the change is in another query
+    assert "queries: CSSF17_ENG_47a114c77c (aggregates not compared)" in text
+    assert "Queries touched: 0 of 1" in text
+    status, text, _ = run_diff(["-top", "1", "-query", "CSSF17_ENG_d8c8ecef3e:X", "A/run",
+                                "B/run"], str(tmp_path))
+    assert status == 1
+    top = text.split("Top 1 queries by change in AP:\n")[1].split("\n\n")[0].splitlines()
+    assert [line.split()[:2] for line in top] == [["QUERY_ID", "LEVEL"],
+                                                  ["CSSF17_ENG_d8c8ecef3e", "1"]]
+
+
+# ----------------------------------------------------------------- errors
+
+def _truncated(tmp_path):
+    with open(os.path.join(DEMO_EXPECTED, "run.debug"), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    (tmp_path / "cut.debug").write_text("\n".join(lines[:14]) + "\n", encoding="utf-8")
+    return ["cut.debug", os.path.join(DEMO_EXPECTED, "run.debug")], \
+        "cut.debug line 14: the file is truncated: it ends inside a response of row " \
+        "CSSF17_ENG_3f0bc7c062:1 (from line 13)"
+
+
+def _unknown(tmp_path):
+    (tmp_path / "odd.debug").write_text("hello\n", encoding="utf-8")
+    return ["odd.debug", "odd.debug"], "odd.debug line 1: unknown .debug layout"
+
+
+def _bad_line(tmp_path):
+    with open(os.path.join(DEMO_EXPECTED, "run.debug"), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    lines[5] = "\tASSESSED:\tsomething"
+    (tmp_path / "bad.debug").write_text("\n".join(lines), encoding="utf-8")
+    return ["bad.debug", "bad.debug"], "bad.debug line 6: expected 'ASSESSMENT:' in a " \
+                                      "response of row CSSF17_ENG_3f0bc7c062 (from line 3)"
+
+
+def _cut_claims(tmp_path):
+    path = os.path.join(FIXTURES, "fever", "inline", "expected", "run.debug")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    (tmp_path / "cut.debug").write_text("\n".join(lines[:24]) + "\n", encoding="utf-8")
+    return ["cut.debug", path], "cut.debug line 24: the file is truncated: it ends inside " \
+                                "claim 2 (from line 14)"
+
+
+def _mixed(tmp_path):
+    return [os.path.join(DEMO_EXPECTED, "run"),
+            os.path.join(FIXTURES, "fever", "inline", "expected", "run")], \
+        "is a coldstart report and"
+
+
+def _missing(tmp_path):
+    return ["nothere", "nothere"], "nothere: neither a .debug file nor a report prefix"
+
+
+def _one_side(tmp_path):
+    return ["a"], "expected two report sets A and B, got 1"
+
+
+def _bad_top(tmp_path):
+    return ["-top", "0", "a", "b"], "-top needs a whole number of at least 1, not '0'"
+
+
+def _unknown_switch(tmp_path):
+    return ["-topp", "3", "a", "b"], "Unknown switch: -topp"
+
+
+@pytest.mark.parametrize("bad", [_truncated, _unknown, _bad_line, _cut_claims, _mixed,
+                                 _missing, _one_side, _bad_top, _unknown_switch],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_errors_name_file_and_line_and_exit_255(bad, tmp_path):
+    argv, message = bad(tmp_path)
+    status, stdout, stderr = run_diff(["-output_file", "out", *argv], str(tmp_path))
+    assert status == 255
+    assert stderr.startswith("ERROR: ") and message in stderr
+    assert "Traceback" not in stderr and stdout == ""
+    assert not [name for name in os.listdir(tmp_path) if name.startswith("out")]
+
+
+def test_help_exits_0(tmp_path):
+    status, stdout, _ = run_diff(["-help"], str(tmp_path))
+    assert status == 0 and stdout.startswith("Usage: python -m scorer.diff")
+
+
+# ----------------------------------------------------------- claim tasks
+
+def test_claims_label_strict_and_evidence_changes(tmp_path):
+    case = os.path.join(FIXTURES, "fever", "inline")
+    shutil.copy(os.path.join(case, "predictions.jsonl"), tmp_path / "a.jsonl")
+    with open(os.path.join(case, "predictions.jsonl"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    # Claim 1: predicted REFUTES (label and strict flip); its wrong sentence dropped.
+    lines[0] = lines[0].replace('"predicted_label": "SUPPORTS"', '"predicted_label": "REFUTES"') \
+        .replace(', ["Rome", 2]', "")
+    (tmp_path / "b.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from scorer.cli import main as score
+    for name in ("a", "b"):
+        assert score(["-policy", os.path.join(ROOT, "configs", "fever.yaml"), "-output_file",
+                      str(tmp_path / name), "-error_file", str(tmp_path / f"{name}.errlog"),
+                      str(tmp_path / f"{name}.jsonl")]) == 0
+    status, text, _ = run_diff(["-output_file", "d", "a", "b"], str(tmp_path))
+    assert status == 1
+    rows = csv_rows(tmp_path / "d.diff.csv")
+    assert [(r["id"], r["change"]) for r in rows] == [
+        ("1", "label RIGHT -> WRONG, strict YES -> NO, evidence -1 +0, counts")]
+    with open(tmp_path / "d.diff", encoding="utf-8") as f:
+        text = f.read()
+    assert "      evidence only in A: [\"Rome\", 2]" in text
+    assert "      precision 0.5000 -> 1.0000" in text
+    assert "Claims touched: 1 of 5 (1 with a scoring difference)" in text
+    assert "label_accuracy Score: 0.6000 -> 0.4000" in text
+
+
+# ------------------------------------------------------------ determinism
+
+def test_the_diff_does_not_depend_on_the_hash_seed(tmp_path):
+    case = os.path.join(FIXTURES, "diff", "assessment_flipped")
+    run_diff_case(case, str(tmp_path))
+    texts = []
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
+        done = subprocess.run([sys.executable, "-m", "scorer.diff", "A/run", "B/run"],
+                              cwd=tmp_path, env=env, capture_output=True)
+        assert done.returncode == 1
+        texts.append(done.stdout)
+    assert texts[0] == texts[1]
+    with open(os.path.join(case, "expected", "diff.diff"), "rb") as f:
+        assert io.BytesIO(f.read()).read() == texts[0]
+
+
+def test_a_debug_of_several_runs_keys_each_runs_ap_by_its_run_id(tmp_path):
+    from coldstart_cases import score, two_children_case
+    two_children_case(run_lines=("A", "B")).write(str(tmp_path / "case"))
+    status, _, _ = score(str(tmp_path / "case"), ["ldc-query.xml", "qrel.txt", "runs.tab.txt"])
+    assert status == 0
+    debug = debugfile.read(str(tmp_path / "case" / "out" / "run.debug"))
+    assert {key[0] for key in debug.ap} == {"A", "B"}
+    assert sorted({r.submission.split("\t")[2] for r in debug.responses}) == ["A", "B"]
+    prefix = str(tmp_path / "case" / "out" / "run")
+    assert run_diff([prefix, prefix], str(tmp_path))[0] == 0
+
+
+def test_scifact_label_flip_and_evidence_lost(tmp_path):
+    case = os.path.join(FIXTURES, "scifact", "basic")
+    with open(os.path.join(case, "predictions.jsonl"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    assert lines[0] == '{"id": 1, "evidence": {"10": {"sentences": [7, 8, 0, 1], ' \
+                       '"label": "SUPPORT"}}}'
+    changed = ['{"id": 1, "evidence": {"10": {"sentences": [7, 8, 0], '
+               '"label": "CONTRADICT"}}}'] + lines[1:]
+    (tmp_path / "b.jsonl").write_text("\n".join(changed) + "\n", encoding="utf-8")
+    from scorer.cli import main as score
+    for name, predictions in (("a", os.path.join(case, "predictions.jsonl")),
+                              ("b", str(tmp_path / "b.jsonl"))):
+        assert score(["-policy", os.path.join(ROOT, "configs", "scifact.yaml"), "-output_file",
+                      str(tmp_path / name), "-error_file", str(tmp_path / f"{name}.errlog"),
+                      os.path.join(case, "gold.jsonl"), predictions]) == 0
+    status, text, _ = run_diff(["a", "b"], str(tmp_path))
+    assert status == 1
+    claim = text.split("CLAIM 1\n")[1].splitlines()
+    assert claim[0] == "  ~ label RIGHT -> WRONG, evidence -1 +0, counts"
+    assert claim[3:] == ["      evidence only in A: 10:1",
+                         "      abstract_label_only 1 -> 0",
+                         "      sentence_retrieved 4 -> 3",
+                         "      sentence_selection 2 -> 0",  # rationale [0, 1] now incomplete
+                         "      sentence_label 2 -> 0"]
+    assert "  RIGHT      1      1\n  WRONG      0      2\n" in text
