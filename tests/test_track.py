@@ -118,6 +118,12 @@ def test_each_run_folder_equals_the_single_run_outputs(world, tmp_path):
                                           "p_randomization", "p_holm", "significant"]
     assert (out / "track.bootsamples").read_bytes() == \
         (out / "runs" / "RUNA" / "run.bootsamples").read_bytes()
+    # The pictures and the page of scorer.look, from the same tables.
+    page = (out / "index.html").read_text(encoding="utf-8")
+    svg = (out / "leaderboard.svg").read_text(encoding="utf-8")
+    for name in ("RUNA", "RUNB", "RUNC", "RUND"):
+        assert name in page and name in svg and f"runs/{name}/run.summary" in page
+    assert (out / "leaderboard.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.parity

@@ -336,6 +336,22 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
         with open(os.path.join(staging, "track.bootsamples"), "w", encoding="utf-8") as f:
             f.writelines(samples.lines())
     write("track.params", _params_text(result, request, runs, shared))
+    from scorer.look.files import write_track_files
+    write_track_files(track_view(result), staging)
+
+
+def track_view(result: TrackResult):
+    """What the pictures and the page show (scorer.look): the per-query scores,
+    not the counts, to keep the page small."""
+    from scorer.look.view import TrackView
+    per_query = result.per_query
+    scores = per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])] \
+        if result.task == "coldstart" else per_query
+    return TrackView(metric=result.metric, metric_title=result.metric_title,
+                     leaderboard=result.leaderboard,
+                     significance=result.significance if result.has_samples else None,
+                     per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
+                     signature=result.signature, invocation=result.invocation)
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:
