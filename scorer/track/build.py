@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -347,11 +348,13 @@ def track_view(result: TrackResult):
     per_query = result.per_query
     scores = per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])] \
         if result.task == "coldstart" else per_query
+    # -jobs changes no number: the page leaves it out, so it is the same for every N.
+    invocation = re.sub(r" -jobs \S+", "", result.invocation)
     return TrackView(metric=result.metric, metric_title=result.metric_title,
                      leaderboard=result.leaderboard,
                      significance=result.significance if result.has_samples else None,
                      per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
-                     signature=result.signature, invocation=result.invocation)
+                     signature=result.signature, invocation=invocation)
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:
