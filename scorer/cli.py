@@ -232,6 +232,7 @@ def main(argv: Optional[list] = None) -> int:
         # The Perl opens its reports, then the error file, before reading any input (spec §1.4).
         output.check_writable(output_file)
         _check_error_file_is_no_report(output_file, error_file)
+        _check_reports_spare_the_inputs(output_file, given, files)
         if not output.is_stream(error_file) and os.path.exists(error_file):
             raise ScorerError(f"File {error_file} already exists")
         output.check_writable(error_file)
@@ -255,6 +256,19 @@ def _check_error_file_is_no_report(output_file: str, error_file: str) -> None:
             raise ScorerError(f"-error_file {error_file} is the name of a report of "
                               f"-output_file {output_file}; give the error log another name, "
                               f"such as {output_file}.errlog")
+
+
+def _check_reports_spare_the_inputs(output_file: str, given: dict, files: list) -> None:
+    """No report name at the prefix may be an input of this run: the run would
+    write over it, or remove it as an earlier run's report."""
+    inputs = [path for path in [*files, *(given.get(name) for name in
+                                          ("policy", "samples", "queries"))]
+              if path and os.path.isfile(path)]
+    for report in _earlier_reports(output_file):
+        for path in inputs:
+            if os.path.samefile(report, path):
+                raise ScorerError(f"-output_file {output_file} would write over the input file "
+                                  f"{path} (as {report}); choose another prefix")
 
 
 def _earlier_reports(output_file: str) -> list:

@@ -95,7 +95,8 @@ class FileSet:
     """Files that appear together or not at all.
 
     The ``python -m scorer`` driver (``scorer.cli``) uses it so; the commands
-    that write several files (``scorer.track``, ``scorer.diff``) do the same::
+    that write several files (``scorer.track``, ``scorer.diff``) do the same,
+    or call ``write_files({path: text, ...})`` when every text is ready::
 
         with stopping.stop_on_signals():
             try:
@@ -199,12 +200,22 @@ class FileSet:
         self._temporaries = []
 
 
+def write_files(texts: dict, obsolete=()) -> None:
+    """Write ``{path: text}`` together, in that order, or none of them (a
+    ``FileSet``; the paths are checked before the first is written); the
+    ``obsolete`` files are removed when the others are in place."""
+    check_names(list(texts))
+    with FileSet() as files:
+        for path, text in texts.items():
+            files.add(path, text)
+        files.remove_on_commit(obsolete)
+        files.commit()
+
+
 def write_text_atomically(path: str, text) -> None:
     """Write ``text`` (UTF-8; a string or an iterable of strings) to ``path``
     through a temporary file and a rename."""
-    with FileSet() as files:
-        files.add(path, text)
-        files.commit()
+    write_files({path: text})
 
 
 def prefix_paths(target: str, extensions) -> list:

@@ -44,6 +44,21 @@ def test_files_appear_only_at_commit_and_in_the_order_added(tmp_path, monkeypatc
     assert files.committed
 
 
+def test_write_files_writes_all_or_nothing(tmp_path):
+    (tmp_path / "PREFIX.diff.csv").mkdir()
+    with pytest.raises(ScorerError, match=r"PREFIX\.diff\.csv: Is a directory"):
+        output.write_files({str(tmp_path / "PREFIX.diff"): "diff\n",
+                            str(tmp_path / "PREFIX.diff.csv"): "a,b\n"})
+    assert listing(tmp_path) == ["PREFIX.diff.csv"]
+    (tmp_path / "PREFIX.diff.csv").rmdir()
+    (tmp_path / "PREFIX.old").write_text("earlier\n")
+    output.write_files({str(tmp_path / "PREFIX.diff"): "diff\n",
+                        str(tmp_path / "PREFIX.diff.csv"): iter(["a,b\n", "1,2\n"])},
+                       obsolete=[str(tmp_path / "PREFIX.old")])
+    assert listing(tmp_path) == ["PREFIX.diff", "PREFIX.diff.csv"]
+    assert (tmp_path / "PREFIX.diff.csv").read_text() == "a,b\n1,2\n"
+
+
 def test_pieces_are_written_in_order_and_the_mode_follows_the_umask(tmp_path):
     previous = os.umask(0o027)
     try:

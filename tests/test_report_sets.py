@@ -112,6 +112,22 @@ def test_error_file_with_a_report_name_is_refused_before_anything_is_written(dem
     assert outcome.files == []
 
 
+@pytest.mark.parametrize("switch", [None, "-samples", "-queries"])
+def test_a_prefix_whose_report_would_be_an_input_is_refused(demo, switch):
+    # Removing an earlier run's reports must never remove an input.
+    (demo.inputs / "qrel.json").write_text((demo.inputs / "qids.txt").read_text())
+    argv = demo.standard_args(*((switch, "qrel.json") if switch else ()))
+    argv[argv.index("-output_file") + 1] = "qrel"
+    if switch is None:
+        argv.append("qrel.json")
+    outcome = demo.run_argv(argv)
+    assert outcome.status == 255
+    assert outcome.stderr == ("FATAL_ERROR: -output_file qrel would write over the input file "
+                              "qrel.json (as qrel.json); choose another prefix\n")
+    assert outcome.files == []
+    assert (demo.inputs / "qrel.json").read_text() == (demo.inputs / "qids.txt").read_text()
+
+
 def test_error_file_beside_reports_on_stdout_is_fine(demo):
     argv = demo.standard_args()
     argv[argv.index("-output_file") + 1] = "stdout"
