@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import os
 import resource
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -169,6 +170,27 @@ def test_a_bug_still_leaves_no_report_and_shows_its_traceback(demo, monkeypatch)
     assert (demo.out / "run.errlog").read_text().endswith(
         "FATAL_ERROR: internal error (RuntimeError: a bug); please report it with the "
         "traceback\n")
+
+
+@pytest.mark.parametrize("output_file, lost", [("out/run", "no report was written"),
+                                                ("stdout", "the reports shown are incomplete")])
+def test_a_signal_while_scoring_ends_the_run_with_128_plus_its_number(demo, monkeypatch,
+                                                                      output_file, lost):
+    real_run_task = cli.run_task
+
+    def stopped_half_way(request, problems):
+        reports = real_run_task(request, problems)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return reports
+
+    monkeypatch.setattr(cli, "run_task", stopped_half_way)
+    argv = demo.standard_args()
+    argv[argv.index("-output_file") + 1] = str(demo.out.parent / output_file) \
+        if output_file != "stdout" else output_file
+    outcome = demo.run_argv(argv)
+    message = f"FATAL_ERROR: Stopped by SIGTERM; {lost}\n"
+    assert (outcome.status, outcome.stderr, outcome.errlog) == (143, message, message)
+    assert (outcome.files, outcome.stdout) == (["run.errlog"], "")
 
 
 # ------------------------------------------------------------- earlier reports
