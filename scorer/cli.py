@@ -7,12 +7,15 @@ Everything below this module receives a frozen ``Request``.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import textwrap
+import traceback
 from typing import Optional
 
 import scorer
-from scorer import output
+from scorer import output, stopping
+from scorer import reports as reports_module
 from scorer.policy import (DEFAULT_FIELDS, DISCIPLINES, LEGAL_CHOICES, POLICY_KEYS, build_policy,
                            load_policy_file)
 from scorer.problems import ERROR_EXIT_STATUS, Problems, ScorerError
@@ -229,29 +232,120 @@ def main(argv: Optional[list] = None) -> int:
         sys.stdout.write(f"scorer version {scorer.__version__} (Cold Start reports as "
                          f"CS-Score-MASTER.pl version {scorer.PERL_REFERENCE_VERSION})\n")
         return 0
+    output_file = given.get("output_file", "stdout")
     error_file = given.get("error_file", "stderr")
     try:
         # The Perl opens its reports, then the error file, before reading any input (spec §1.4).
-        output.check_writable(given.get("output_file", "stdout"))
+        output.check_writable(output_file)
+        _check_error_file_is_no_report(output_file, error_file)
+        _check_reports_spare_the_inputs(output_file, given, files)
         if not output.is_stream(error_file) and os.path.exists(error_file):
             raise ScorerError(f"File {error_file} already exists")
         output.check_writable(error_file)
     except ScorerError as error:
         sys.stderr.write(f"FATAL_ERROR: {error}\n")
         return ERROR_EXIT_STATUS
+    with stopping.stop_on_signals():
+        return _score(given, files, argv, output_file, error_file)
+
+
+def _check_error_file_is_no_report(output_file: str, error_file: str) -> None:
+    """The error log must not take a report's name: it would be written over
+    or removed with the reports."""
+    if output.is_stream(output_file) or output.is_stream(error_file):
+        return
+    where = os.path.realpath(os.path.dirname(os.path.abspath(error_file)))
+    name = os.path.basename(error_file)
+    for path in output.prefix_paths(output_file, reports_module.extensions_of_any_task()):
+        if os.path.basename(path) == name and \
+                os.path.realpath(os.path.dirname(os.path.abspath(path))) == where:
+            raise ScorerError(f"-error_file {error_file} is the name of a report of "
+                              f"-output_file {output_file}; give the error log another name, "
+                              f"such as {output_file}.errlog")
+
+
+def _check_reports_spare_the_inputs(output_file: str, given: dict, files: list) -> None:
+    """No report name at the prefix may be an input of this run: the run would
+    write over it, or remove it as an earlier run's report."""
+    inputs = [path for path in [*files, *(given.get(name) for name in
+                                          ("policy", "samples", "queries"))]
+              if path and os.path.isfile(path)]
+    for report in _earlier_reports(output_file):
+        for path in inputs:
+            if os.path.samefile(report, path):
+                raise ScorerError(f"-output_file {output_file} would write over the input file "
+                                  f"{path} (as {report}); choose another prefix")
+
+
+def _earlier_reports(output_file: str) -> list:
+    """The reports at the prefix, of any task, that exist now."""
+    return output.existing_reports(output_file, reports_module.extensions_of_any_task())
+
+
+def _score(given: dict, files: list, argv, output_file: str, error_file: str) -> int:
+    """Score and write every report of the run, or none of them (README,
+    "Reports: all or none"): the reports and the error log form one
+    ``output.FileSet``, committed at the very end."""
     problems = Problems()
+    written = output.FileSet()
     try:
-        request = build_request(given, files, argv, os.getcwd())
-        reports = run_task(request, problems)
-        output.write_reports(request.output_file, reports)
+        try:
+            with written:
+                request = build_request(given, files, argv, os.getcwd())
+                reports = run_task(request, problems)
+                paths = output.write_reports(output_file, reports, written)
+                # An earlier run's report this run does not write would pass for one of its own.
+                obsolete = [path for path in _earlier_reports(output_file) if path not in paths]
+                if obsolete:
+                    _note_removed(problems, output_file, obsolete)
+                    written.remove_on_commit(obsolete)
+                log = problems.report()
+                if not output.is_stream(error_file):
+                    output.write_error_log(error_file, log, written)
+                written.commit()
+            if output.is_stream(error_file):
+                output.write_error_log(error_file, log)
+            return ERROR_EXIT_STATUS if problems.error_count else 0
+        except ScorerError as error:
+            with stopping.deferred(raise_pending=False):
+                return _fail(written, output_file, error_file, problems, str(error),
+                             error.exit_status)
+        except Exception as error:  # a bug: the same cleanup, and the traceback to report it
+            with stopping.deferred(raise_pending=False):
+                traceback.print_exc()
+                return _fail(written, output_file, error_file, problems,
+                             f"internal error ({type(error).__name__}: {error}); please report "
+                             f"it with the traceback", ERROR_EXIT_STATUS)
+    except (stopping.Stopped, KeyboardInterrupt) as stop:
+        with stopping.deferred(raise_pending=False):
+            if not isinstance(stop, stopping.Stopped):
+                stop = stopping.Stopped(signal.SIGINT)
+            if written.committed:
+                sys.stderr.write(f"{stop.name} came after the reports were complete\n")
+                return stop.exit_status
+            lost = ("the reports shown are incomplete" if output.is_stream(output_file)
+                    else "no report was written")
+            return _fail(written, output_file, error_file, problems,
+                         f"Stopped by {stop.name}; {lost}", stop.exit_status)
+
+
+def _note_removed(problems: Problems, output_file: str, paths: list) -> None:
+    problems.record("EARLIER_REPORTS_REMOVED", output_file,
+                    " ".join(os.path.basename(path) for path in paths))
+
+
+def _fail(written, output_file: str, error_file: str, problems: Problems, message: str,
+          status: int) -> int:
+    """After a fatal error or a signal: no report of this run, none of an
+    earlier run's at the prefix, and the error log says why."""
+    written.discard()
+    removed = output.remove_files(_earlier_reports(output_file))
+    if removed:
+        _note_removed(problems, output_file, removed)
+    try:
+        output.write_error_log(error_file, problems.report_fatal(message))
     except ScorerError as error:
-        text = problems.report_fatal(str(error))
-        output.write_error_log(error_file, text)
-        if not output.is_stream(error_file):
-            sys.stderr.write(f"FATAL_ERROR: {error}\n")
-        return error.exit_status
-    except KeyboardInterrupt:
-        sys.stderr.write("Interrupted; no report was written.\n")
-        return 130
-    output.write_error_log(error_file, problems.report())
-    return ERROR_EXIT_STATUS if problems.error_count else 0
+        sys.stderr.write(f"FATAL_ERROR: {error}\n")
+    if not output.is_stream(error_file):
+        sys.stderr.write(f"FATAL_ERROR: {message}\n")
+    return status

@@ -1,9 +1,12 @@
 """Where reports go: a file prefix, or the ``stdout``/``stderr`` streams.
 
-Only this module writes report files.  Files are written whole under a
-temporary name and then renamed, so a crash or a fatal error never leaves a
-half-written report behind (the Perl scorer truncates its files at start-up,
-spec §7.30; ``scorer`` deliberately does not).
+Only this module writes report files.  A run's files form a ``FileSet``: each
+is written whole under a temporary name beside its final name, and only when
+every one is complete are they renamed into place together, the error log
+last.  A fatal error, a failed write or a signal (``scorer.stopping``) removes
+the temporary files instead, so a prefix holds a run's whole report set or
+none of it.  (The Perl scorer truncates its files at start-up, spec §7.30;
+``scorer`` deliberately does not.)
 """
 from __future__ import annotations
 
@@ -12,9 +15,13 @@ import os
 import sys
 import tempfile
 
+from scorer import stopping
 from scorer.problems import ScorerError
 
 STREAM_NAMES = ("stdout", "stderr")
+#: What mkstemp adds to a temporary name's prefix: 8 random characters and ".tmp".
+_TEMPORARY_SUFFIX = ".tmp"
+_TEMPORARY_EXTRA = 8 + len(_TEMPORARY_SUFFIX)
 
 
 def is_stream(target: str) -> bool:
@@ -35,9 +42,40 @@ def check_writable(target: str) -> None:
         problem = errno.ENOENT
     elif not os.access(directory, os.W_OK | os.X_OK):
         problem = errno.EACCES
+    elif len(os.fsencode(os.path.basename(target))) > _name_max(directory):
+        problem = errno.ENAMETOOLONG
     else:
         return
     raise ScorerError(f"Could not open {target}: {os.strerror(problem)}")
+
+
+def _name_max(directory: str) -> int:
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
+
+
+def check_names(paths) -> None:
+    """Fail before anything is written when a file cannot take one of these
+    names: a directory in the way, or a name too long for the file system
+    (either would stop the renames half-way)."""
+    for path in paths:
+        directory = os.path.dirname(os.path.abspath(path))
+        if len(os.fsencode(os.path.basename(path))) > _name_max(directory):
+            raise ScorerError(f"Could not open {path}: {os.strerror(errno.ENAMETOOLONG)}")
+        if os.path.isdir(path):
+            raise ScorerError(f"Could not open {path}: {os.strerror(errno.EISDIR)}")
+
+
+def _temporary_prefix(path: str, directory: str) -> str:
+    """``.NAME.`` for the temporary file of ``path``, NAME cut short so that
+    the temporary name fits wherever the final name fits."""
+    room = _name_max(directory) - 2 - _TEMPORARY_EXTRA
+    name = os.path.basename(path)
+    while len(os.fsencode(name)) > room:
+        name = name[:-1]
+    return f".{name}."
 
 
 def _umask() -> int:
@@ -46,77 +84,200 @@ def _umask() -> int:
     return current
 
 
-def write_text_atomically(path: str, text) -> None:
-    """Write ``text`` (UTF-8; a string or an iterable of strings) to ``path``
-    through a temporary file and a rename."""
-    def write(handle):
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as f:
-            if isinstance(text, str):
-                f.write(text)
-            else:
-                f.writelines(text)
-    _write_atomically(path, write)
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+class FileSet:
+    """Files that appear together or not at all.
+
+    The ``python -m scorer`` driver (``scorer.cli``) uses it so; the commands
+    that write several files (``scorer.track``, ``scorer.diff``) do the same,
+    or call ``write_files({path: text, ...})`` when every text is ready::
+
+        with stopping.stop_on_signals():
+            try:
+                with output.FileSet() as files:
+                    output.check_names(["out/run.sf", "out/run.debug"])  # before any work
+                    files.add("out/run.sf", text)         # written now, under a temporary name
+                    files.add("out/run.debug", pieces)    # an iterable of strings works too
+                    files.remove_on_commit(stale_paths)   # an earlier run's files not replaced
+                    files.add("out/run.errlog", log)      # renamed last: added last
+                    files.commit()                        # all renamed into place, in order
+            except (ScorerError, stopping.Stopped):
+                ...                                       # not one file of the set was left
+
+    ``add`` writes the text at once, to ``.NAME.XXXXXXXX.tmp`` in the target's
+    folder (so the rename is atomic; the name is cut short to fit where NAME
+    fits), and turns a failed write (``File too large``, ``No space left``)
+    into ``ScorerError("Could not write PATH: ...")``.  Leaving the ``with``
+    block without ``commit()`` (an error, ``Stopped``) removes every temporary
+    file.  ``commit()`` is not cut by a signal (it takes effect after the
+    renames), and if a rename fails half-way the files already moved in are
+    removed again, so the set is still all or nothing.  ``discard()`` may be
+    called again after a failure: it is idempotent.
+    """
+
+    def __init__(self):
+        self._temporaries: list = []   # (temporary path, final path), in commit order
+        self._obsolete: list = []
+        self.committed = False
+
+    def __enter__(self) -> "FileSet":
+        return self
+
+    def __exit__(self, *_exception) -> None:
+        if not self.committed:
+            with stopping.deferred(raise_pending=False):
+                self.discard()
+
+    def add(self, path: str, text) -> None:
+        """Write ``text`` (UTF-8; a string or an iterable of strings; or bytes,
+        a picture say) to a temporary file that ``commit()`` renames to ``path``."""
+        check_names([path])
+        directory = os.path.dirname(os.path.abspath(path))
+        with stopping.deferred():
+            # Created and noted together, so that no signal leaves it unnoted.
+            try:
+                handle, temporary = tempfile.mkstemp(
+                    prefix=_temporary_prefix(path, directory), suffix=_TEMPORARY_SUFFIX,
+                    dir=directory)
+            except OSError as error:
+                raise ScorerError(f"Could not open {path}: {error.strerror}")
+            self._temporaries.append((temporary, path))
+            f = os.fdopen(handle, "wb") if isinstance(text, bytes) else \
+                os.fdopen(handle, "w", encoding="utf-8", newline="")
+        try:
+            with f:
+                # mkstemp makes the file private (0600); a report gets the usual mode.
+                os.chmod(temporary, 0o666 & ~_umask())
+                if isinstance(text, (str, bytes)):
+                    f.write(text)
+                else:
+                    f.writelines(text)
+        except OSError as error:
+            raise ScorerError(f"Could not write {path}: {error.strerror}")
+        except UnicodeEncodeError as error:
+            bad = error.object[error.start:error.end]
+            raise ScorerError(f"Could not write {path}: the text holds {bad!r}, which UTF-8 "
+                              f"cannot encode ({error.reason})")
+
+    def remove_on_commit(self, paths) -> None:
+        """Files (an earlier run's) that ``commit()`` removes before the renames."""
+        self._obsolete.extend(paths)
+
+    def commit(self) -> None:
+        """Remove the obsolete files, then rename every file into place, in
+        the order added.  A signal takes effect only after the last rename."""
+        with stopping.deferred():
+            moved = []
+            try:
+                for path in self._obsolete:
+                    try:
+                        _remove(path)
+                    except OSError as error:
+                        raise ScorerError(f"Could not remove {path}: {error.strerror}")
+                for temporary, path in self._temporaries:
+                    try:
+                        os.replace(temporary, path)
+                    except OSError as error:
+                        raise ScorerError(f"Could not write {path}: {error.strerror}")
+                    moved.append(path)
+            except ScorerError:
+                for path in moved:
+                    _remove(path)
+                self.discard()
+                raise
+            self._temporaries = []
+            self.committed = True
+
+    def discard(self) -> None:
+        """Remove the temporary files (the final names are left alone)."""
+        for temporary, _path in self._temporaries:
+            _remove(temporary)
+        self._temporaries = []
+
+
+def write_files(texts: dict, obsolete=()) -> None:
+    """Write ``{path: text}`` together, in that order, or none of them (a
+    ``FileSet``; the paths are checked before the first is written); the
+    ``obsolete`` files are removed when the others are in place."""
+    check_names(list(texts))
+    with FileSet() as files:
+        for path, text in texts.items():
+            files.add(path, text)
+        files.remove_on_commit(obsolete)
+        files.commit()
 
 
 def write_bytes_atomically(path: str, data: bytes) -> None:
     """Write ``data`` (a picture, say) to ``path`` through a temporary file and
     a rename."""
-    def write(handle):
-        with os.fdopen(handle, "wb") as f:
-            f.write(data)
-    _write_atomically(path, write)
+    write_files({path: data})
 
 
-def _write_atomically(path: str, write) -> None:
-    """Create a temporary file beside ``path``, let ``write(handle)`` fill it,
-    then rename it to ``path``; on any failure the temporary file goes."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        handle, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
-                                             suffix=".tmp", dir=directory)
-    except OSError as error:
-        raise ScorerError(f"Could not open {path}: {error.strerror}")
-    try:
-        # mkstemp makes the file private (0600); a report gets the usual mode.
-        os.chmod(temporary, 0o666 & ~_umask())
-        write(handle)
-        os.replace(temporary, path)
-    except BaseException as error:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise ScorerError(f"Could not write {path}: {error.strerror}")
-        raise
+def write_text_atomically(path: str, text) -> None:
+    """Write ``text`` (UTF-8; a string or an iterable of strings) to ``path``
+    through a temporary file and a rename."""
+    write_files({path: text})
 
 
-def write_reports(target: str, reports) -> list:
+def prefix_paths(target: str, extensions) -> list:
+    """``PREFIX.EXTENSION`` for each extension."""
+    return [f"{target}.{extension}" for extension in extensions]
+
+
+def existing_reports(target: str, extensions) -> list:
+    """The files ``PREFIX.EXTENSION`` that exist (directories are not reports)."""
+    if is_stream(target):
+        return []
+    return [path for path in prefix_paths(target, extensions)
+            if os.path.islink(path) or os.path.isfile(path)]
+
+
+def remove_files(paths) -> list:
+    """Remove the files; the paths removed (a file that cannot be removed is left)."""
+    removed = []
+    for path in paths:
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
+
+
+def write_reports(target: str, reports, files: FileSet) -> list:
     """Write a task's reports (``scorer.reports.Reports``) to ``target``.
 
-    With a prefix, each report becomes ``PREFIX.extension``; every text is
-    complete before the first file is renamed into place.  With ``stdout`` or
-    ``stderr`` the chunks go to that stream in write order (spec §5.7).
-    Returns the paths written.
+    With a prefix, each report becomes ``PREFIX.extension``, added to
+    ``files`` (in place when ``files`` is committed); every name is checked
+    before the first is written.  With ``stdout`` or ``stderr`` the chunks go
+    to that stream in write order (spec §5.7).  Returns the paths added.
     """
     if is_stream(target):
         out = stream(target)
         out.writelines(reports.stream())
         out.flush()
         return []
-    paths = [(extension, f"{target}.{extension}") for extension in reports.extensions]
-    for _extension, path in paths:
-        # A directory in the way would stop the renames half-way.
-        if os.path.isdir(path):
-            raise ScorerError(f"Could not open {path}: {os.strerror(errno.EISDIR)}")
-    for extension, path in paths:
-        write_text_atomically(path, reports.pieces(extension))
-    return [path for _extension, path in paths]
+    paths = prefix_paths(target, reports.extensions)
+    check_names(paths)
+    for extension, path in zip(reports.extensions, paths):
+        files.add(path, reports.pieces(extension))
+    return paths
 
 
-def write_error_log(target: str, text: str) -> None:
-    """Write the error log to a file name, or to ``stdout``/``stderr``."""
+def write_error_log(target: str, text: str, files: FileSet = None) -> None:
+    """Write the error log to a file name (added to ``files`` when given,
+    else written at once), or to ``stdout``/``stderr``."""
     if is_stream(target):
         out = stream(target)
         out.write(text)
         out.flush()
+    elif files is not None:
+        files.add(target, text)
     else:
         write_text_atomically(target, text)

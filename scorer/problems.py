@@ -87,6 +87,7 @@ CATALOGUE = {
     "AP_ABOVE_ONE": ("WARNING", "Query %s level %s: AP is %s, greater than 1.0 (the Perl scorer stops here)"),
     "BOOTSTRAP_MISSING_LEVEL": ("WARNING", "Some bootstrap samples have no value for %s; they count as 0.0000"),
     "LEGACY_FORMAT": ("ERROR", "%s"),
+    "EARLIER_REPORTS_REMOVED": ("WARNING", "Removed reports of an earlier run at %s, so that none is taken for this run's: %s"),
     # Claim verification (SciFact, FEVER)
     "BAD_CLAIM_INPUT": ("ERROR", "%s"),
     "CLAIM_WARNING": ("WARNING", "%s"),

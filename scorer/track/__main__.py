@@ -10,7 +10,7 @@ import sys
 import textwrap
 from typing import Optional
 
-from scorer import cli
+from scorer import cli, stopping
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 from scorer.track.build import COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions, build, metric_catalogue
 
@@ -101,13 +101,15 @@ def main(argv: Optional[list] = None) -> int:
         sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
         return ERROR_EXIT_STATUS
     try:
-        result = build(given, files, argv, options)
+        with stopping.stop_on_signals():
+            result = build(given, files, argv, options)
     except ScorerError as error:
         sys.stderr.write(f"FATAL_ERROR: {error}\n")
         return error.exit_status
-    except KeyboardInterrupt:
-        sys.stderr.write("Interrupted; the track folder was not written.\n")
-        return 130
+    except (stopping.Stopped, KeyboardInterrupt) as stop:
+        name = stop.name if isinstance(stop, stopping.Stopped) else "SIGINT"
+        sys.stderr.write(f"FATAL_ERROR: Stopped by {name}; the track folder was not written\n")
+        return stop.exit_status if isinstance(stop, stopping.Stopped) else 130
     failed = [r for r in result.results if r.status != "ok"]
     for r in failed:
         sys.stderr.write(f"ERROR: run {r.name} has errors: see "

@@ -13,12 +13,11 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import tempfile
 from typing import Optional
 
 import scorer
-from scorer import bootstrap
+from scorer import bootstrap, stopping
 from scorer.problems import ScorerError
 from scorer.track import runner, statistics, tables
 
@@ -149,7 +148,8 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
         return result
     finally:
         if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
+            with stopping.deferred(raise_pending=False):
+                shutil.rmtree(staging, ignore_errors=True)
 
 
 def track_request(given: dict, files: list, argv: list, cwd: str):
@@ -294,10 +294,8 @@ def _move_into_place(staging: str, target: str) -> None:
     """Replace ``target`` by the finished ``staging`` folder; an earlier track's
     folder is renamed aside first and removed after."""
     old = None
-    # Signals wait until the folders are swapped (a few renames).
-    blocked = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
-    try:
+    # A signal waits until the folders are swapped (a few renames).
+    with stopping.deferred():
         if os.path.isdir(target):
             old = tempfile.mkdtemp(prefix=f".{os.path.basename(os.path.abspath(target))}.",
                                    suffix=".old", dir=os.path.dirname(os.path.abspath(target)))
@@ -305,8 +303,6 @@ def _move_into_place(staging: str, target: str) -> None:
             os.rename(target, old)
         os.chmod(staging, 0o777 & ~_umask())
         os.rename(staging, target)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 

@@ -153,17 +153,19 @@ def score_run(run: TrackRun) -> RunResult:
     argv += ["-output_file", final, "-error_file", final + ".errlog"] + files
     problems = Problems()
     try:
-        request = cli.build_request(given, files, argv, job.cwd)
-        outcome = cli.score_task(request, problems, samples=job.samples)
-        written = output.write_reports(prefix, outcome.reports)
+        with output.FileSet() as written:
+            request = cli.build_request(given, files, argv, job.cwd)
+            outcome = cli.score_task(request, problems, samples=job.samples)
+            paths = output.write_reports(prefix, outcome.reports, written)
+            output.write_error_log(prefix + ".errlog", problems.report(), written)
+            written.commit()
     except ScorerError as error:
         output.write_error_log(prefix + ".errlog", problems.report_fatal(str(error)))
         return RunResult(run.name, "errors", fatal=str(error),
                          report_files=[os.path.join("runs", run.name, "run.errlog")])
-    output.write_error_log(prefix + ".errlog", problems.report())
     result = results.run_result(run.name, request.policy.task, outcome,
                                 "errors" if problems.error_count else "ok")
-    result.report_files = [os.path.relpath(path, job.staging) for path in written] + \
+    result.report_files = [os.path.relpath(path, job.staging) for path in paths] + \
         [os.path.join("runs", run.name, "run.errlog")]
     return result
 
