@@ -24,7 +24,8 @@ from test_cli import DEMO, REPORTS, Demo
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BOOTSTRAP = ("-bootstrap", "20", "-seed", "3")
-BOOTSTRAP_ONLY = ["run.bootsamples", "run.confidence", "run.sample", "run.samplescores"]
+BOOTSTRAP_ONLY = ["run.apconfidence", "run.bootsamples", "run.confidence", "run.sample",
+                  "run.samplescores"]
 
 
 @pytest.fixture
@@ -204,8 +205,8 @@ def test_a_failed_run_removes_the_earlier_reports_of_its_prefix(demo):
     outcome = demo.run("-fields", "EC:FOO")
     assert outcome.status == 255
     assert outcome.files == ["other.sf", "run.errlog", "run.notes", "run.sf.bak", "runs.sf"]
-    removed = "run.ap run.bootsamples run.confidence run.debug run.json run.ldcmax " \
-              "run.ldcmean run.params run.sample run.samplescores run.sf run.summary"
+    removed = "run.ap run.apconfidence run.bootsamples run.confidence run.debug run.json " \
+              "run.ldcmax run.ldcmean run.params run.sample run.samplescores run.sf run.summary"
     assert outcome.errlog == (f"WARNING: Removed reports of an earlier run at {demo.out / 'run'}, "
                               f"so that none is taken for this run's: {removed}\n\n"
                               f"FATAL_ERROR: Unknown field: FOO\n")

@@ -238,12 +238,12 @@ def test_jobs_do_not_change_the_folder(world, tmp_path):
     for r in range(3):
         _write_run(runs / f"R{r}.tab.txt", lines[r * 50:], f"R{r}")
     folders = []
+    out = tmp_path / "track"        # one name: the page shows the invocation
     for jobs in ("1", "2"):
-        out = tmp_path / f"out{jobs}"
         assert track_main(["-expand", "CSSF17", "-bootstrap", "30", "-seed", "2", "-jobs", jobs,
                            "-output_dir", str(out), str(directory / "ldc-query.xml"),
                            str(directory / "qrel.txt"), str(runs)]) == 0
-        folders.append(out)
+        folders.append(shutil.copytree(out, tmp_path / f"jobs{jobs}"))
     compared = filecmp.dircmp(folders[0], folders[1])
 
     def differing(comparison, path=""):
