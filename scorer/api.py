@@ -93,7 +93,8 @@ def score(files, policy: Optional[str] = None, **switches) -> ScoreResult:
     data = results.run_result("run", request.policy.task, outcome)
     summary = tables.per_hop([data]).drop(columns="run")
     per_query = tables.per_query([data]).drop(columns="run")
-    confidence = _confidence_frame(texts["confidence"]) if "confidence" in texts else None
+    confidence = results.confidence_frame(texts["confidence"]) if "confidence" in texts \
+        else None
     samplescores = _samplescores_frame(texts["samplescores"]) if "samplescores" in texts \
         else None
     return ScoreResult(request.policy.task, summary, per_query, confidence, samplescores,
@@ -116,29 +117,6 @@ def score_track(files, policy: Optional[str] = None, output_dir: Optional[str] =
 
 
 # -- readers of the report texts (the reports are the numbers of record) ----------
-
-CONFIDENCE_COLUMNS = ["code", "low99", "low95", "low90", "mean", "score", "high90", "high95",
-                      "high99"]
-
-
-def _number(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        return float("nan")
-
-
-def _confidence_frame(text: str):
-    import pandas as pd
-    rows = []
-    for line in text.splitlines()[1:]:
-        fields = line.split(" ")
-        if len(fields) != len(CONFIDENCE_COLUMNS):
-            # Claim tasks pad the metric name; their values are never missing.
-            fields = [fields[0]] + line.split()[1:]
-        rows.append([fields[0]] + [_number(f) for f in fields[1:]])
-    return pd.DataFrame(rows, columns=CONFIDENCE_COLUMNS)
-
 
 def _samplescores_frame(text: str):
     import pandas as pd

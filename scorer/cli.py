@@ -47,6 +47,9 @@ SWITCHES = {
                                  "'all'); overrides the policy"),
     "output_file": (True, "stdout", "Where should program output be sent? (prefix of filename, "
                                     "stdout or stderr)"),
+    "plot": (False, None, "Also draw <prefix>.png: every score per hop (P, R, F1, AP; claim "
+                          "tasks: every metric) with its 95% interval when samples were "
+                          "given (Cold Start: the first run id's)"),
     "policy": (True, None, "YAML policy file (configs/NAME.yaml): task, right, wrong, ignore, "
                            "justifications, discipline, fields, max_evidence; switches given "
                            "on the command line override it"),
@@ -292,8 +295,16 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
         try:
             with written:
                 request = build_request(given, files, argv, os.getcwd())
-                reports = run_task(request, problems)
-                paths = output.write_reports(output_file, reports, written)
+                if given.get("plot") and output.is_stream(output_file):
+                    raise ScorerError("-plot draws <prefix>.png: give -output_file PREFIX")
+                outcome = score_task(request, problems)
+                paths = output.write_reports(output_file, outcome.reports, written)
+                if given.get("plot"):
+                    from scorer.results import run_picture
+                    picture = f"{output_file}.png"
+                    written.add(picture, run_picture(request.policy.task, outcome,
+                                                     os.path.basename(output_file)))
+                    paths.append(picture)
                 # An earlier run's report this run does not write would pass for one of its own.
                 obsolete = [path for path in _earlier_reports(output_file) if path not in paths]
                 if obsolete:

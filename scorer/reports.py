@@ -6,10 +6,11 @@ from __future__ import annotations
 #: whatever its switches: what a failed run removes of an earlier run's results.
 TASK_EXTENSIONS = {
     "coldstart": ("debug", "ap", "sf", "ldcmax", "ldcmean", "summary", "sample", "samplescores",
-                  "confidence", "apconfidence", "bootsamples", "params"),
+                  "confidence", "apconfidence", "bootsamples", "params", "png"),
     "scifact": ("summary", "debug", "json", "params", "samplescores", "confidence",
-                "bootsamples"),
-    "fever": ("summary", "debug", "json", "params", "samplescores", "confidence", "bootsamples"),
+                "bootsamples", "png"),
+    "fever": ("summary", "debug", "json", "params", "samplescores", "confidence", "bootsamples",
+              "png"),
 }
 
 

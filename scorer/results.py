@@ -91,3 +91,63 @@ def _claims_data(result: RunResult, outcome) -> None:
     for key, row in zip(evaluation.keys, table.itertuples(index=False)):
         for column, value in zip(table.columns, row):
             result.per_query.append((key, "ALL", column, float(value)))
+
+
+# -- the bootstrap reports read back, as tables --------------------------------------
+
+CONFIDENCE_COLUMNS = ["code", "low99", "low95", "low90", "mean", "score", "high90", "high95",
+                      "high99"]
+_VARIANT_OF_CODE = {"SLOTFLG": "SF", "LDCMAXI": "LDCMAX", "LDCMEAN": "LDCMEAN"}
+_AGGREGATE_OF_CODE = {"Mi": "micro", "Ma": "macro"}
+_HOP_OF_CODE = {"0": "0", "1": "1", "A": "ALL"}
+_METRIC_OF_CODE = {"P": "P", "R": "R", "F": "F1", "AP": "AP"}
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
+
+
+def confidence_frame(text: str):
+    """A ``.confidence`` (or ``.apconfidence``) report as a DataFrame."""
+    import pandas as pd
+    rows = []
+    for line in text.splitlines()[1:]:
+        fields = line.split(" ")
+        if len(fields) != len(CONFIDENCE_COLUMNS):
+            # Claim tasks pad the metric name; their values are never missing.
+            fields = [fields[0]] + line.split()[1:]
+        rows.append([fields[0]] + [_number(f) for f in fields[1:]])
+    return pd.DataFrame(rows, columns=CONFIDENCE_COLUMNS)
+
+
+def interval_frame(task: str, confidence_texts: list):
+    """95 % intervals keyed as the per-hop table is (variant, aggregate, hop,
+    metric, low, high), from a run's ``.confidence`` and ``.apconfidence``
+    texts (Cold Start: the all-entry-point codes)."""
+    import pandas as pd
+    rows = []
+    for text in confidence_texts:
+        for row in confidence_frame(text).itertuples(index=False):
+            if task != "coldstart":
+                rows.append(("claims", "", "ALL", row.code, row.low95, row.high95))
+                continue
+            mode, variant, aggregate, hop, metric = row.code.split("_")
+            if mode == "ALLEP":
+                rows.append((_VARIANT_OF_CODE[variant], _AGGREGATE_OF_CODE[aggregate],
+                             _HOP_OF_CODE[hop], _METRIC_OF_CODE[metric], row.low95, row.high95))
+    return pd.DataFrame(rows, columns=["variant", "aggregate", "hop", "metric", "low", "high"])
+
+
+def run_picture(task: str, outcome, title: str) -> bytes:
+    """The single-run picture of ``-plot`` (scorer.look): every score per hop,
+    with its 95 % interval when the run was bootstrapped."""
+    from scorer.look.plot import run_png
+    from scorer.track.tables import per_hop
+    data = run_result("run", task, outcome)
+    texts = dict(outcome.reports.files())
+    confidence = [texts[name] for name in ("confidence", "apconfidence") if texts.get(name)]
+    intervals = interval_frame(task, confidence) if confidence else None
+    return run_png(per_hop([data]).drop(columns="run"), intervals, title)

@@ -158,10 +158,10 @@ def test_a_file_size_limit_ends_the_run_with_no_report(demo):
 def test_a_bug_still_leaves_no_report_and_shows_its_traceback(demo, monkeypatch):
     leave_earlier_reports(demo)
 
-    def broken(request, problems):
+    def broken(request, problems, samples=None):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(cli, "run_task", broken)
+    monkeypatch.setattr(cli, "score_task", broken)
     demo.capsys.readouterr()
     status = cli.main(demo.standard_args())
     captured = demo.capsys.readouterr()
@@ -177,14 +177,14 @@ def test_a_bug_still_leaves_no_report_and_shows_its_traceback(demo, monkeypatch)
                                                 ("stdout", "the reports shown are incomplete")])
 def test_a_signal_while_scoring_ends_the_run_with_128_plus_its_number(demo, monkeypatch,
                                                                       output_file, lost):
-    real_run_task = cli.run_task
+    real_score_task = cli.score_task
 
-    def stopped_half_way(request, problems):
-        reports = real_run_task(request, problems)
+    def stopped_half_way(request, problems, samples=None):
+        outcome = real_score_task(request, problems, samples)
         os.kill(os.getpid(), signal.SIGTERM)
-        return reports
+        return outcome
 
-    monkeypatch.setattr(cli, "run_task", stopped_half_way)
+    monkeypatch.setattr(cli, "score_task", stopped_half_way)
     argv = demo.standard_args()
     argv[argv.index("-output_file") + 1] = str(demo.out.parent / output_file) \
         if output_file != "stdout" else output_file

@@ -161,6 +161,12 @@ def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str) -> Non
     with the columns variant, aggregate, hop, metric, low, high (``view.
     INTERVAL_COLUMNS``), matched to ``per_hop`` on the first four.
     """
+    write_bytes_atomically(png_path, run_png(per_hop, intervals, title))
+
+
+def run_png(per_hop: pd.DataFrame, intervals, title: str) -> bytes:
+    """:func:`run_plot`'s picture as PNG bytes (for a caller that writes it
+    with the rest of a report set)."""
     import matplotlib
 
     require_columns(per_hop, PER_HOP_COLUMNS, "per_hop")
@@ -170,8 +176,7 @@ def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str) -> Non
     if intervals is not None:
         require_columns(intervals, INTERVAL_COLUMNS, "intervals")
     with matplotlib.rc_context(RC):
-        figure = _run_figure(per_hop, intervals, title)
-        write_bytes_atomically(png_path, _render(figure, "png"))
+        return _render(_run_figure(per_hop, intervals, title), "png")
 
 
 def _key_frame(frame: pd.DataFrame) -> pd.DataFrame:
