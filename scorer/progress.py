@@ -6,12 +6,15 @@ import time
 
 
 class Progress:
-    def __init__(self, label: str, total: int, enabled: bool = True, stream=None):
+    def __init__(self, label: str, total: int, enabled: bool = True, stream=None,
+                 time_left: bool = False):
         self.stream = stream or sys.stderr
         self.enabled = enabled and total > 0 and hasattr(self.stream, "isatty") \
             and self.stream.isatty()
         self.label = label
         self.total = total
+        #: also show the time left, from the pace so far
+        self.time_left = time_left
         self.done_count = 0
         self._last = 0.0
         self._start = time.monotonic()
@@ -26,8 +29,11 @@ class Progress:
         self._last = now
         percent = 100.0 * self.done_count / self.total
         elapsed = now - self._start
+        left = ""
+        if self.time_left and self.done_count:
+            left = f", about {elapsed / self.done_count * (self.total - self.done_count):.0f} s left"
         self.stream.write(f"\r{self.label}: {self.done_count}/{self.total} "
-                          f"({percent:5.1f}%, {elapsed:.1f} s)")
+                          f"({percent:5.1f}%, {elapsed:.1f} s{left})   ")
         self.stream.flush()
 
     def done(self) -> None:

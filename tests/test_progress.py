@@ -28,3 +28,14 @@ def test_counts_up_on_a_terminal():
     text = stream.getvalue()
     assert "\rwork: 4/4 (100.0%" in text
     assert text.endswith("\n")
+
+
+def test_time_left_from_the_pace_so_far():
+    stream = _Terminal()
+    progress = Progress("track: runs scored", 3, stream=stream, time_left=True)
+    progress.advance()
+    progress.advance()
+    progress.advance()
+    progress.done()
+    text = stream.getvalue()
+    assert "\rtrack: runs scored: 3/3 (100.0%" in text and "s left" in text

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
-import time
 from typing import Optional
 
 from scorer import output, results
+from scorer.progress import Progress
 from scorer.results import RunResult
 from scorer.problems import Problems, ScorerError
 from scorer.textfile import read_text
@@ -177,7 +176,8 @@ def score_runs(job: TrackJob, runs: list, jobs: int) -> list:
     global _JOB
     _JOB = job
     scored = []
-    progress = _RunProgress(len(runs))
+    progress = Progress("track: runs scored", len(runs), enabled=len(runs) > 1,
+                        time_left=True)
     try:
         if jobs <= 1 or len(runs) <= 1:
             for run in runs:
@@ -194,30 +194,6 @@ def score_runs(job: TrackJob, runs: list, jobs: int) -> list:
         progress.done()
         _JOB = None
     return scored
-
-
-class _RunProgress:
-    """Runs done of all and the time left, on a terminal only."""
-
-    def __init__(self, total: int):
-        self.total, self.done_count = total, 0
-        self.enabled = total > 1 and sys.stderr.isatty()
-        self.start = time.monotonic()
-
-    def advance(self) -> None:
-        self.done_count += 1
-        if not self.enabled:
-            return
-        elapsed = time.monotonic() - self.start
-        left = elapsed / self.done_count * (self.total - self.done_count)
-        sys.stderr.write(f"\rtrack: {self.done_count}/{self.total} runs scored, "
-                         f"about {left:.0f} s left   ")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
 
 
 def unit_ids(run_results: list, metric: str) -> list:
