@@ -78,7 +78,6 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
           cwd: Optional[str] = None) -> TrackResult:
     """Score a track.  ``given``/``files``/``argv``: the scorer's switches and the
     track's files, as ``scorer.cli.parse_arguments`` returns them."""
-    from scorer.problems import Problems
     cwd = cwd or os.getcwd()
     for name in ("output_file", "error_file", "runids"):
         if name in given:
@@ -89,39 +88,18 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
     has_index = bool(given.get("expand")) if task == "coldstart" else False
     catalogue = metric_catalogue(task, has_index)
     metric = options.metric or catalogue[0][0]
-    titles = dict(catalogue)
-    if metric not in titles:
-        raise ScorerError(f"unknown -metric '{metric}' for {task}; the metrics are: "
-                          f"{', '.join(titles)}")
-    if options.compare not in COMPARE_CHOICES:
-        raise ScorerError(f"-compare must be one of {', '.join(COMPARE_CHOICES)}, "
-                          f"not '{options.compare}'")
-    if options.trials < 1:
-        raise ScorerError("-trials must be a whole number of at least 1")
-    if options.output_dir is not None:
-        check_output_dir(options.output_dir)
-
+    _check_options(options, task, metric, dict(catalogue))
     if task == "coldstart":
-        shared, runs = runner.coldstart_runs([f for f in files])
+        shared, runs = runner.coldstart_runs(list(files))
     else:
         shared, runs = runner.claim_runs(list(files))
     if not runs:
         raise ScorerError("no run found among the files")
+    samples = _read_shared_inputs(request, shared, has_index)
     run_given = dict(given)
-    samples = None
-    if task == "coldstart":
-        if not has_index:
-            # Single runs refuse samples without -expand; the track resamples SF queries.
-            run_given.pop("bootstrap", None)
-        from scorer.coldstart import driver
-        shared_request = dataclasses.replace(request, files=tuple(shared),
-                                             bootstrap=request.bootstrap if has_index else None)
-        samples = driver.read_shared_inputs(
-            shared_request, [f for f in shared if not f.endswith(".xml")], Problems())
-    else:
-        _check_gold(task, shared[0])
-        if request.samples:
-            samples = bootstrap.read_samples(request.samples)
+    if task == "coldstart" and not has_index:
+        # Single runs refuse samples without -expand; the track resamples SF queries.
+        run_given.pop("bootstrap", None)
     dropped = tuple(f"-{name}" for name in TRACK_SWITCHES)
     if "bootstrap" not in run_given:
         dropped += ("-bootstrap",)
@@ -138,8 +116,8 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
             units = runner.unit_ids(results, metric)
             samples = bootstrap.generate([(unit, (unit,)) for unit in units],
                                          request.bootstrap, request.seed)
-        result = _assemble(task, metric, titles, catalogue, results, samples, options,
-                           request, argv, cwd, runs)
+        result = _assemble(task, metric, catalogue, results, samples, options, request, argv,
+                           cwd)
         if options.output_dir is not None:
             _write_track(staging, result, request, samples, runs, shared,
                          request.bootstrap is not None)
@@ -150,6 +128,34 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
         if staging is not None:
             with stopping.deferred(raise_pending=False):
                 shutil.rmtree(staging, ignore_errors=True)
+
+
+def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) -> None:
+    if metric not in titles:
+        raise ScorerError(f"unknown -metric '{metric}' for {task}; the metrics are: "
+                          f"{', '.join(titles)}")
+    if options.compare not in COMPARE_CHOICES:
+        raise ScorerError(f"-compare must be one of {', '.join(COMPARE_CHOICES)}, "
+                          f"not '{options.compare}'")
+    if options.trials < 1:
+        raise ScorerError("-trials must be a whole number of at least 1")
+    if options.output_dir is not None:
+        check_output_dir(options.output_dir)
+
+
+def _read_shared_inputs(request, shared: list, has_index: bool):
+    """Read the inputs every run shares, so that a fatal problem there stops the
+    track before anything is scored or written; the samples read (or, for Cold
+    Start with -expand, drawn) once for every run."""
+    if request.policy.task == "coldstart":
+        from scorer.coldstart import driver
+        from scorer.problems import Problems
+        shared_request = dataclasses.replace(request, files=tuple(shared),
+                                             bootstrap=request.bootstrap if has_index else None)
+        return driver.read_shared_inputs(
+            shared_request, [f for f in shared if not f.endswith(".xml")], Problems())
+    _check_gold(request.policy.task, shared[0])
+    return bootstrap.read_samples(request.samples) if request.samples else None
 
 
 def track_request(given: dict, files: list, argv: list, cwd: str):
@@ -204,9 +210,10 @@ def _scorer_argv(argv: list, files: list, drop: tuple = ()) -> list:
     return kept
 
 
-def _assemble(task, metric, titles, catalogue, results, samples, options, request, argv, cwd,
-              runs) -> TrackResult:
+def _assemble(task, metric, catalogue, results, samples, options, request, argv,
+              cwd) -> TrackResult:
     names = [name for name, _title in catalogue]
+    titles = dict(catalogue)
     intervals: dict = {}
     significance_rows: list = []
     scored = [r for r in results if metric in r.values]
