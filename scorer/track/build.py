@@ -71,7 +71,9 @@ def metric_catalogue(task: str, has_index: bool) -> list:
     from scorer.claims.metrics import REGISTRY
     head = "sentence_label_f1" if task == "scifact" else "strict_score"
     ordered = sorted(REGISTRY[task], key=lambda m: m.name != head)
-    return [(m.name, m.explanation) for m in ordered]
+    # The reference scorers' own names are the titles (-help explains them).
+    shown = {"scifact": "SciFact", "fever": "FEVER"}[task]
+    return [(m.name, f"{shown} {m.name}") for m in ordered]
 
 
 def build(given: dict, files: list, argv: list, options: TrackOptions,
