@@ -386,3 +386,29 @@ def test_the_command_line_help_lists_the_metrics():
     assert result.returncode == 0
     for name in ("ldcmean_ap", "sf_micro_f1", "sentence_label_f1", "strict_score"):
         assert name in result.stdout
+
+
+def test_compare_adjacent_tests_rank_neighbours_only(tmp_path):
+    gold = ROOT / "fixtures" / "fever" / "blind" / "actual.jsonl"
+    rows = [json.loads(line) for line in
+            (ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl").read_text().splitlines()]
+    paths = []
+    for k in range(4):
+        changed = [dict(row) for row in rows]
+        for row in changed[:k]:
+            row["predicted_label"] = "NOT ENOUGH INFO"
+        path = tmp_path / f"team{k}.jsonl"
+        path.write_text("".join(json.dumps(row) + "\n" for row in changed))
+        paths.append(str(path))
+    track = scorer.score_track([str(gold)] + paths, policy=str(ROOT / "configs" / "fever.yaml"),
+                               bootstrap=100, seed=2, compare="adjacent", trials=500)
+    board = track.leaderboard["run"].tolist()
+    pairs = list(zip(track.significance["run_a"], track.significance["run_b"]))
+    assert pairs == list(zip(board, board[1:]))
+    everything = scorer.score_track([str(gold)] + paths, policy=str(ROOT / "configs" / "fever.yaml"),
+                                    bootstrap=100, seed=2, trials=500)
+    assert len(everything.significance) == 6
+    # The same pair gets the same p-values whichever pairs are tested (one set of swaps).
+    merged = everything.significance.merge(track.significance, on=["run_a", "run_b"])
+    assert (merged["p_randomization_x"] == merged["p_randomization_y"]).all()
+    assert (merged["p_bootstrap_x"] == merged["p_bootstrap_y"]).all()
