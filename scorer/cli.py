@@ -14,7 +14,7 @@ import traceback
 from typing import Optional
 
 import scorer
-from scorer import output, stopping
+from scorer import gcpause, output, stopping
 from scorer import reports as reports_module
 from scorer.policy import (DEFAULT_FIELDS, DISCIPLINES, LEGAL_CHOICES, POLICY_KEYS, build_policy,
                            load_policy_file)
@@ -217,7 +217,8 @@ def score_task(request: Request, problems: Problems, samples=None):
         from scorer.coldstart import driver
     else:
         from scorer.claims import driver
-    return driver.score(request, problems, samples=samples)
+    with gcpause.paused():
+        return driver.score(request, problems, samples=samples)
 
 
 def main(argv: Optional[list] = None) -> int:
