@@ -8,15 +8,17 @@ writes them (atomically) and the error log.  Fatal input problems raise
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from scorer.bootstrap import SampleSet, generate, read_samples
-from scorer.claims import fever, reports, resample, scifact
+from scorer.claims import fever, reports, scifact
 from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 from scorer.reports import Reports
 from scorer.request import Request
+
+if TYPE_CHECKING:  # numpy and pandas are imported only by runs with samples
+    from scorer.bootstrap import SampleSet
 
 TASKS = ("scifact", "fever")
 
@@ -39,10 +41,12 @@ def sample_set(request: Request, evaluation: Evaluation) -> tuple[Optional[Sampl
     if request.samples is not None and request.bootstrap is not None:
         raise ScorerError("give -samples FILE or -bootstrap N, not both")
     if request.samples is not None:
+        from scorer.bootstrap import read_samples
         return read_samples(request.samples), False
     if request.bootstrap is not None:
         if request.bootstrap < 0:
             raise ScorerError("the number of bootstrap samples must not be negative")
+        from scorer.bootstrap import generate
         groups = [(key, (key,)) for key in evaluation.keys]
         return generate(groups, request.bootstrap, request.seed), True
     return None, False
@@ -84,7 +88,7 @@ def score(request: Request, problems: Problems, samples: Optional[SampleSet] = N
     signature = reports.signature(policy, samples, seed)
     texts = [
         ("summary", reports.summary_text(evaluation)),
-        ("debug", reports.debug_text(evaluation)),
+        ("debug", lambda: reports.debug_pieces(evaluation)),
         ("json", reports.json_text(evaluation, signature)),
         ("params", reports.params_text(
             program=request.program, argv=tuple(request.argv), cwd=request.cwd,
@@ -101,6 +105,7 @@ def score(request: Request, problems: Problems, samples: Optional[SampleSet] = N
                         f"{len(missing)} claim id(s) in the samples are not claims of the "
                         f"gold and are ignored: {shown}",
                         where=Where(detail=request.samples or "generated samples"))
+    from scorer.claims import resample
     multiplicities = samples.multiplicities(evaluation.keys)
     values = resample.sample_values(evaluation.task, evaluation.counts, multiplicities)
     rows = resample.confidence_rows(values, evaluation.metrics)

@@ -26,10 +26,10 @@ label, as the reference does.
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from scorer.claims.jsonl import read_objects, show, type_name
-from scorer.claims.metrics import CLAIMS, Evaluation, claim_keys, claim_table, full_data
+from scorer.claims.metrics import CLAIMS, Evaluation, claim_columns, claim_keys, full_data
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 
@@ -49,8 +49,10 @@ class Inputs:
     predictions: list
 
 
-@dataclasses.dataclass(frozen=True)
-class SentenceOutcome:
+# Outcomes are named tuples: a run makes one per claim and one per predicted
+# sentence, tens of thousands, and a tuple is the cheapest record to make.
+
+class SentenceOutcome(NamedTuple):
     sentence: object
     #: 1-based position among the predicted sentences.
     position: int
@@ -62,8 +64,11 @@ class SentenceOutcome:
     in_gold: bool
 
 
-@dataclasses.dataclass(frozen=True)
-class ClaimOutcome:
+#: ``SentenceOutcome(*fields)`` without the generated ``__new__``'s Python call.
+_sentence = tuple.__new__
+
+
+class ClaimOutcome(NamedTuple):
     key: str
     line: int
     id: object
@@ -111,21 +116,27 @@ def _gold_groups(evidence, where: str) -> tuple:
         if not isinstance(group, list):
             raise ScorerError(f"{where}: a gold evidence group must be a list of "
                               f"[annotation, id, page, line] entries, not {show(group)}")
+        sentences = []
         for entry in group:
             if not isinstance(entry, list) or len(entry) < 4:
                 raise ScorerError(f"{where}: gold evidence entry {show(entry)} is not an "
                                   f"[annotation, id, page, line] list")
-        groups.append(tuple([entry[2], entry[3]] for entry in group))
+            sentences.append([entry[2], entry[3]])
+        groups.append(tuple(sentences))
     return tuple(groups)
 
 
-def _check_format(evidence: list, where: str) -> None:
+def _check_format(evidence: list, path: str, line: int) -> None:
     """The reference's format check of predicted evidence, in its order: every
     item a list, then every item of length 2, then every page a string, then
     every line an integer (``true``/``false`` pass, as in Python)."""
-    if all(isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
-           and isinstance(item[1], int) for item in evidence):
+    for item in evidence:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+                and isinstance(item[1], int)):
+            break
+    else:
         return
+    where = f"{path} line {line}"
     checks = (
         (lambda item: isinstance(item, list), "is not a [page, line] list"),
         (lambda item: len(item) == 2, "is not a [page, line] pair"),
@@ -144,21 +155,21 @@ def _resolve_gold(index: int, line: int, prediction: dict, inputs: Inputs) -> tu
     """``(label, evidence, source, inline)`` of one prediction, inline or blind."""
     if "evidence" in prediction and "label" in prediction:
         return prediction["label"], prediction["evidence"], (inputs.predictions_path, line), True
-    where = f"{inputs.predictions_path} line {line}"
     if inputs.gold is None:
-        raise ScorerError(f"{where}: the prediction has no 'label' and 'evidence' of its own "
-                          f"and no gold file was given (give the gold file first, then the "
-                          f"predictions)")
+        raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
+                          f"'label' and 'evidence' of its own and no gold file was given "
+                          f"(give the gold file first, then the predictions)")
     if len(inputs.gold) != len(inputs.predictions):
-        raise ScorerError(f"{where}: blind prediction, but {inputs.gold_path} has "
-                          f"{len(inputs.gold)} line(s) for {len(inputs.predictions)} "
-                          f"prediction(s); gold and predictions are paired by line")
+        raise ScorerError(f"{inputs.predictions_path} line {line}: blind prediction, but "
+                          f"{inputs.gold_path} has {len(inputs.gold)} line(s) for "
+                          f"{len(inputs.predictions)} prediction(s); gold and predictions "
+                          f"are paired by line")
     gold_line, gold = inputs.gold[index]
-    gold_where = f"{inputs.gold_path} line {gold_line}"
-    for key in ("evidence", "label"):
-        if key not in gold:
-            raise ScorerError(f"{gold_where}: the gold claim has no '{key}' "
-                              f"(needed by the prediction on {where})")
+    if "evidence" not in gold or "label" not in gold:
+        key = "evidence" if "evidence" not in gold else "label"
+        raise ScorerError(f"{inputs.gold_path} line {gold_line}: the gold claim has no "
+                          f"'{key}' (needed by the prediction on {inputs.predictions_path} "
+                          f"line {line})")
     return gold["label"], gold["evidence"], (inputs.gold_path, gold_line), False
 
 
@@ -182,14 +193,11 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     for index, (line, prediction) in enumerate(predictions):
         outcome = score_claim(keys[index], index, line, prediction, inputs, max_evidence)
         inline += outcome.inline
-        for label, source in ((outcome.label, outcome.gold_source),
-                              (outcome.predicted_label, (inputs.predictions_path, line))):
-            if label.upper() not in known:
-                problems.record("CLAIM_WARNING",
-                                f"label {show(label)} is not one of "
-                                f"{', '.join(policy.labels)}; scored as the reference does "
-                                f"(labels compared case-insensitively, every label but "
-                                f"{NEI} verifiable)", where=Where(*source))
+        if outcome.label.upper() not in known:
+            _unknown_label(problems, policy, outcome.label, outcome.gold_source)
+        if outcome.predicted_label.upper() not in known:
+            _unknown_label(problems, policy, outcome.predicted_label,
+                           (inputs.predictions_path, line))
         outcomes.append(outcome)
     if inputs.gold is not None and inline:
         problems.record("CLAIM_WARNING",
@@ -201,57 +209,84 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
                         "claim ids are missing, not unique or hold a blank, ':' or ','; "
                         "claims are identified by prediction line number (line<N>) in "
                         "samples files", where=Where(detail=inputs.predictions_path))
-    table = claim_table([o.counts for o in outcomes], COLUMNS, keys)
+    table = claim_columns([o.counts for o in outcomes], COLUMNS)
     files = tuple(f for f in (inputs.gold_path, inputs.predictions_path) if f is not None)
     return Evaluation("fever", files, keys, table, outcomes, full_data("fever", table),
                       max_evidence, key_source)
 
 
+def _unknown_label(problems: Problems, policy: Policy, label: str, source: tuple) -> None:
+    problems.record("CLAIM_WARNING",
+                    f"label {show(label)} is not one of {', '.join(policy.labels)}; scored as "
+                    f"the reference does (labels compared case-insensitively, every label but "
+                    f"{NEI} verifiable)", where=Where(*source))
+
+
 def score_claim(key: str, index: int, line: int, prediction: dict, inputs: Inputs,
                 max_evidence: Optional[int]) -> ClaimOutcome:
-    where = f"{inputs.predictions_path} line {line}"
     if "predicted_evidence" not in prediction:
-        raise ScorerError(f"{where}: the prediction has no 'predicted_evidence'")
+        raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
+                          f"'predicted_evidence'")
     label, evidence, source, inline = _resolve_gold(index, line, prediction, inputs)
-    gold_where = f"{source[0]} line {source[1]}"
-    label = _string(label, gold_where, "the gold 'label'")
+    if not isinstance(label, str):
+        _string(label, f"{source[0]} line {source[1]}", "the gold 'label'")
     if "predicted_label" not in prediction:
-        raise ScorerError(f"{where}: the prediction has no 'predicted_label'")
-    predicted_label = _string(prediction["predicted_label"], where, "'predicted_label'")
+        raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
+                          f"'predicted_label'")
+    predicted_label = prediction["predicted_label"]
+    if not isinstance(predicted_label, str):
+        _string(predicted_label, f"{inputs.predictions_path} line {line}", "'predicted_label'")
     predicted = prediction["predicted_evidence"]
     if not isinstance(predicted, list):
-        raise ScorerError(f"{where}: 'predicted_evidence' must be a list of [page, line] "
-                          f"pairs, not {type_name(predicted)}")
-    label_right = label.upper() == predicted_label.upper()
-    verifiable = label.upper() != NEI
+        raise ScorerError(f"{inputs.predictions_path} line {line}: 'predicted_evidence' must "
+                          f"be a list of [page, line] pairs, not {type_name(predicted)}")
+    gold_label = label.upper()
+    label_right = gold_label == predicted_label.upper()
+    verifiable = gold_label != NEI
     if label_right:
-        _check_format(predicted, where)
-    groups = _gold_groups(evidence, gold_where) if verifiable else ()
+        _check_format(predicted, inputs.predictions_path, line)
     read = predicted if max_evidence is None else predicted[:max_evidence]
+    n_read = len(read)
+    if not verifiable:
+        strict = label_right
+        sentences = tuple([_sentence(SentenceOutcome, (sentence, position, position <= n_read,
+                                                       (), False))
+                           for position, sentence in enumerate(predicted, 1)])
+        counts = {CLAIMS: 1, "label_correct": int(label_right), "strict": int(strict),
+                  "precision": 0.0, "precision_counted": 0, "recall": 0, "recall_counted": 0,
+                  "evidence_read": 0, "evidence_in_gold": 0}
+        return ClaimOutcome(key, line, prediction.get("id"), source, inline, label,
+                            predicted_label, label_right, False, (), sentences, strict, None,
+                            counts)
 
-    complete = next((number for number, group in enumerate(groups, 1)
-                     if all(sentence in read for sentence in group)), None)
-    strict = label_right and (not verifiable or complete is not None)
-
-    counts = dict.fromkeys(COLUMNS, 0)
-    counts[CLAIMS] = 1
-    counts["label_correct"] = int(label_right)
-    counts["strict"] = int(strict)
-    counts["precision"] = 0.0
-    scored = [e for group in groups for e in group if e[1] is not None]
-    sentences = []
+    groups = _gold_groups(evidence, f"{source[0]} line {source[1]}")
+    complete = None
+    for number, group in enumerate(groups, 1):
+        for sentence in group:
+            if sentence not in read:
+                break
+        else:
+            complete = number
+            break
+    strict = label_right and complete is not None
+    # Every sentence of any gold group, and those precision counts (line not null).
+    anywhere = [e for group in groups for e in group]
+    scored = [e for e in anywhere if e[1] is not None]
+    sentences, hits = [], 0
     for position, sentence in enumerate(predicted, 1):
-        is_read = position <= len(read)
-        holders = tuple(number for number, group in enumerate(groups, 1) if sentence in group)
-        in_gold = verifiable and sentence in scored
-        sentences.append(SentenceOutcome(sentence, position, is_read, holders, in_gold))
-    if verifiable:
-        hits = sum(1 for s in sentences if s.read and s.in_gold)
-        counts["evidence_read"], counts["evidence_in_gold"] = len(read), hits
-        counts["precision"] = hits / len(read) if read else 1.0
-        counts["precision_counted"] = 1
-        counts["recall"] = int(len(groups) == 0 or complete is not None)
-        counts["recall_counted"] = 1
+        if sentence not in anywhere:
+            sentences.append(_sentence(SentenceOutcome, (sentence, position, position <= n_read,
+                                                         (), False)))
+            continue
+        holders = tuple([number for number, group in enumerate(groups, 1) if sentence in group])
+        in_gold = sentence in scored
+        if in_gold and position <= n_read:
+            hits += 1
+        sentences.append(_sentence(SentenceOutcome, (sentence, position, position <= n_read,
+                                                     holders, in_gold)))
+    counts = {CLAIMS: 1, "label_correct": int(label_right), "strict": int(strict),
+              "precision": hits / n_read if read else 1.0, "precision_counted": 1,
+              "recall": int(len(groups) == 0 or complete is not None), "recall_counted": 1,
+              "evidence_read": n_read, "evidence_in_gold": hits}
     return ClaimOutcome(key, line, prediction.get("id"), source, inline, label, predicted_label,
-                        label_right, verifiable, groups, tuple(sentences), strict, complete,
-                        counts)
+                        label_right, True, groups, tuple(sentences), strict, complete, counts)

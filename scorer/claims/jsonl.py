@@ -8,6 +8,7 @@ and every refusal names the file and the line.
 from __future__ import annotations
 
 import json
+import re
 from typing import Iterator
 
 from scorer.problems import ScorerError
@@ -16,7 +17,10 @@ from scorer.textfile import read_text
 
 def read_lines(path: str) -> list[str]:
     """The file's lines as Python's text mode splits them (``\\n``, ``\\r\\n``, ``\\r``)."""
-    lines = read_text(path).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    text = read_text(path)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -33,7 +37,7 @@ def _objects(path: str) -> Iterator[tuple[int, dict]]:
             raise ScorerError(f"{path} line {number}: empty line; every line must hold "
                               f"one JSON object (the reference evaluators stop here too)")
         try:
-            value = json.loads(line)
+            value = _load(line)
         except json.JSONDecodeError as error:
             raise ScorerError(f"{path} line {number}: not valid JSON: {error.msg} "
                               f"(column {error.colno})")
@@ -41,6 +45,25 @@ def _objects(path: str) -> Iterator[tuple[int, dict]]:
             raise ScorerError(f"{path} line {number}: expected a JSON object "
                               f"{{...}}, found {type_name(value)}")
         yield number, value
+
+
+#: The C scanner behind ``json.loads``, called directly: the same parse
+#: without the wrapper's checks and regular expressions, a sizeable part of
+#: reading a file of short lines.
+_scan = json.JSONDecoder().scan_once
+
+
+def _load(line: str):
+    """``json.loads(line)``; anything unusual (leading white space, an error,
+    text after the value) goes to ``json.loads`` itself, for its verdict and
+    message."""
+    try:
+        value, end = _scan(line, 0)
+    except Exception:
+        return json.loads(line)
+    if end != len(line) and line[end:].strip(" \t\n\r"):
+        return json.loads(line)
+    return value
 
 
 def type_name(value) -> str:
@@ -60,6 +83,99 @@ def type_name(value) -> str:
     return type(value).__name__
 
 
+#: What ``json.dumps(..., ensure_ascii=False)`` escapes in a string.
+_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
+
+
 def show(value) -> str:
-    """A JSON value as written in a file (for messages and the .debug report)."""
+    """A JSON value as written in a file (for messages and the .debug report):
+    ``json.dumps(value, ensure_ascii=False)``."""
+    return shows((value,))[0]
+
+
+def shows(values) -> list:
+    """:func:`show` of each value.  The values the reports show by the
+    thousand (whole numbers, plain strings, ``[page, line]`` pairs, lists of
+    whole numbers) are written directly, the same text without the encoder's
+    set-up cost; anything else goes through ``json.dumps``.  One call for many
+    values: a call per value would cost as much again."""
+    texts = []
+    for value in values:
+        kind = type(value)
+        if kind is list or kind is tuple:
+            if len(value) == 2 and type(value[0]) is str and type(value[1]) is int:
+                if _ESCAPED.search(value[0]) is None:
+                    texts.append(f'["{value[0]}", {int.__repr__(value[1])}]')
+                    continue
+            elif all(type(item) is int for item in value):
+                texts.append("[" + ", ".join(map(int.__repr__, value)) + "]")
+                continue
+        elif kind is int:
+            texts.append(int.__repr__(value))
+            continue
+        elif kind is str and _ESCAPED.search(value) is None:
+            texts.append('"' + value + '"')
+            continue
+        texts.append(json.dumps(value, ensure_ascii=False))
+    return texts
+
+
+#: The C scanner behind ``json.loads``, called directly: the same parse
+#: without the wrapper's checks and regular expressions, a sizeable part of
+#: reading a file of short lines.
+_scan = json.JSONDecoder().scan_once
+
+
+def _load(line: str):
+    """``json.loads(line)``; anything unusual (leading white space, an error,
+    text after the value) goes to ``json.loads`` itself, for its verdict and
+    message."""
+    try:
+        value, end = _scan(line, 0)
+    except Exception:
+        return json.loads(line)
+    if end != len(line) and line[end:].strip(" \t\n\r"):
+        return json.loads(line)
+    return value
+
+
+def type_name(value) -> str:
+    """How a JSON value is called in messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+#: What ``json.dumps(..., ensure_ascii=False)`` escapes in a string.
+_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
+
+
+def show(value) -> str:
+    """A JSON value as written in a file (for messages and the .debug report):
+    ``json.dumps(value, ensure_ascii=False)``.  The values the reports show by
+    the thousand (whole numbers, plain strings, lists of whole numbers,
+    ``[page, line]`` pairs) are written directly, the same text without the
+    encoder's set-up cost; anything else goes through ``json.dumps``."""
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        if _ESCAPED.search(value) is None:
+            return '"' + value + '"'
+    elif kind is list or kind is tuple:
+        if len(value) == 2 and type(value[0]) is str and type(value[1]) is int:
+            if _ESCAPED.search(value[0]) is None:
+                return '["' + value[0] + '", ' + int.__repr__(value[1]) + "]"
+        elif all(type(item) is int for item in value):
+            return "[" + ", ".join(map(int.__repr__, value)) + "]"
     return json.dumps(value, ensure_ascii=False)

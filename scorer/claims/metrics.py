@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import operator
+import re
 from typing import Optional, Union
 
-import pandas as pd
+from scorer.claims.jsonl import show
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,15 +137,18 @@ def harmonic_mean(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r != 0 else 0.0
 
 
-def full_data(task: str, table: pd.DataFrame) -> dict:
-    """Every metric of ``task`` over all rows of the counts table, in registry order."""
+def full_data(task: str, table) -> dict:
+    """Every metric of ``task`` over all rows of the counts table, in registry
+    order (``table``: the column lists of :class:`Evaluation`, or its DataFrame)."""
     values: dict = {}
     totals: dict = {}
     for metric in REGISTRY[task]:
         if isinstance(metric, Ratio):
             for column in metric.columns:
                 if column not in totals:
-                    totals[column] = ordered_sum(table[column].tolist())
+                    cells = table[column]
+                    totals[column] = ordered_sum(cells.tolist() if hasattr(cells, "tolist")
+                                                 else cells)
             numerator, denominator = totals[metric.numerator], totals[metric.denominator]
             values[metric.name] = (numerator / denominator if denominator != 0
                                    else metric.if_empty)
@@ -163,8 +166,8 @@ class Evaluation:
     files: tuple
     #: Claim identifiers in file order (unique; resampling draws these).
     keys: list
-    #: One row per claim (index: ``keys``), sufficient statistics as columns.
-    counts: pd.DataFrame
+    #: The counts table as plain lists: column -> one value per claim, file order.
+    columns: dict
     #: Per-claim outcomes for the ``.debug`` report, in file order.
     outcomes: list
     #: Full-data metric values, registry order.
@@ -173,13 +176,33 @@ class Evaluation:
     #: How claim keys were made ("id" or "line"), stated in the reports.
     key_source: str = "id"
 
+    @property
+    def counts(self):
+        """The counts table as a DataFrame: one row per claim (index: ``keys``),
+        sufficient statistics as columns.  Built on first use, so that a plain
+        scoring run never imports pandas."""
+        table = self.__dict__.get("_counts")
+        if table is None:
+            table = self.__dict__["_counts"] = counts_frame(self.columns, self.keys)
+        return table
 
-def claim_table(rows: list, columns: tuple, keys: list) -> pd.DataFrame:
-    """The counts table: ``rows`` are dicts of column -> count, one per claim."""
-    table = pd.DataFrame.from_records(rows, columns=list(columns)) if rows else \
+
+def claim_columns(rows: list, columns: tuple) -> dict:
+    """The counts table as column lists: ``rows`` are dicts of column -> count, one per claim."""
+    return {column: [row[column] for row in rows] for column in columns}
+
+
+def counts_frame(columns: dict, keys: list):
+    """The counts table as a DataFrame (index: the claim keys)."""
+    import pandas as pd
+    table = pd.DataFrame(columns) if keys else \
         pd.DataFrame({column: pd.Series(dtype="int64") for column in columns})
     table.index = pd.Index(keys, name="claim", dtype=object)
     return table
+
+
+#: What a claim key may not hold: it is a token of a samples file line.
+_UNUSABLE_IN_KEY = re.compile(r"[\s:,]")
 
 
 def claim_keys(ids: Optional[list], lines: list) -> tuple[list, str]:
@@ -187,15 +210,14 @@ def claim_keys(ids: Optional[list], lines: list) -> tuple[list, str]:
     samples file (no blank, ':' or ','), else (or when ``ids`` is None) ``line<N>``."""
     if ids is None:
         return [f"line{line}" for line in lines], "line"
-    texts = [value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-             for value in ids]
-    usable = all(text and not any(c.isspace() or c in ":," for c in text) for text in texts)
+    texts = [value if type(value) is str else show(value) for value in ids]
+    usable = all(text and _UNUSABLE_IN_KEY.search(text) is None for text in texts)
     if usable and len(set(texts)) == len(texts):
         return texts, "id"
     return [f"line{line}" for line in lines], "line"
 
 
-def unit_statistic(task: str, name: str, table: pd.DataFrame, keys: list):
+def unit_statistic(task: str, name: str, table, keys: list):
     """Metric ``name`` as per-claim statistics (:class:`scorer.statistic.UnitStatistic`):
     the claim is the unit, and the metric's ratio (or harmonic mean of two)
     finishes the column sums, as the full-data values do."""

@@ -17,15 +17,17 @@ Layouts follow the Cold Start family (``scorer/coldstart``, the Perl tables):
 from __future__ import annotations
 
 import json
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import scorer
-from scorer.bootstrap import SampleSet, samples_digest
 from scorer.claims import fever as fever_task
 from scorer.claims import scifact as scifact_task
-from scorer.claims.jsonl import show
+from scorer.claims.jsonl import show, shows
 from scorer.claims.metrics import Evaluation, metrics_of
 from scorer.policy import Policy
+
+if TYPE_CHECKING:  # numpy is imported only by runs with samples
+    from scorer.bootstrap import SampleSet
 
 RULE = "=" * 80 + "\n"
 SUBRULE = "." * 80 + "\n"
@@ -45,10 +47,17 @@ def signature(policy: Policy, samples: Optional[SampleSet], seed: Optional[int])
         f"task:{policy.task}",
         f"max_evidence:{_limit_text(policy.max_evidence)}",
         f"policy:{policy.digest()}",
-        f"samples:{samples_digest(samples)}",
+        f"samples:{_samples_digest(samples)}",
         f"seed:{'none' if seed is None else seed}",
         f"B:{0 if samples is None else len(samples)}",
     ))
+
+
+def _samples_digest(samples: Optional[SampleSet]) -> str:
+    if samples is None:
+        return "none"
+    from scorer.bootstrap import samples_digest
+    return samples_digest(samples)
 
 
 def _table(header: tuple, rows: list) -> str:
@@ -125,15 +134,22 @@ def metric_names(task: str) -> list:
 # ---------------------------------------------------------------- .debug
 
 def debug_text(evaluation: Evaluation) -> str:
+    return "".join(debug_pieces(evaluation))
+
+
+def debug_pieces(evaluation: Evaluation):
+    """The ``.debug`` text piece by piece (a claim a piece), for writing it
+    without holding it whole: it is the largest report by far."""
     writer = _scifact_claim if evaluation.task == "scifact" else _fever_claim
-    head = (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
-            f"max_evidence {_limit_text(evaluation.max_evidence)}\n")
-    return head + "".join(writer(outcome, evaluation.max_evidence)
-                          for outcome in evaluation.outcomes)
+    yield (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
+           f"max_evidence {_limit_text(evaluation.max_evidence)}\n")
+    max_evidence = evaluation.max_evidence
+    for outcome in evaluation.outcomes:
+        yield writer(outcome, max_evidence)
 
 
 def _fact(name: str, *values) -> str:
-    return "\t" + name + ":\t" + "\t".join(str(v) for v in values) + "\n"
+    return "\t" + name + ":\t" + "\t".join(map(str, values)) + "\n"
 
 
 def _rationales(gold: "scifact_task.GoldAbstract") -> str:
@@ -221,43 +237,49 @@ def _sentence_verdict(sentence: "scifact_task.SentenceOutcome", label_right: boo
 
 
 def _fever_claim(outcome: "fever_task.ClaimOutcome", max_evidence) -> str:
+    # Lines written as f-strings (not _fact): ten thousand claims make a .debug.
     name = outcome.id if isinstance(outcome.id, str) else show(outcome.id)
-    out = [RULE, f"CLAIM {name}\tpredictions line {outcome.line}\n"]
     origin = "inline" if outcome.inline else f"gold line {outcome.gold_source[1]}"
-    out.append(_fact("GOLD LABEL", outcome.label, origin,
-                     "verifiable" if outcome.verifiable else "not verifiable"))
-    out.append(_fact("PREDICTED LABEL", outcome.predicted_label,
-                     "RIGHT" if outcome.label_right else "WRONG"))
-    if outcome.verifiable:
+    verifiable = outcome.verifiable
+    out = [RULE, f"CLAIM {name}\tpredictions line {outcome.line}\n"
+                 f"\tGOLD LABEL:\t{outcome.label}\t{origin}\t"
+                 f"{'verifiable' if verifiable else 'not verifiable'}\n"
+                 f"\tPREDICTED LABEL:\t{outcome.predicted_label}\t"
+                 f"{'RIGHT' if outcome.label_right else 'WRONG'}\n"]
+    if verifiable:
         if not outcome.groups:
             out.append(_fact("GOLD EVIDENCE", "none"))
-        for number, group in enumerate(outcome.groups, 1):
-            out.append(_fact(f"GOLD GROUP {number}", *([show(s) for s in group] or ["(empty)"])))
+        out += [f"\tGOLD GROUP {number}:\t"
+                f"{chr(9).join(shows(group)) if group else '(empty)'}\n"
+                for number, group in enumerate(outcome.groups, 1)]
     read_limit = "all" if max_evidence is None else f"the first {max_evidence}"
-    for sentence in outcome.sentences:
-        out.append(_fact(f"PREDICTED {sentence.position}", show(sentence.sentence),
-                         _fever_sentence_verdict(sentence, outcome, read_limit)))
+    out += [f"\tPREDICTED {sentence.position}:\t{text}\t"
+            f"{_fever_sentence_verdict(sentence, outcome, read_limit)}\n"
+            for sentence, text in zip(outcome.sentences,
+                                      shows([s.sentence for s in outcome.sentences]))]
     out.append(_fact("STRICT", *_fever_strict(outcome, read_limit)))
     c = outcome.counts
-    if outcome.verifiable:
+    if verifiable:
         if c["evidence_read"]:
-            out.append(_fact("PRECISION", "%.4f" % c["precision"],
-                             f"{c['evidence_in_gold']} of {c['evidence_read']} sentences read "
-                             f"in the gold evidence"))
+            out.append(f"\tPRECISION:\t{c['precision']:.4f}\t{c['evidence_in_gold']} of "
+                       f"{c['evidence_read']} sentences read in the gold evidence\n")
         else:
             out.append(_fact("PRECISION", "%.4f" % c["precision"], "no sentence read"))
         if not outcome.groups:
             out.append(_fact("RECALL", c["recall"], "gold evidence is empty"))
         elif outcome.group is not None:
-            out.append(_fact("RECALL", c["recall"], f"gold group {outcome.group} complete "
-                                                    f"among the sentences read"))
+            out.append(f"\tRECALL:\t{c['recall']}\tgold group {outcome.group} complete "
+                       f"among the sentences read\n")
         else:
-            out.append(_fact("RECALL", c["recall"], "no gold group complete among the "
-                                                    "sentences read"))
+            out.append(f"\tRECALL:\t{c['recall']}\tno gold group complete among the "
+                       f"sentences read\n")
     else:
-        out.append(_fact("PRECISION", "not counted", f"gold label {fever_task.NEI}"))
-        out.append(_fact("RECALL", "not counted", f"gold label {fever_task.NEI}"))
+        out.append(_NOT_VERIFIABLE)
     return "".join(out)
+
+
+_NOT_VERIFIABLE = (_fact("PRECISION", "not counted", f"gold label {fever_task.NEI}")
+                   + _fact("RECALL", "not counted", f"gold label {fever_task.NEI}"))
 
 
 def _fever_sentence_verdict(sentence, outcome, read_limit: str) -> str:

@@ -25,7 +25,7 @@ from collections import Counter
 from typing import Optional
 
 from scorer.claims.jsonl import read_objects, show, type_name
-from scorer.claims.metrics import CLAIMS, Evaluation, claim_keys, claim_table, full_data
+from scorer.claims.metrics import CLAIMS, Evaluation, claim_columns, claim_keys, full_data
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 
@@ -312,7 +312,7 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
                         "claim ids are not unique or hold a blank, ':' or ','; claims are "
                         "identified by gold line number (line<N>) in samples files",
                         where=Where(detail=inputs.gold_path))
-    table = claim_table([o.counts for o in outcomes], COLUMNS, keys)
+    table = claim_columns([o.counts for o in outcomes], COLUMNS)
     return Evaluation("scifact", (inputs.gold_path, inputs.predictions_path), keys, table,
                       outcomes, full_data("scifact", table), policy.max_evidence, key_source)
 
