@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 
 from scorer import stats
 
@@ -36,8 +35,15 @@ def ec_sort_key(name: str) -> tuple:
     return (first, tuple(int(c) if c.isascii() and c.isdigit() else perl_number(c) for c in rest))
 
 
-def counts_table(rows, sf_to_ldc: dict, queries) -> pd.DataFrame:
-    """One row per scored node, in the Perl's row order, with P, R and F1."""
+#: The counts table's columns, in order.
+COLUMNS = ("name", "query_id", "sf_full_id", "suffix", "level", "runid", "ldc_id",
+           "ldc_full_id", *COUNT_COLUMNS, "P", "R", "F")
+
+
+def counts_table(rows, sf_to_ldc: dict, queries) -> dict:
+    """One row per scored node, in the Perl's row order, with P, R and F1: a
+    column name -> its values (lists; level, counts, P, R, F numpy arrays).
+    :func:`counts_frame` makes a DataFrame of it; a plain run needs none."""
     records = []
     for row in rows:
         first, _, suffix = row.name.partition(":")
@@ -58,15 +64,20 @@ def counts_table(rows, sf_to_ldc: dict, queries) -> pd.DataFrame:
             record[column] = row.counts[label]
         records.append(record)
     records.sort(key=lambda record: ec_sort_key(record["name"]))
-    columns = ["name", "query_id", "sf_full_id", "suffix", "level", "runid", "ldc_id",
-               "ldc_full_id", *COUNT_COLUMNS]
-    table = pd.DataFrame.from_records(records, columns=columns)
-    for column in COUNT_COLUMNS:
-        table[column] = table[column].astype(np.int64)
-    table["level"] = table["level"].astype(np.int64)
-    p, r, f = row_scores(table)
-    table["P"], table["R"], table["F"] = p, r, f
+    table = {column: [record[column] for record in records] for column in COLUMNS[:-3]}
+    for column in ("level", *COUNT_COLUMNS):
+        table[column] = np.array(table[column], dtype=np.int64)
+    table["P"], table["R"], table["F"] = row_scores(table)
     return table
+
+
+def counts_frame(table):
+    """The counts table as a DataFrame (for the track's tables); a DataFrame
+    is returned as it is."""
+    if not isinstance(table, dict):
+        return table
+    import pandas as pd
+    return pd.DataFrame({column: table[column] for column in COLUMNS}, columns=list(COLUMNS))
 
 
 def row_scores(counts) -> tuple:

@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 
 from scorer import stats
-from scorer.coldstart.counts import COUNT_COLUMNS, ec_sort_key
+from scorer.coldstart.counts import COUNT_COLUMNS, counts_frame, ec_sort_key
 from scorer.problems import ScorerError
 
 LEVELS = ("0", "1", "ALL")
@@ -59,19 +59,32 @@ class RunStructure:
     """Index arrays of one run's counts table, shared by all projections."""
 
     def __init__(self, table, has_index: bool):
-        self.table = table
+        """``table``: the counts table, columns by name (counts.counts_table's
+        dict, or a DataFrame)."""
+        self.columns = table
+        self._table = None
         self.has_index = has_index
-        self.n_rows = len(table)
-        self.names = table["name"].tolist()
-        self.runids = table["runid"].tolist()
-        self.levels = table["level"].to_numpy()
-        self.counts = table[list(COUNT_COLUMNS)].to_numpy(dtype=np.int64)
-        self.values = table[["P", "R", "F"]].to_numpy(dtype=float)
+        self.names = list(table["name"])
+        self.n_rows = len(self.names)
+        self.runids = list(table["runid"])
+        self.levels = np.asarray(table["level"])
+        self.counts = np.array([table[c] for c in COUNT_COLUMNS], dtype=np.int64,
+                               ndmin=2).reshape(len(COUNT_COLUMNS), self.n_rows).T
+        self.values = np.array([table[c] for c in ("P", "R", "F")], dtype=float,
+                               ndmin=2).reshape(3, self.n_rows).T
         self.sf_ids = sorted(set(table["query_id"]))
         column = {sf: i for i, sf in enumerate(self.sf_ids)}
         self.row_sf = np.array([column[q] for q in table["query_id"]], dtype=np.intp)
         if has_index:
             self._build_ldc_structures(table, column)
+
+    @property
+    def table(self):
+        """The counts table as a DataFrame, made on first use (pandas is not
+        imported by a plain run)."""
+        if self._table is None:
+            self._table = counts_frame(self.columns)
+        return self._table
 
     def _build_ldc_structures(self, table, column):
         ldc_full_of_sf: dict = {}
@@ -94,7 +107,7 @@ class RunStructure:
         self.rows_of_sf = [np.flatnonzero(self.row_sf == c) for c in range(len(self.sf_ids))]
         sums = np.array([self.counts[rows].sum(axis=0) for rows in self.rows_of_sf])
         _, _, self.sf_f1 = _prf(sums)
-        suffixes = table["suffix"].tolist()
+        suffixes = list(table["suffix"])
         self.ldc_row_names = [
             f"{ldc_full_of_sf[self.sf_ids[self.row_sf[j]]]}:{suffixes[j]}" if suffixes[j]
             else ldc_full_of_sf[self.sf_ids[self.row_sf[j]]] for j in range(self.n_rows)]

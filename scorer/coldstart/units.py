@@ -75,11 +75,10 @@ class RunUnits:
         self.scores = scores
         structure = scores.structure
         self.has_index = structure.has_index
-        table = structure.table
         if self.has_index:
             self.row_unit = [structure.ldc_names[g] for g in structure.row_group]
         else:
-            self.row_unit = table["sf_full_id"].tolist()
+            self.row_unit = list(structure.columns["sf_full_id"])
         self._aggregates = all_aggregates(structure, full_data(structure))
         self._ap_lines = sf_ap_lines(scores.ap_rows)
 
