@@ -282,10 +282,11 @@ def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
                               f"entry, query = {entry.query_id}, judgment = , "
                               f"ec = {entry.value_ec}")
 
-    for column, value in fields.items():
-        if not value.strip():
-            problems.record("EMPTY_FIELD", column, where=where)
-            return None
+    if not all(map(str.strip, fields.values())):
+        for column, value in fields.items():
+            if not value.strip():
+                problems.record("EMPTY_FIELD", column, where=where)
+                return None
     expected_slot = query.slot(0)
     if entry.slot_name != expected_slot:
         problems.record("WRONG_SLOT_NAME", entry.slot_name, query.full_id,

@@ -63,9 +63,10 @@ class Widths:
         self.widths = {name: len(FIELDS[name][0]) for name in fields}
 
     def widen(self, cells: dict) -> None:
+        widths = self.widths
         for name, text in cells.items():
-            if len(text) > self.widths.get(name, 0):
-                self.widths[name] = len(text)
+            if len(text) > widths.get(name, 0):
+                widths[name] = len(text)
 
     def snapshot(self) -> dict:
         return dict(self.widths)
@@ -122,9 +123,10 @@ def render_line(cells: Optional[dict], fields, widths: dict, tabs: bool,
             text = f"{prefix}-{text}"
         if tabs:
             parts.append(text)
-            continue
-        padding = " " * max(widths.get(field, 0) - len(text), 0)
-        parts.append(padding + text if justify == "R" else text + padding)
+        elif justify == "R":
+            parts.append(text.rjust(widths.get(field, 0)))
+        else:
+            parts.append(text.ljust(widths.get(field, 0)))
     return ("\t" if tabs else " ").join(parts) + "\n"
 
 
