@@ -127,6 +127,7 @@ def parse_samples(lines: Iterable[str], source: str = "samples") -> SampleSet:
     by_number: dict = {}
     element_index: dict = {}
     elements: list = []
+    known = element_index.__getitem__
     for line_number, line in enumerate(lines, 1):
         tokens = line.split()
         if not tokens:
@@ -136,19 +137,25 @@ def parse_samples(lines: Iterable[str], source: str = "samples") -> SampleSet:
         except ValueError:
             raise ScorerError(f"{source} line {line_number}: a sample line must start with "
                               f"its sample number, not '{tokens[0]}'")
-        draw = []
-        for token in tokens[1:]:
-            index = element_index.get(token)
-            if index is None:
-                if ":" in token:
-                    group, members = token.split(":", 1)
-                    element = Element(group, tuple(m for m in members.split(",") if m))
-                else:
-                    element = Element(token, (token,))
-                index = element_index[token] = len(elements)
-                elements.append(element)
-            draw.append(index)
-        by_number[number] = np.asarray(draw, dtype=np.int32)
+        try:
+            # Most lines draw only elements seen before: looked up in one C loop.
+            draw = np.fromiter(map(known, itertools.islice(tokens, 1, None)), dtype=np.int32,
+                               count=len(tokens) - 1)
+        except KeyError:
+            draw = []
+            for token in tokens[1:]:
+                index = element_index.get(token)
+                if index is None:
+                    if ":" in token:
+                        group, members = token.split(":", 1)
+                        element = Element(group, tuple(m for m in members.split(",") if m))
+                    else:
+                        element = Element(token, (token,))
+                    index = element_index[token] = len(elements)
+                    elements.append(element)
+                draw.append(index)
+            draw = np.asarray(draw, dtype=np.int32)
+        by_number[number] = draw
     numbers = sorted(by_number)
     return SampleSet(numbers, [by_number[n] for n in numbers], elements)
 
