@@ -1,8 +1,9 @@
 # make demo  - set up .venv if needed, score the bundled Cold Start example
 # make test  - set up .venv if needed, run the tests
-# make bench - time the scorer on generated workloads of growing size, whole tracks,
-#              then the track page (make bench-page alone)
-#              (BENCH_ARGS="--perl ../ColdStart" also times the Perl scorer)
+# make bench - time the scorer on generated workloads of growing size (beside the Perl
+#              scorer when ../ColdStart has it; BENCH_ARGS="--no-perl" skips it), the
+#              claim tasks beside their reference scorers when found (CLAIMS_BENCH_ARGS),
+#              whole tracks, then the track page (make bench-page alone)
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 
 PYTHON ?= python3
@@ -36,6 +37,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run_bench.py $(BENCH_ARGS)
+	$(PY) bench/claims_bench.py $(CLAIMS_BENCH_ARGS)
 	$(PY) bench/track_bench.py
 	$(PY) bench/page_bench.py
 

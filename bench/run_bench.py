@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Time the scorer on generated Cold Start workloads of growing size.
 
-    python bench/run_bench.py [--sizes 50,500,2000] [--samples 0,1000,10000]
-                              [--repeat N] [--perl DIR [--perl-timeout S]]
-                              [--diff-size N]
+    python bench/run_bench.py [--sizes 50,500,1000,2000] [--samples 0,1000,10000]
+                              [--repeat N] [--perl DIR | --no-perl] [--perl-timeout S]
+                              [--no-samples-parse] [--diff-size N]
 
 For each number of LDC queries a workload is generated (bench/workload.py,
 cached under bench/out/), and for each number of bootstrap samples a samples
@@ -13,8 +13,10 @@ process; the table shows its wall seconds (best of --repeat), CPU seconds and
 peak memory (the child's maximum resident set, from os.wait4), with the size
 of the submission.  Exit status 1 when the scorer failed or logged an ERROR.
 
-With --perl DIR the official CS-Score-MASTER.pl in DIR scores the same inputs
-(PERL_HASH_SEED=0), and its reports are compared with the scorer's: "same",
+The official CS-Score-MASTER.pl (--perl DIR; else $SCORER_PERL_DIR or
+../ColdStart when there, --no-perl to skip; the bench says which, or that
+none was found) scores the same inputs (PERL_HASH_SEED=0), and its reports
+are compared with the scorer's: "same",
 or which differ (for .summary its aggregate lines, for .samplescores and
 .confidence the code groups; "(mean)": only the mean's last digit).  Where
 entry points of an LDC query tie on F1, the Perl's LDC-MAX choice follows its
@@ -23,6 +25,11 @@ when the Perl timed out on a smaller workload with as many samples, or when
 its time, extrapolated quadratically in submission lines (the Perl's measured
 growth) from its last run with as many samples, exceeds --perl-timeout; runs
 still going at the timeout are stopped.
+
+Below the table, issue 11's targets for the cases measured: 1,000 LDC queries
+under 1.5 s; at 500 LDC queries at least 40x the Perl (CPU seconds); and the
+largest samples file (10,000 samples x 2,000 LDC queries by default, 1.1 GB)
+parsed alone (scorer.bootstrap.read_samples) in under 3 s.
 
 Then ``python -m scorer.diff`` is timed on the ``.debug`` files of one
 workload (--diff-size LDC queries, 1,000 by default; 0 skips it) scored under
@@ -321,14 +328,81 @@ def time_diff(size: int, repeat: int) -> tuple:
     return line, False
 
 
+#: Issue 11's targets: wall seconds of a 1,000-LDC-query run; speed-up over the
+#: Perl at 500 LDC queries; seconds to parse the largest samples file alone.
+TARGET_1000_SECONDS = 1.5
+TARGET_500_SPEEDUP = 40.0
+TARGET_SAMPLES_PARSE_SECONDS = 3.0
+
+
+def find_perl() -> tuple:
+    """(the Perl scorer's directory or None, a note saying which or why not)."""
+    candidates = [os.environ.get("SCORER_PERL_DIR"),
+                  os.path.join(os.path.dirname(os.path.dirname(HERE)), "ColdStart")]
+    for candidate in filter(None, candidates):
+        if os.path.exists(os.path.join(candidate, "CS-Score-MASTER.pl")) and shutil.which("perl"):
+            return os.path.abspath(candidate), (f"Perl scorer: {os.path.abspath(candidate)} "
+                                                f"(--no-perl skips it)")
+    return None, ("Perl scorer not found ($SCORER_PERL_DIR, ../ColdStart; or perl missing): "
+                  "no comparison with it; --perl DIR names it")
+
+
+def targets(rows_by_case: dict, with_perl: bool) -> list:
+    """Issue 11's Cold Start targets for the cases measured (cpu: user+system)."""
+    lines = []
+    if (1000, 0) in rows_by_case:
+        run, _cells = rows_by_case[(1000, 0)]
+        met = run.seconds < TARGET_1000_SECONDS
+        lines.append(f"1,000 LDC queries: {run.seconds:.2f} s wall, {run.cpu_seconds:.2f} s cpu "
+                     f"(target < {TARGET_1000_SECONDS:g} s: {'met' if met else 'MISSED'})")
+    if (500, 0) in rows_by_case:
+        run, cells = rows_by_case[(500, 0)]
+        if not with_perl:
+            lines.append("500 LDC queries: no Perl to compare with")
+        elif len(cells) > len(SCORER_COLUMNS) and cells[len(SCORER_COLUMNS) + 1] != "-":
+            perl_cpu = float(cells[len(SCORER_COLUMNS) + 1])
+            speedup = perl_cpu / run.cpu_seconds
+            met = speedup >= TARGET_500_SPEEDUP
+            lines.append(f"500 LDC queries: {run.cpu_seconds:.2f} s cpu, the Perl "
+                         f"{perl_cpu:.2f} s cpu: {speedup:.0f}x (target >= "
+                         f"{TARGET_500_SPEEDUP:g}x: {'met' if met else 'MISSED'})")
+    return lines
+
+
+def time_samples_parse(sizes: list, sample_counts: list) -> str:
+    """Parsing the largest samples file alone (scorer.bootstrap.read_samples)."""
+    size, count = max(sizes), max(sample_counts)
+    if count == 0:
+        return ""
+    directory, _counts = ensure_workload(size)
+    name = ensure_samples(directory, count)
+    megabytes = os.path.getsize(os.path.join(directory, name)) / 1e6
+    progress(f"parsing {name} of {size} LDC queries alone")
+    run = measure([sys.executable, "-c", "import sys; from scorer.bootstrap import "
+                   "read_samples; read_samples(sys.argv[1])", name], directory,
+                  os.path.join(directory, "parse-samples"))
+    if run.status != "ok":
+        return f"samples file parse: {run.status}"
+    met = run.seconds < TARGET_SAMPLES_PARSE_SECONDS
+    return (f"samples file parse ({count:,} samples x {size:,} LDC queries, {megabytes:,.0f} MB): "
+            f"{run.seconds:.2f} s wall, {run.cpu_seconds:.2f} s cpu, {run.peak_mib:.0f} MiB "
+            f"(target < {TARGET_SAMPLES_PARSE_SECONDS:g} s: {'met' if met else 'MISSED'})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="50,500,2000", help="numbers of LDC queries")
+    parser.add_argument("--sizes", default="50,500,1000,2000", help="numbers of LDC queries")
     parser.add_argument("--samples", default="0,1000,10000", help="numbers of bootstrap samples")
     parser.add_argument("--repeat", type=int, default=1, help="runs per case (best time kept)")
-    parser.add_argument("--perl", metavar="DIR", help="also time CS-Score-MASTER.pl from DIR")
-    parser.add_argument("--perl-timeout", type=float, default=600.0, metavar="SECONDS")
+    parser.add_argument("--perl", metavar="DIR",
+                        help="also time CS-Score-MASTER.pl from DIR (default: $SCORER_PERL_DIR "
+                             "or ../ColdStart when it is there)")
+    parser.add_argument("--no-perl", action="store_true", help="do not time the Perl")
+    parser.add_argument("--perl-timeout", type=float, default=None, metavar="SECONDS",
+                        help="600 with --perl; 120 for a Perl found by itself")
+    parser.add_argument("--no-samples-parse", action="store_true",
+                        help="skip timing the parse of the largest samples file alone")
     parser.add_argument("--diff-size", type=int, default=1000, metavar="N",
                         help="LDC queries of the scorer.diff timing (0: skip it)")
     options = parser.parse_args()
@@ -338,10 +412,15 @@ def main() -> int:
     if perl_dir and not (shutil.which("perl")
                          and os.path.exists(os.path.join(perl_dir, "CS-Score-MASTER.pl"))):
         parser.error(f"--perl: needs perl and {perl_dir}/CS-Score-MASTER.pl")
+    perl_found = ""
+    if perl_dir is None and not options.no_perl:
+        perl_dir, perl_found = find_perl()
+    if options.perl_timeout is None:
+        options.perl_timeout = 600.0 if options.perl else 120.0
 
     version = scorer_version()
     columns = SCORER_COLUMNS + (PERL_COLUMNS if perl_dir else ())
-    rows, failures, perl_history = [], 0, {}
+    rows, failures, perl_history, rows_by_case = [], 0, {}, {}
     for size in sizes:
         directory, counts = ensure_workload(size)
         lines = counts["submission_lines"]
@@ -362,7 +441,10 @@ def main() -> int:
                 cells += perl_cells
                 note = note or perl_note
             rows.append(format_row(cells, columns, note))
+            rows_by_case[(size, samples)] = (scorer, cells)
             progress(rows[-1])
+    target_lines = targets(rows_by_case, perl_dir is not None)
+    samples_line = time_samples_parse(sizes, sample_counts) if not options.no_samples_parse else ""
     diff_line = ""
     if options.diff_size:
         diff_line, diff_failed = time_diff(options.diff_size, options.repeat)
@@ -372,6 +454,12 @@ def main() -> int:
     print(format_row([name for name, _width in columns], columns,
                      "Perl reports vs scorer's" if perl_dir else ""))
     print("\n".join(rows))
+    if perl_found:
+        print("\n" + perl_found)
+    if target_lines:
+        print("\n" + "\n".join(target_lines))
+    if samples_line:
+        print("\n" + samples_line)
     if diff_line:
         print("\n" + diff_line)
     final_version = scorer_version()
@@ -381,7 +469,8 @@ def main() -> int:
         f" in {os.path.relpath(OUT)}/qN",
         f"s: wall seconds, best of {options.repeat}; cpu s: user+system of the child; MiB: its peak"
         " resident memory; us/line: wall per submission line",
-        *(["speedup: Perl wall / scorer wall; Perl run with PERL_HASH_SEED=0"] if perl_dir else []),
+        *(["speedup: Perl wall / scorer wall; Perl run with PERL_HASH_SEED=0, stopped after "
+           f"{options.perl_timeout:g} s"] if perl_dir else []),
         f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"]
     print("\n" + "\n".join(notes))
     return 1 if failures else 0

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Time the claim tasks beside their reference scorers, whole process each.
+
+    python bench/claims_bench.py [--repeat N] [--fever-scorer DIR]
+                                 [--scifact-evaluator DIR] [--parity DIR]
+
+- FEVER: the 9,999 real claims of PARITY/fever/real (max_evidence 5), scored by
+  ``python -m scorer -policy configs/fever.yaml`` (every report written) and
+  by ``fever.scorer.fever_score`` of a checkout of sheffieldnlp/fever-scorer
+  (DIR/src/fever/scorer.py), the two files read as its own tests read them;
+  target: no slower than the reference.
+- SciFact: the 1,000 synthetic claims of PARITY/scifact/synthetic, scored by
+  ``python -m scorer -policy configs/scifact.yaml`` and by ``eval.py`` of a
+  checkout of allenai/scifact-evaluator (DIR/evaluator/eval.py); target:
+  within 2x of it.
+
+Each line shows our wall and CPU seconds (user + system of the child, best of
+--repeat), the reference's, the ratios (ours / theirs) and whether the numbers
+are equal.  The ratio judged against the target is the CPU one: other work on
+the machine inflates wall times.  Exit status 1 when our scorer failed or its
+numbers differ from the reference's (a missed target is shown, not an error).
+Both processes use this interpreter; the references are read where they are,
+never copied.  A reference that is not found is said so and its comparison
+skipped: the bench never needs them.
+Defaults: $FEVER_SCORER_DIR or ../fever-scorer, $SCIFACT_EVALUATOR_DIR or
+../scifact-evaluator, ../shared/parity (beside the project).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from run_bench import Measurement, best_of, fresh_directory, measure, progress  # noqa: E402
+
+OUT = os.path.join(HERE, "out", "claims")
+#: Ratio of CPU times (ours / the reference's) each task must stay within.
+TARGETS = {"fever": 1.0, "scifact": 2.0}
+
+#: The reference's whole process for FEVER, as its tests use it: read both
+#: files with json.loads per line, call fever_score, print the five numbers.
+FEVER_REFERENCE = """\
+import json, sys
+sys.path[:0] = sys.argv[1:3]
+from fever.scorer import fever_score
+actual = [json.loads(line) for line in open(sys.argv[3])]
+predictions = [json.loads(line) for line in open(sys.argv[4])]
+print(json.dumps(fever_score(predictions, actual, max_evidence=5)))
+"""
+FEVER_NAMES = ("strict_score", "label_accuracy", "precision", "recall", "f1")
+
+
+def beside(name: str) -> str:
+    return os.path.join(os.path.dirname(ROOT), name)
+
+
+def six_shim() -> str:
+    """A directory holding ``six`` for the FEVER reference (it uses only
+    six.string_types), when this interpreter has none."""
+    directory = os.path.join(OUT, "shim")
+    try:
+        import six  # noqa: F401
+        return directory
+    except ImportError:
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "six.py"), "w", encoding="utf-8") as f:
+            f.write("string_types = (str,)\n")
+        return directory
+
+
+def timed(command: list, label: str, repeat: int) -> tuple:
+    """(best Measurement, output directory) of ``repeat`` runs of ``command``."""
+    out = os.path.join(OUT, label)
+    runs = []
+    for _ in range(repeat):
+        fresh_directory(out)
+        runs.append(measure(command, out, os.path.join(out, "process")))
+    return best_of(runs), out
+
+
+def ours(task: str, files: list, repeat: int) -> tuple:
+    command = [sys.executable, "-m", "scorer", "-policy",
+               os.path.join(ROOT, "configs", f"{task}.yaml"), "-output_file", "run",
+               "-error_file", "run.errlog", *files]
+    measurement, out = timed(command, f"{task}-scorer", repeat)
+    metrics = None
+    if measurement.status == "ok":
+        with open(os.path.join(out, "run.json"), encoding="utf-8") as f:
+            metrics = json.load(f)["metrics"]
+    return measurement, metrics
+
+
+def fever_reference(directory: str, files: list, repeat: int) -> tuple:
+    source = os.path.join(directory, "src")
+    command = [sys.executable, "-c", FEVER_REFERENCE, source, six_shim(), *files]
+    measurement, out = timed(command, "fever-reference", repeat)
+    numbers = None
+    if measurement.status == "ok":
+        with open(os.path.join(out, "process.stdout"), encoding="utf-8") as f:
+            numbers = dict(zip(FEVER_NAMES, json.loads(f.read())))
+    return measurement, numbers
+
+
+def scifact_reference(directory: str, files: list, repeat: int) -> tuple:
+    command = [sys.executable, os.path.join(directory, "evaluator", "eval.py"),
+               "--labels_file", files[0], "--preds_file", files[1],
+               "--metrics_output_file", "metrics.json", "--verbose"]
+    measurement, out = timed(command, "scifact-reference", repeat)
+    numbers = None
+    if measurement.status == "ok":
+        with open(os.path.join(out, "metrics.json"), encoding="utf-8") as f:
+            numbers = json.load(f)
+    return measurement, numbers
+
+
+def same_numbers(mine: Optional[dict], theirs: Optional[dict]) -> str:
+    if mine is None or theirs is None:
+        return "-"
+    unequal = [name for name, value in theirs.items() if mine.get(name) != value]
+    return "numbers equal" if not unequal else "DIFFER: " + ", ".join(unequal)
+
+
+def line(task: str, mine: Measurement, theirs: Optional[Measurement], note: str) -> tuple:
+    """(text, did the scorer fail?); a missed target is shown, not a failure."""
+    text = f"{task:8} scorer {mine.seconds:5.2f} s wall {mine.cpu_seconds:5.2f} s cpu " \
+           f"{mine.peak_mib:4.0f} MiB"
+    if mine.status != "ok":
+        return f"{text}  SCORER {mine.status}", True
+    if theirs is None:
+        return f"{text}  {note}", False
+    if theirs.status != "ok":
+        return f"{text}  reference {theirs.status}", False
+    ratio = mine.cpu_seconds / theirs.cpu_seconds
+    verdict = "met" if ratio <= TARGETS[task] else "MISSED"
+    return (f"{text} | reference {theirs.seconds:5.2f} s wall {theirs.cpu_seconds:5.2f} s cpu "
+            f"{theirs.peak_mib:4.0f} MiB | ratio {mine.seconds / theirs.seconds:4.2f} wall "
+            f"{ratio:4.2f} cpu (target <= {TARGETS[task]:g}: {verdict}); {note}", False)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=5, help="runs per process (best kept)")
+    parser.add_argument("--fever-scorer", metavar="DIR",
+                        default=os.environ.get("FEVER_SCORER_DIR") or beside("fever-scorer"))
+    parser.add_argument("--scifact-evaluator", metavar="DIR",
+                        default=os.environ.get("SCIFACT_EVALUATOR_DIR")
+                        or beside("scifact-evaluator"))
+    parser.add_argument("--parity", metavar="DIR", default=os.path.join(beside("shared"),
+                                                                         "parity"))
+    options = parser.parse_args()
+    cases = {
+        "fever": ([os.path.join(options.parity, "fever", "real", name)
+                   for name in ("actual.jsonl", "predictions.jsonl")],
+                  os.path.join(options.fever_scorer, "src", "fever", "scorer.py"),
+                  fever_reference, options.fever_scorer, "sheffieldnlp/fever-scorer",
+                  "--fever-scorer"),
+        "scifact": ([os.path.join(options.parity, "scifact", "synthetic", name)
+                     for name in ("gold.jsonl", "predictions.jsonl")],
+                    os.path.join(options.scifact_evaluator, "evaluator", "eval.py"),
+                    scifact_reference, options.scifact_evaluator,
+                    "allenai/scifact-evaluator", "--scifact-evaluator"),
+    }
+    lines, failures = [], 0
+    for task, (files, marker, reference, directory, repository, switch) in cases.items():
+        if not all(os.path.isfile(path) for path in files):
+            lines.append(f"{task:8} skipped: the data {', '.join(files)} are not there")
+            continue
+        progress(f"{task}: scorer")
+        mine, my_numbers = ours(task, files, options.repeat)
+        theirs, their_numbers, note = None, None, ""
+        if os.path.isfile(marker):
+            progress(f"{task}: reference")
+            theirs, their_numbers = reference(directory, files, options.repeat)
+            note = same_numbers(my_numbers, their_numbers)
+        else:
+            note = (f"no reference to compare with: {marker} not found (a checkout of "
+                    f"{repository}; give its directory with {switch})")
+        text, failed = line(task, mine, theirs, note)
+        lines.append(text)
+        failures += failed or note.startswith("DIFFER")
+    print()
+    print("\n".join(lines))
+    print(f"\nwall and cpu (user+system) seconds of the whole process, best of {options.repeat}; "
+          f"ratio: ours / the reference's, judged on cpu; {sys.executable}; load average "
+          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
