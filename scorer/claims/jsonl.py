@@ -33,7 +33,7 @@ def read_objects(path: str) -> list[tuple[int, dict]]:
 
 def _objects(path: str) -> Iterator[tuple[int, dict]]:
     for number, line in enumerate(read_lines(path), 1):
-        if not line.strip():
+        if not line or line.isspace():
             raise ScorerError(f"{path} line {number}: empty line; every line must hold "
                               f"one JSON object (the reference evaluators stop here too)")
         try:
@@ -83,6 +83,7 @@ def type_name(value) -> str:
     return type(value).__name__
 
 
+_INT = {int}
 #: What ``json.dumps(..., ensure_ascii=False)`` escapes in a string.
 _ESCAPED = re.compile(r'[\x00-\x1f"\\]')
 
@@ -107,7 +108,7 @@ def shows(values) -> list:
                 if _ESCAPED.search(value[0]) is None:
                     texts.append(f'["{value[0]}", {int.__repr__(value[1])}]')
                     continue
-            elif all(type(item) is int for item in value):
+            elif not value or set(map(type, value)) == _INT:
                 texts.append("[" + ", ".join(map(int.__repr__, value)) + "]")
                 continue
         elif kind is int:
@@ -156,6 +157,7 @@ def type_name(value) -> str:
     return type(value).__name__
 
 
+_INT = {int}
 #: What ``json.dumps(..., ensure_ascii=False)`` escapes in a string.
 _ESCAPED = re.compile(r'[\x00-\x1f"\\]')
 

@@ -153,7 +153,7 @@ def _fact(name: str, *values) -> str:
 
 
 def _rationales(gold: "scifact_task.GoldAbstract") -> str:
-    return " ".join(show(list(r)) for r in gold.rationales)
+    return " ".join(shows(gold.rationales))
 
 
 def _scifact_claim(outcome: "scifact_task.ClaimOutcome", max_evidence) -> str:

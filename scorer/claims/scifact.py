@@ -20,9 +20,8 @@ detected per file (see :func:`read_predictions`).
 """
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from scorer.claims.jsonl import read_objects, show, type_name
 from scorer.claims.metrics import CLAIMS, Evaluation, claim_columns, claim_keys, full_data
@@ -48,23 +47,23 @@ ABSTRACT_NOT_IN_GOLD = "ABSTRACT NOT IN GOLD"
 
 # ---------------------------------------------------------------- input records
 
-@dataclasses.dataclass(frozen=True)
-class GoldAbstract:
+# Records are named tuples: a run makes several per claim, and a tuple is the
+# cheapest record to make.
+
+class GoldAbstract(NamedTuple):
     doc: str
     label: str
     #: Rationales in file order, each the list of its sentences as written.
     rationales: tuple
 
 
-@dataclasses.dataclass(frozen=True)
-class GoldClaim:
+class GoldClaim(NamedTuple):
     line: int
     id: object
     abstracts: dict  # doc -> GoldAbstract, file order
 
 
-@dataclasses.dataclass(frozen=True)
-class PredictedAbstract:
+class PredictedAbstract(NamedTuple):
     doc: str
     label: str
     sentences: tuple
@@ -72,8 +71,7 @@ class PredictedAbstract:
     sets: int = 0
 
 
-@dataclasses.dataclass(frozen=True)
-class PredictedClaim:
+class PredictedClaim(NamedTuple):
     line: int
     id: object
     abstracts: tuple
@@ -83,8 +81,7 @@ class PredictedClaim:
     dropped: tuple = ()
 
 
-@dataclasses.dataclass(frozen=True)
-class Inputs:
+class Inputs(NamedTuple):
     gold_path: str
     predictions_path: str
     gold: list
@@ -94,8 +91,7 @@ class Inputs:
 
 # ---------------------------------------------------------------- per-claim outcomes
 
-@dataclasses.dataclass(frozen=True)
-class SentenceOutcome:
+class SentenceOutcome(NamedTuple):
     sentence: object
     verdict: str
     #: The gold rationale holding the sentence (CORRECT, INCOMPLETE), else None.
@@ -104,8 +100,7 @@ class SentenceOutcome:
     missing: tuple = ()
 
 
-@dataclasses.dataclass(frozen=True)
-class AbstractOutcome:
+class AbstractOutcome(NamedTuple):
     predicted: PredictedAbstract
     gold: Optional[GoldAbstract]
     label_right: bool
@@ -116,8 +111,7 @@ class AbstractOutcome:
     sentences: tuple  # SentenceOutcome, in predicted order
 
 
-@dataclasses.dataclass(frozen=True)
-class ClaimOutcome:
+class ClaimOutcome(NamedTuple):
     key: str
     gold: GoldClaim
     predicted: PredictedClaim
