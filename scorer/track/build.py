@@ -347,12 +347,13 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
 
 
 def track_view(result: TrackResult):
-    """What the pictures and the page show (scorer.look): the per-query scores,
-    not the counts, to keep the page small."""
+    """What the pictures and the page show (scorer.look): the per-query scores
+    over all hops, not the counts, to keep the page small (per_query.csv has
+    everything)."""
     from scorer.look.view import TrackView
     per_query = result.per_query
-    scores = per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])] \
-        if result.task == "coldstart" else per_query
+    scores = per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])
+                       & (per_query["hop"] == "ALL")] if result.task == "coldstart" else per_query
     # -jobs changes no number: the page leaves it out, so it is the same for every N.
     invocation = re.sub(r" -jobs \S+", "", result.invocation)
     return TrackView(metric=result.metric, metric_title=result.metric_title,
