@@ -29,7 +29,7 @@ demo: $(STAMP)
 	@cat $(OUT)/run.summary
 	@echo
 	@echo "Reports written to $(OUT)/: run.sf run.ldcmax run.ldcmean run.summary run.ap run.debug"
-	@echo "  run.sample run.samplescores run.confidence run.bootsamples run.params run.errlog"
+	@echo "  run.sample run.samplescores run.confidence run.apconfidence run.bootsamples run.params run.errlog"
 
 test: $(STAMP)
 	$(PY) -m pytest -q
