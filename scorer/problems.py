@@ -87,6 +87,7 @@ CATALOGUE = {
     "AP_ABOVE_ONE": ("WARNING", "Query %s level %s: AP is %s, greater than 1.0 (the Perl scorer stops here)"),
     "BOOTSTRAP_MISSING_LEVEL": ("WARNING", "Some bootstrap samples have no value for %s; they count as 0.0000"),
     "LEGACY_FORMAT": ("ERROR", "%s"),
+    "UNKNOWN_RUNID": ("ERROR", "Run id %s was asked for (-runids) but is in no submission file; its reports are all zeros. Run ids found: %s%s"),
     # Claim verification (SciFact, FEVER)
     "BAD_CLAIM_INPUT": ("ERROR", "%s"),
     "CLAIM_WARNING": ("WARNING", "%s"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from scorer.limits import is_short_number
 from scorer.problems import Problems, Where
 
 MAX_CHARS_PER_SPAN = 200
@@ -80,6 +81,9 @@ def _parse(text: str, max_spans: int, found: list) -> Provenance:
             found.append(("ILLEGAL_OFFSET_TRIPLE_STRING", (piece,)))
             continue
         span_docid, start, end = match.groups()
+        if not (is_short_number(start) and is_short_number(end)):
+            found.append(("ILLEGAL_OFFSET", (start if not is_short_number(start) else end,)))
+            continue
         if int(end) < int(start):
             found.append(("ILLEGAL_OFFSET_PAIR", (start, end)))
             continue

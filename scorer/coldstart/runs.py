@@ -13,6 +13,7 @@ from typing import Optional
 from scorer.coldstart import ids, slots
 from scorer.coldstart.provenance import parse_provenance, perl_split
 from scorer.coldstart.queries import QuerySet, generate_query
+from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError, Where
 from scorer.textfile import read_text
 
@@ -277,6 +278,17 @@ def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
         if entry.assessment in ("CORRECT", "INEXACT") and not has_ec:
             raise ScorerError(f"{path} line {line_number}: Correct entry without equivalence "
                               f"class, query = {entry.query_id} at line {line_number}")
+        if has_ec:
+            # The EC is named after a loaded query; the Perl dies later without a place.
+            root = entry.value_ec.split(":", 1)[0]
+            try:
+                known = queries.get(ids.parse_query_id(root).short_id) is not None
+            except ScorerError:
+                known = False
+            if not known:
+                raise ScorerError(f"{path} line {line_number}: column VALUE_EC must be "
+                                  f"QUERYID:N[:N...] (or 0) naming a loaded query, not "
+                                  f"'{shorten(entry.value_ec)}'")
         if entry.assessment not in ("CORRECT", "INEXACT") and has_ec:
             raise ScorerError(f"{path} line {line_number}: Equivalence class without correct "
                               f"entry, query = {entry.query_id}, judgment = , "
