@@ -699,3 +699,44 @@ def test_help_explains_every_claim_metric():
         for metric in metrics:
             assert f"  {metric.name}:" in text
             assert metric.explanation.split()[0] in text
+
+
+# ------------------------------------------------------------- trailing TABs
+
+def _with_trailing_tabs(demo) -> None:
+    for name in ("qrel.txt", "DEMORUN.tab.txt"):
+        lines = (demo.inputs / name).read_text(encoding="utf-8").splitlines()
+        (demo.inputs / name).write_text("".join(line + "\t\n" for line in lines),
+                                        encoding="utf-8")
+
+
+def test_lines_ending_in_a_tab_score_as_without_it(demo):
+    # The Perl's split drops trailing empty fields (spec §2.5.2 step 3), type
+    # identification included: such files are scored, with the same numbers.
+    demo.run()
+    plain = demo.reports()
+    demo.clear()
+    _with_trailing_tabs(demo)
+    outcome = demo.run()
+    assert (outcome.status, outcome.files) == (0, REPORTS)
+    tabbed = demo.reports()
+    for name in ("run.sf", "run.ldcmax", "run.ldcmean", "run.summary", "run.ap"):
+        assert tabbed[name] == plain[name], name
+    # .debug quotes the submission lines as they are, TAB included
+    assert tabbed["run.debug"] != plain["run.debug"]
+    assert tabbed["run.debug"].replace("\t\n", "\n") == plain["run.debug"]
+
+
+@pytest.mark.perl
+def test_lines_ending_in_a_tab_as_the_perl_scores_them(perl_scorer, demo):
+    _with_trailing_tabs(demo)
+    assert demo.run().status == 0
+    ours = demo.reports()
+    perl_out = demo.out.parent / "perl"
+    perl_out.mkdir()
+    subprocess.run(["perl", "-I" + perl_scorer, os.path.join(perl_scorer, "CS-Score-MASTER.pl"),
+                    "-expand", "CSSF17", "-output_file", str(perl_out / "run"), "-error_file",
+                    str(perl_out / "run.errlog"), *FILES], cwd=demo.inputs, check=True,
+                   capture_output=True)
+    for name in ("run.sf", "run.ldcmax", "run.ldcmean", "run.summary", "run.ap", "run.debug"):
+        assert ours[name] == (perl_out / name).read_text(encoding="utf-8"), name

@@ -155,7 +155,8 @@ def identify_file_type(path: str, lines: list) -> str:
         line = _clean(raw)
         if not line.strip():
             continue
-        columns = line.split("\t")
+        # Split as the Perl splits: a line ending in TABs loses its empty last fields (§2.5.2).
+        columns = perl_split(line, "\t")
         for kind, patterns in _FIRST_LINE_PATTERNS.items():
             if len(columns) == len(patterns) and all(
                     p.fullmatch(c) for p, c in zip(patterns, columns)):
