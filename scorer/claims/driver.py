@@ -22,7 +22,47 @@ TASKS = ("scifact", "fever")
 
 def evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     """Read and score the files of one run (gold first, then predictions)."""
-    files = tuple(files)
+    try:
+        return _evaluate(policy, tuple(files), problems)
+    except ScorerError as error:
+        if len(files) == 2 and _looks_like(files[0], policy.task) == "predictions" \
+                and _looks_like(files[1], policy.task) == "gold":
+            raise ScorerError(f"{error} (gold and predictions swapped? {files[0]} looks like "
+                              f"predictions and {files[1]} like gold; the gold file comes first)")
+        raise
+
+
+#: Keys only a gold line has, and keys only a prediction has, per task.
+_GOLD_KEYS = {"scifact": ("claim", "cited_doc_ids"), "fever": ("label", "evidence")}
+_PREDICTION_KEYS = {"scifact": (), "fever": ("predicted_label", "predicted_evidence")}
+
+
+def _looks_like(path: str, task: str) -> Optional[str]:
+    """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
+    import json
+    from scorer.limits import MAX_JSON_DEPTH, json_depth
+    try:
+        with open(path, encoding="utf-8") as f:
+            line = f.readline(1 << 20)
+        if json_depth(line) > MAX_JSON_DEPTH:
+            return None
+        first = json.loads(line)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(first, dict):
+        return None
+    gold = any(key in first for key in _GOLD_KEYS[task])
+    predicted = any(key in first for key in _PREDICTION_KEYS[task])
+    if task == "scifact":
+        return "gold" if gold else "predictions"
+    if gold and not predicted:
+        return "gold"
+    if predicted and not gold:
+        return "predictions"
+    return None
+
+
+def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     if policy.task == "scifact":
         if len(files) != 2:
             raise ScorerError(f"scifact needs two files, the gold claims then the "

@@ -307,8 +307,8 @@ def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
     if kind == ASSESSMENT:
         for column in ("VALUE_ASSESSMENT", "PROVENANCE_ASSESSMENT"):
             if fields[column] not in ASSESSMENT_CODES:
-                raise ScorerError(f"Unknown assessment code: {fields[column]} in file: {path} "
-                                  f"at line: {line_number}")
+                raise ScorerError(f"Unknown assessment code: {shorten(fields[column])} in file: "
+                                  f"{path} at line: {line_number}")
     return entry
 
 
