@@ -154,13 +154,8 @@ def generate_query(parent: Query, short_id: str, value: str, docid: str,
 def read_query_files(paths, problems: Problems) -> QuerySet:
     queries = QuerySet()
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as error:
-            raise ScorerError(f"Could not open {path}: {error.strerror}")
-        except UnicodeDecodeError as error:
-            raise ScorerError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})")
+        # Universal newlines, as the file was read in text mode before.
+        text = read_text(path).replace("\r\n", "\n").replace("\r", "\n")
         queries.query_files.append(path)
         for line_number, block in _query_blocks(text):
             query = parse_query(block, path, problems, line_number)
