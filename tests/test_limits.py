@@ -208,3 +208,19 @@ def test_params_lists_every_input_file_with_its_size_and_sha256(demo):
     assert listed == [f"  {name} => {(demo.inputs / name).stat().st_size} bytes, sha256:"
                       f"{hashlib.sha256((demo.inputs / name).read_bytes()).hexdigest()}"
                       for name in names]
+
+
+def test_claim_bootstrap_in_blocks_gives_the_same_reports(tmp_path, capsys, monkeypatch):
+    from scorer.claims import driver
+    from scorer.cli import main
+    fever = ROOT / "fixtures" / "fever" / "inline" / "predictions.jsonl"
+
+    def run(name):
+        assert main(["-policy", str(ROOT / "configs" / "fever.yaml"), "-bootstrap", "50",
+                     "-seed", "4", "-output_file", str(tmp_path / name), str(fever)]) == 0
+        return {ext: (tmp_path / f"{name}.{ext}").read_text(encoding="utf-8")
+                for ext in ("samplescores", "confidence", "bootsamples", "json")}
+
+    whole = run("whole")
+    monkeypatch.setattr(driver, "_BLOCK_CELLS", 7)      # one sample a block
+    assert run("blocks") == whole

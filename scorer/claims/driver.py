@@ -87,6 +87,26 @@ def sample_set(request: Request, evaluation: Evaluation) -> tuple[Optional[Sampl
     return None, False
 
 
+#: Sample-by-claim cells of one block: the multiplicities of a block take 8
+#: bytes a cell, so memory does not grow with the number of samples beyond
+#: the values kept.
+_BLOCK_CELLS = 4_000_000
+
+
+def _sample_values(evaluation: Evaluation, samples: SampleSet):
+    """Every metric for every sample, a block of samples at a time."""
+    import pandas as pd
+    n_samples = len(samples)
+    block = max(1, _BLOCK_CELLS // max(len(evaluation.keys), 1))
+    parts = [resample.sample_values(evaluation.task, evaluation.counts,
+                                    samples.multiplicities(evaluation.keys, start=start,
+                                                           stop=min(start + block, n_samples)))
+             for start in range(0, n_samples, block)] or [
+        resample.sample_values(evaluation.task, evaluation.counts,
+                               samples.multiplicities(evaluation.keys))]
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+
 def unknown_ids(samples: SampleSet, keys: list) -> list:
     """Claim ids drawn in the samples that are not claims of the gold, first-seen order."""
     known = set(keys)
@@ -124,12 +144,11 @@ def run(request: Request, problems: Problems) -> Reports:
                         f"{len(missing)} claim id(s) in the samples are not claims of the "
                         f"gold and are ignored: {shown}",
                         where=Where(detail=request.samples or "generated samples"))
-    multiplicities = samples.multiplicities(evaluation.keys)
-    values = resample.sample_values(evaluation.task, evaluation.counts, multiplicities)
+    values = _sample_values(evaluation, samples)
     rows = resample.confidence_rows(values, evaluation.metrics)
     names = reports.metric_names(evaluation.task)
     texts.append(("samplescores", reports.samplescores_text(samples.numbers, values)))
     texts.append(("confidence", reports.confidence_text(rows, names)))
     if generated:
-        texts.append(("bootsamples", samples.text()))
+        texts.append(("bootsamples", samples.lines))
     return Reports.from_pairs(texts)
