@@ -304,10 +304,12 @@ def samples_digest(samples: Optional[SampleSet]) -> str:
 
 def seed_from_text(text: str) -> int:
     """A seed switch value as an integer (0 is a real seed, not 'no seed')."""
+    if isinstance(text, str) and len(text.strip().lstrip("+-").lstrip("0")) > 39:
+        raise ScorerError(f"-seed is too large ({shorten(text.strip())}); at most 39 digits")
     try:
         seed = int(text)
     except (TypeError, ValueError):
-        raise ScorerError(f"-seed must be a whole number, not '{text}'")
+        raise ScorerError(f"-seed must be a whole number, not '{shorten(str(text))}'")
     if seed < 0:
         raise ScorerError(f"-seed must not be negative, not '{text}'")
     return seed
