@@ -74,8 +74,14 @@ def _column_mutations(data: bytes) -> list:
                      + HUGE_DIGITS.encode()),
                     ("latin1", b"caf\xe9"), ("surrogate", b"\xed\xa0\x80"),
                     ("long-text", b"x" * 200_000), ("tab-inside", b"a\tb"),
-                    ("underscores", b"_" + b"0123456789_" * 3000 + b"q")):
-                if label in ("huge-offsets", "long-text", "underscores") and c not in (0, 3, 4, 6):
+                    ("underscores", b"_" + b"0123456789_" * 3000 + b"q"),
+                    # patterns that backtrack would take minutes on these (quadratic)
+                    ("spaces", b" " * 200_000 + b"x"),
+                    ("long-fraction", b"." + b"1" * 200_000 + b"x")):
+                if label in ("huge-offsets", "long-text", "underscores", "spaces") \
+                        and c not in (0, 2, 3, 4, 6):
+                    continue
+                if label == "long-fraction" and c not in (7, 8):
                     continue
                 copy = list(columns)
                 copy[c] = value

@@ -44,7 +44,9 @@ _FIRST_LINE_PATTERNS = {kind: [re.compile(p) for p in patterns]
                         for kind, patterns in _FIRST_LINE_PATTERNS.items()}
 _LEGACY_COLUMN_COUNTS = (7, 8, 11)
 
-_LEGAL_CONFIDENCE = re.compile(r"^(?:1\.0*)$|^(?:0?\.[0-9]*[1-9][0-9]*)$")
+# "0?." and digits, one of them not 0 (the Perl's 0?\.[0-9]*[1-9][0-9]*, which
+# backtracks quadratically on a long column; the lookahead scans it once).
+_LEGAL_CONFIDENCE = re.compile(r"^(?:1\.0*)$|^(?:0?\.(?=[0-9]*[1-9])[0-9]+)$")
 _SCIENTIFIC_CONFIDENCE = re.compile(r"^\d+\.\d+e[-+]?\d\d$")
 
 
