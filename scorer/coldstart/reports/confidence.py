@@ -29,14 +29,28 @@ def render_samplescores(numbers, codes, values, runid: str):
     matrix = values.matrix if hasattr(values, "matrix") else \
         np.column_stack([np.asarray(values[code], dtype=np.float64) for code in codes])
     line = "%6d" + "               %0.4f" * len(codes) + f" #{runid}\n".replace("%", "%%")
+    end = f" #{runid}\n"
 
     def pieces():
         yield "Sample#" + "".join(f" {code}" for code in codes) + " #RUNID\n"
         for start in range(0, len(numbers), _BLOCK_LINES):
-            block = np.nan_to_num(matrix[start:start + _BLOCK_LINES], nan=0.0).tolist()
-            yield "".join(line % (number, *row)
-                          for number, row in zip(numbers[start:start + _BLOCK_LINES], block))
+            block = np.nan_to_num(matrix[start:start + _BLOCK_LINES], nan=0.0)
+            block_numbers = numbers[start:start + _BLOCK_LINES]
+            # The values are 4-decimal numbers k/10^4: their cells are looked up
+            # in a table (the same texts as formatting each, about twice as fast).
+            k = np.rint(block * 1e4)
+            if np.array_equal(k / 1e4, block) and (k >= 0).all() and (k <= 10_000).all():
+                cells = _CELLS[k.astype(np.intp)].tolist()
+                yield "".join(["%6d" % number + "".join(row) + end
+                               for number, row in zip(block_numbers, cells)])
+            else:
+                yield "".join(line % (number, *row)
+                              for number, row in zip(block_numbers, block.tolist()))
     return pieces
+
+
+#: The ``.samplescores`` cell of every value k/10^4 from 0 to 1.
+_CELLS = np.array(["               %0.4f" % (k / 1e4) for k in range(10_001)], dtype=object)
 
 
 def interval_line(code: str, values, original) -> str:
