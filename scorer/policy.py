@@ -17,7 +17,7 @@ from typing import Optional
 
 import yaml
 
-from scorer.limits import shorten, whole_number
+from scorer.limits import has_lone_surrogate, shorten, whole_number
 from scorer.problems import ScorerError
 
 TASKS = ("coldstart", "scifact", "fever")
@@ -130,7 +130,8 @@ CLAIMS_KEYS = ("max_evidence", "labels")
 
 def _check_expanded_size(data, path: str) -> None:
     """Walk the loaded policy as if every alias were copied out, giving up
-    beyond MAX_POLICY_VALUES values (so a billion-item alias bomb costs nothing)."""
+    beyond MAX_POLICY_VALUES values (so a billion-item alias bomb costs nothing);
+    refuse strings that are not Unicode text."""
     stack = [(data, 0)]
     seen = 0
     while stack:
@@ -141,6 +142,9 @@ def _check_expanded_size(data, path: str) -> None:
                               f"{MAX_POLICY_VALUES:,} values or {MAX_POLICY_DEPTH} levels "
                               f"(a repeated or recursive YAML alias?); a policy is a few "
                               f"short lists")
+        if isinstance(value, str) and has_lone_surrogate(value):
+            raise ScorerError(f"{path}: a string holds a lone surrogate (an escape \\ud800 to "
+                              f"\\udfff not part of a pair), which is not Unicode text")
         if isinstance(value, dict):
             stack.extend((item, depth + 1) for pair in value.items() for item in pair)
         elif isinstance(value, list):

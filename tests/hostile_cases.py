@@ -289,6 +289,9 @@ POLICIES = {
     "empty": "",
     "duplicate-keys": "task: coldstart\ntask: fever\n",
     "key-number": "1: coldstart\n",
+    "surrogate-task": 'task: "\\ud800"\n',
+    "surrogate-right": 'right: ["\\udfff"]\n',
+    "surrogate-key": '"\\ud800": 1\n',
 }
 
 
