@@ -181,6 +181,10 @@ def parse_arguments(argv) -> tuple:
             if takes_value:
                 if i + 1 >= len(argv):
                     raise UsageError(f"Switch {argument} needs a value", brief=True)
+                if name in ("output_file", "error_file") and not argv[i + 1].strip():
+                    # An empty name would write ".sf" and friends, or fail at the very end.
+                    raise UsageError(f"Switch {argument} needs a file name (or stdout, stderr), "
+                                     f"not '{argv[i + 1]}'", brief=True)
                 given[name] = argv[i + 1]
                 i += 2
                 continue

@@ -223,6 +223,8 @@ def coldstart_cases() -> list:
         ("policy-dir", ["-policy", "."]),
         ("expand-empty", ["-expand", ""]),
         ("tabs", ["-tabs"]),
+        ("empty-error-file", ["-error_file", ""]),
+        ("empty-output-file", ["-output_file", " "]),
     ]
     expected = {"unknown-switch": "did you mean -output_file?", "runids-typo": "did you mean DEMORUN?",
                 "max-evidence": "-max_evidence does not apply to the task coldstart",
