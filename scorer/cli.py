@@ -223,6 +223,9 @@ def build_request(given: dict, files: list, argv, cwd: str) -> Request:
             raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
         if "samples" in given:
             raise ScorerError("give either -samples FILE or -bootstrap N -seed S, not both")
+    if "seed" in given and "bootstrap" not in given:
+        # A seed that seeds nothing: the user meant to draw samples.
+        raise ScorerError("-seed applies only with -bootstrap N (the samples it draws)")
     if "seed" in given:
         from scorer.bootstrap import seed_from_text
         seed = seed_from_text(given["seed"])

@@ -223,13 +223,15 @@ def coldstart_cases() -> list:
         ("policy-dir", ["-policy", "."]),
         ("expand-empty", ["-expand", ""]),
         ("tabs", ["-tabs"]),
+        ("seed-alone", ["-seed", "3"]),
         ("empty-error-file", ["-error_file", ""]),
         ("empty-output-file", ["-output_file", " "]),
     ]
     expected = {"unknown-switch": "did you mean -output_file?", "runids-typo": "did you mean DEMORUN?",
                 "max-evidence": "-max_evidence does not apply to the task coldstart",
                 "bootstrap-huge": "at most 10,000,000",
-                "bootstrap-huge-digits": "-bootstrap (the number of samples) is too large"}
+                "bootstrap-huge-digits": "-bootstrap (the number of samples) is too large",
+                "seed-alone": "-seed applies only with -bootstrap N"}
     for label, switches in switch_cases:
         cases.append(Case(f"coldstart-switch-{label}", dict(base), switches + COLDSTART_ARGV,
                           None, expect=expected.get(label)))
