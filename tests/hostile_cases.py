@@ -162,7 +162,8 @@ def coldstart_cases() -> list:
     qids = base["qids.txt"]
     qids_mutations = [
         ("empty", b""), ("colon", None), ("huge-hop", qids.replace(b"47a114c77c\n",
-                                                                  b"47a114c77c " + HUGE_DIGITS.encode() + b"\n")),
+                                                                  b"47a114c77c " + HUGE_DIGITS.encode()
+                                                                  + b"\n")),
         ("inf-hop", qids.replace(b"47a114c77c\n", b"47a114c77c .inf\n")),
         ("big-float-hop", qids.replace(b"47a114c77c\n", b"47a114c77c 1.0e+400\n")),
         ("30-digit-hop", qids.replace(b"47a114c77c\n", b"47a114c77c " + b"1" * 30 + b"\n")),
@@ -227,7 +228,8 @@ def coldstart_cases() -> list:
         ("empty-error-file", ["-error_file", ""]),
         ("empty-output-file", ["-output_file", " "]),
     ]
-    expected = {"unknown-switch": "did you mean -output_file?", "runids-typo": "did you mean DEMORUN?",
+    expected = {"unknown-switch": "did you mean -output_file?",
+                "runids-typo": "did you mean DEMORUN?",
                 "max-evidence": "-max_evidence does not apply to the task coldstart",
                 "bootstrap-huge": "at most 10,000,000",
                 "bootstrap-huge-digits": "-bootstrap (the number of samples) is too large",
@@ -258,14 +260,8 @@ POLICIES = {
                    "h: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]\n"
                    "i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h, *h]\n"
                    "ignore: [*i, *i, *i, *i, *i, *i, *i, *i, *i, *i]\n"),
-    "alias-bomb-in-right": ("right: [&a [x, x, x, x, x, x, x, x, x, x], "
-                            + ", ".join(f"&{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 10)
-                                        + "]" for i in range(8))
-                            + ", [" + ", ".join(["*i"] * 10) + "]]\n"),
-    "alias-bomb-in-task": ("task: [&a [x, x, x, x, x, x, x, x, x, x], "
-                           + ", ".join(f"&{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 10)
-                                       + "]" for i in range(8))
-                           + ", [" + ", ".join(["*i"] * 10) + "]]\n"),
+    "alias-bomb-in-right": None,
+    "alias-bomb-in-task": None,
     "deep-nesting": "right: " + "[" * 5000 + "]" * 5000 + "\n",
     "unknown-key": "task: coldstart\nnope: 1\n",
     "unknown-field": "task: coldstart\nfields: [EC, NOPE]\n",
@@ -299,19 +295,29 @@ POLICIES = {
 }
 
 
+def _bomb(key: str) -> str:
+    """``key: [...]`` whose aliases expand to 10^10 values (nine levels of ten)."""
+    levels = ", ".join(f"&{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 10) + "]"
+                       for i in range(8))
+    return f"{key}: [&a [x, x, x, x, x, x, x, x, x, x], {levels}, [" + ", ".join(["*i"] * 10) + "]]\n"
+
+
 def policy_cases() -> list:
     cases = []
     base = coldstart_files()
     for label, text in POLICIES.items():
         files = dict(base)
-        if text is None:
+        if label.startswith("alias-bomb-in-"):
+            data = _bomb(label[len("alias-bomb-in-"):]).encode("utf-8")
+        elif text is None:
             data = {"binary": bytes(range(256)), "latin1": "task: caf\u00e9\n".encode("latin-1"),
                     "utf16": "task: coldstart\n".encode("utf-16")}[label]
         else:
             data = text.encode("utf-8")
         files["policy.yaml"] = data
+        expect = "the policy expands to more than 10,000 values" if "bomb" in label else None
         cases.append(Case(f"policy-{label}", files, ["-policy", "policy.yaml"] + COLDSTART_ARGV,
-                          "policy.yaml"))
+                          "policy.yaml", expect=expect))
     return cases
 
 
@@ -367,7 +373,8 @@ def _json_structure_mutations(data: bytes) -> list:
         ("huge-number-line", _join([b'{"id": ' + HUGE_DIGITS.encode() + b"}"] + lines[1:])),
         ("nan", _join([lines[0].replace(b"1", b"NaN", 1)] + lines[1:])),
         ("surrogate-escape", _join([lines[0].replace(b'"', b'"\\udc80', 1)] + lines[1:])),
-        ("raw-surrogate", _join([lines[0] + b" "] + lines[1:]).replace(b"{", b"{\"\xed\xa0\x80\": 1, ", 1)),
+        ("raw-surrogate", _join([lines[0] + b" "] + lines[1:]).replace(
+            b"{", b"{\"\xed\xa0\x80\": 1, ", 1)),
     ]
 
 
@@ -426,7 +433,8 @@ def claim_cases() -> list:
                 cases.append(Case(f"scifact-{name}-{key}-{label}", files,
                                   scifact_policy + ["gold.jsonl", "predictions.jsonl"],
                                   (name, "predictions.jsonl"), 2))
-        for label, data in _json_structure_mutations(scifact[name]) + _file_mutations(scifact[name]):
+        damaged = _json_structure_mutations(scifact[name]) + _file_mutations(scifact[name])
+        for label, data in damaged:
             if label in ("all-trailing-tabs",):
                 continue
             files = dict(scifact)
@@ -443,13 +451,13 @@ def claim_cases() -> list:
                         ("max-evidence-30", "task: scifact\nmax_evidence: " + "1" * 30 + "\n"),
                         ("right", "task: scifact\nright: [CORRECT]\n"),
                         ("justifications", "task: scifact\njustifications: '1:1'\n"),
-                        ("labels-bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
-                         "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\ntask: scifact\nlabels: [*c, *c, *c]\n")):
+                        ("labels-bomb", "task: scifact\n" + _bomb("labels"))):
         files = dict(scifact)
         files["policy.yaml"] = text.encode()
         cases.append(Case(f"scifact-policy-{label}", files,
                           ["-policy", "policy.yaml", "gold.jsonl", "predictions.jsonl"],
-                          "policy.yaml"))
+                          "policy.yaml", expect="expands to more than" if "bomb" in label
+                          else None))
     return cases
 
 
