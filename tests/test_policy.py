@@ -124,9 +124,11 @@ def test_digest_changes_with_every_setting():
     digests = {build_policy({}, {}).digest(), build_policy({}, {"justifications": "1:1"}).digest(),
                build_policy({}, {"ignore": "UNASSESSED"}).digest(),
                build_policy({}, {"discipline": "STRING_EXACT"}).digest(),
-               build_policy({}, {"fields": "EC:P"}).digest()}
+               build_policy({}, {"right": "CORRECT:INEXACT", "wrong": ""}).digest()}
     assert len(digests) == 5
     assert build_policy({}, {}).digest() == PERL_DEFAULTS.digest()
+    # the columns printed change no number (issue 14)
+    assert build_policy({}, {"fields": "EC:P"}).digest() == PERL_DEFAULTS.digest()
 
 
 # ------------------------------------------------------------ YAML files
@@ -172,10 +174,28 @@ def test_bad_policy_files(tmp_path, text, message):
 
 @pytest.mark.parametrize("text, message", [
     ("task: trec\n", "{path}: unknown task 'trec'; known tasks: coldstart, scifact, fever"),
-    ("wrong: [CORRECT]\n", "Unexpected choice CORRECT for WRONG"),
-    ("ignore: [UNASSESSED, INEXACT, CORRECT]\n", "Unexpected choice CORRECT for IGNORE"),
+    # the file and key are named before the Perl's message (issue 14)
+    ("wrong: [CORRECT]\n", "{path}, key 'wrong': Unexpected choice CORRECT for WRONG"),
+    ("ignore: [UNASSESSED, INEXACT, CORRECT]\n",
+     "{path}, key 'ignore': Unexpected choice CORRECT for IGNORE"),
     ("right: 5\n", "{path}: policy key 'right' must be a list or a colon-separated string"),
-    ("justifications: 10:3\n", JUSTIFICATIONS_MESSAGE),
+    ("justifications: 10:3\n", "{path}, key 'justifications': " + JUSTIFICATIONS_MESSAGE),
+    ("fields: [EC, NOPE]\n", "{path}, key 'fields': Unknown field: NOPE"),
+    ("right: [[CORRECT]]\n", "{path}: policy key 'right' must be a list of names, not of "
+                             "lists or mappings"),
+    ("right: [CORRECT]\nright: [INEXACT]\n", "{path} line 2: the key 'right' is given twice"),
+    ("max_evidence: 3\n", "{path}: policy key(s) max_evidence do not apply to the task "
+                           "coldstart; remove them"),
+    ("task: fever\nright: [CORRECT]\n", "{path}: policy key(s) right do not apply to the task "
+                                        "fever; remove them"),
+    ("task: fever\nmax_evidence: .inf\n", "{path}: max_evidence must be a whole number or "
+                                          "'all', not 'inf'"),
+    ("task: fever\nmax_evidence: 1.0e+400\n", "{path}: max_evidence must be a whole number "
+                                              "or 'all', not 'inf'"),
+    ("task: fever\nmax_evidence: " + "1" * 30 + "\n", "{path}: max_evidence is too large "
+     "(111111111111111111111111111111); at most 1,000,000"),
+    ("right: &a [*a]\n", "{path}: the policy expands to more than 10,000 values or 16 levels "
+                         "(a repeated or recursive YAML alias?); a policy is a few short lists"),
 ])
 def test_bad_policy_values(tmp_path, text, message):
     path = policy_file(tmp_path, text)

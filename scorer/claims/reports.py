@@ -21,6 +21,7 @@ from typing import Optional
 
 import scorer
 from scorer.bootstrap import SampleSet, samples_digest
+from scorer.textfile import fingerprint_lines
 from scorer.claims import fever as fever_task
 from scorer.claims import scifact as scifact_task
 from scorer.claims.jsonl import show
@@ -89,6 +90,8 @@ def params_text(*, program: str, argv: tuple, cwd: str, policy: Policy,
         lines += ["", "#Bootstrap:", f"  samples => {samples_file}"]
     elif bootstrap is not None:
         lines += ["", "#Bootstrap:", f"  bootstrap => {bootstrap}", f"  seed => {seed}"]
+    inputs = [*files, *(p for p in (samples_file, policy_file) if p)]
+    lines += [""] + fingerprint_lines(inputs)
     lines += ["", "#Signature:", signature_line]
     return "\n".join(lines) + "\n"
 
