@@ -204,6 +204,26 @@ def parse_arguments(argv) -> tuple:
     return given, files
 
 
+def bootstrap_settings(given: dict) -> tuple:
+    """(-bootstrap N, -seed S) as numbers (None where not given), checked."""
+    bootstrap = None
+    seed = None
+    if "bootstrap" in given:
+        from scorer.bootstrap import MAX_SAMPLES
+        if given["bootstrap"].strip().startswith("-"):
+            raise ScorerError("-bootstrap must not be negative")
+        bootstrap = whole_number(given["bootstrap"], "-bootstrap (the number of samples)",
+                                 MAX_SAMPLES)
+        if "seed" not in given:
+            raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
+        if "samples" in given:
+            raise ScorerError("give either -samples FILE or -bootstrap N -seed S, not both")
+    if "seed" in given:
+        from scorer.bootstrap import seed_from_text
+        seed = seed_from_text(given["seed"])
+    return bootstrap, seed
+
+
 def build_request(given: dict, files: list, argv, cwd: str) -> Request:
     policy_file = given.get("policy")
     file_settings = load_policy_file(policy_file) if policy_file else {}
@@ -217,24 +237,10 @@ def build_request(given: dict, files: list, argv, cwd: str) -> Request:
                           f"not apply to the task {policy.task}"
                           + (f" (set by {policy_file})" if policy_file else "")
                           + "; remove it, or choose the task with -policy")
-    bootstrap = None
-    seed = None
-    if "bootstrap" in given:
-        from scorer.bootstrap import MAX_SAMPLES
-        if given["bootstrap"].strip().startswith("-"):
-            raise ScorerError("-bootstrap must not be negative")
-        bootstrap = whole_number(given["bootstrap"], "-bootstrap (the number of samples)",
-                                 MAX_SAMPLES)
-        if "seed" not in given:
-            raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
-        if "samples" in given:
-            raise ScorerError("give either -samples FILE or -bootstrap N -seed S, not both")
+    bootstrap, seed = bootstrap_settings(given)
     if "seed" in given and "bootstrap" not in given:
         # A seed that seeds nothing: the user meant to draw samples.
         raise ScorerError("-seed applies only with -bootstrap N (the samples it draws)")
-    if "seed" in given:
-        from scorer.bootstrap import seed_from_text
-        seed = seed_from_text(given["seed"])
     if policy.task == "coldstart" and (given.get("samples") or bootstrap is not None) \
             and not given.get("expand"):
         # The Perl dies here after writing half its reports (spec §7.24).

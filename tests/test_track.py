@@ -412,3 +412,25 @@ def test_compare_adjacent_tests_rank_neighbours_only(tmp_path):
     merged = everything.significance.merge(track.significance, on=["run_a", "run_b"])
     assert (merged["p_randomization_x"] == merged["p_randomization_y"]).all()
     assert (merged["p_bootstrap_x"] == merged["p_bootstrap_y"]).all()
+
+
+def test_a_samples_file_with_a_seed_gives_the_drawn_tracks_numbers(world, tmp_path):
+    directory, lines = world
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    queries = sorted({_sf_query(line) for line in lines})
+    _write_run(runs / "a.tab.txt", lines, "A")
+    _write_run(runs / "b.tab.txt", _keep_queries(lines, lambda q: queries.index(q) % 2), "B")
+    inputs = [str(directory / "ldc-query.xml"), str(directory / "qrel.txt"), str(runs)]
+    # Samples drawn by one track, read back by another: the same intervals; -seed
+    # then seeds only the randomization trials (and the runs get no -seed).
+    first = scorer.score_track(inputs, expand="CSSF17", bootstrap=60, seed=8,
+                               output_dir=str(tmp_path / "first"))
+    again = scorer.score_track(inputs, expand="CSSF17", seed=8,
+                               samples=str(tmp_path / "first" / "track.bootsamples"),
+                               output_dir=str(tmp_path / "again"))
+    columns = ["run", "score", "ci95_low", "ci95_high"]
+    assert first.leaderboard[columns].equals(again.leaderboard[columns])
+    assert first.significance.equals(again.significance)
+    params = (tmp_path / "again" / "runs" / "A" / "run.params").read_text()
+    assert "-seed" not in params and "-samples" in params
