@@ -55,6 +55,8 @@ POLICY_KEYS = {
     "fields": "Cold Start: columns of the .sf and .ldcmax tables (list)",
     "max_evidence": "claim tasks: predicted evidence read per claim (a number, or 'all')",
     "labels": "claim tasks: the labels the gold and predictions may use (list)",
+    "leaderboard": "python -m scorer.competition: the metrics a leaderboard shows, in order "
+                   "(list; default per task)",
 }
 
 JUSTIFICATIONS_PATTERN = re.compile(r"^[0-9M]:[0-9M]$")
@@ -73,6 +75,8 @@ class Policy:
     fields: tuple = DEFAULT_FIELDS
     max_evidence: Optional[int] = None
     labels: tuple = ()
+    #: Leaderboard columns (metric names); () means the task's default.  Changes no score.
+    leaderboard: tuple = ()
 
     @property
     def per_document(self) -> Optional[int]:
@@ -90,7 +94,10 @@ class Policy:
 
     def digest(self) -> str:
         """A short, stable fingerprint of every setting (for ``.params`` signatures)."""
-        text = repr(dataclasses.astuple(self)).encode("utf-8")
+        # The leaderboard's columns change no number, so they leave the fingerprint alone.
+        settings = tuple(getattr(self, field.name) for field in dataclasses.fields(self)
+                         if field.name != "leaderboard")
+        text = repr(settings).encode("utf-8")
         return hashlib.sha256(text).hexdigest()[:12]
 
 
@@ -153,7 +160,7 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
     if task not in TASKS:
         raise ScorerError(f"{source}: unknown task '{task}'; known tasks: {', '.join(TASKS)}")
     values = dict(TASK_DEFAULTS[task])
-    for key in ("right", "wrong", "ignore", "fields", "labels"):
+    for key in ("right", "wrong", "ignore", "fields", "labels", "leaderboard"):
         if key in merged:
             values[key] = _as_list(merged[key], key, source)
     for key in ("justifications", "discipline"):
@@ -164,7 +171,28 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
     policy = Policy(task=task, **values)
     if task == "coldstart":
         validate_coldstart(policy)
+    validate_leaderboard(policy, source)
     return policy
+
+
+def validate_leaderboard(policy: Policy, source: str = "policy") -> None:
+    """Every leaderboard metric must be one the task computes, each named once
+    (whether it needs -expand is checked where -expand is known)."""
+    if not policy.leaderboard:
+        return
+    if policy.task == "coldstart":
+        from scorer.coldstart.units import METRICS
+    else:
+        from scorer.claims.metrics import metrics_of
+        METRICS = metrics_of(policy.task)
+    known = [metric.name for metric in METRICS]
+    unknown = [name for name in policy.leaderboard if name not in known]
+    if unknown:
+        raise ScorerError(f"{source}: leaderboard metric(s) {', '.join(unknown)} unknown for "
+                          f"{policy.task}; the metrics are: {', '.join(known)}")
+    repeated = sorted({name for name in policy.leaderboard if policy.leaderboard.count(name) > 1})
+    if repeated:
+        raise ScorerError(f"{source}: leaderboard metric(s) {', '.join(repeated)} named twice")
 
 
 def _max_evidence(value, source: str) -> Optional[int]:
