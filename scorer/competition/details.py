@@ -24,14 +24,15 @@ def page(scored, task: str, titles: dict, files: list) -> str:
 
 
 def _headline(scores: dict, titles: dict, column_title) -> str:
-    columns = [blocks.Column("metric", numeric=False), blocks.Column("score"),
-               blocks.Column("full precision", numeric=False),
-               blocks.Column("what it is", numeric=False)]
-    rows = [[blocks.Cell(blocks.esc(column_title(key)), title=key), value,
-             blocks.Cell(blocks.esc(repr(value))), titles.get(key, "")]
-            for key, value in scores.items()]
-    return blocks.section("scores", "Scores", blocks.table(columns, rows, "scores",
-                                                           sortable=False))
+    columns = [blocks.Column("metric", numeric=False), blocks.Column("key", numeric=False),
+               blocks.Column("score"), blocks.Column("full precision", numeric=False)]
+    # The meaning rides on the metric's cell (the competition's Metrics page has it too).
+    rows = [[blocks.Cell(blocks.esc(column_title(key)), title=titles.get(key, "")), key, value,
+             blocks.Cell(blocks.esc(repr(value)))] for key, value in scores.items()]
+    return blocks.section("scores", "Scores",
+                          "<p>As the leaderboard shows them (point at a metric for its "
+                          "meaning); <code>scores.json</code> holds the full precision.</p>"
+                          + blocks.table(columns, rows, "scores", sortable=False))
 
 
 def _counted(result) -> str:
@@ -44,12 +45,14 @@ def _counted(result) -> str:
     wide = wide.reindex(columns=metrics)
     hops = sorted(set(frame["hop"]))
     labels = [query if len(hops) == 1 else f"{query} hop {hop}" for query, hop in wide.index]
-    columns = [(metric, 4) for metric in metrics]
     values = [[None if v != v else float(v) for v in wide[metric].tolist()] for metric in metrics]
+    # Counts are whole numbers and shown so; scores with the reports' 4 decimals.
+    columns = [(metric, 0 if all(v is None or v.is_integer() for v in column) else 4)
+               for metric, column in zip(metrics, values)]
     unit = "claim" if result.task != "coldstart" else "query"
     body = (f"<p>One row per {unit}{' and hop' if len(hops) > 1 else ''}: the counts each "
             f"score is made of (sort by any column).</p>"
-            + blocks.lazy_tables("counted", unit, labels, columns, {"all": values}, 0)
+            + blocks.lazy_tables("counted", unit, labels, columns, {"all": values}, -1)
             + blocks.lazy_table("counted", "all", f"Open the table ({len(labels)} rows)"))
     return blocks.section("counted", "What counted", body)
 
