@@ -382,3 +382,18 @@ def test_member_checks_leave_nothing_unpacked(tmp_path):
     assert os.listdir(scratch) == []
     assert archive.MAX_RATIO == 200 and archive.DEFAULT_MAX_SIZE == 1 << 30
     assert bundle.COMMAND.startswith("python3 ")
+
+
+@pytest.mark.parametrize("rewrite, held", [
+    (lambda lines: lines + [lines[0].replace("\tDEMORUN\t", "\tOTHER\t")], "runs DEMORUN, OTHER"),
+    (lambda lines: [], "no run"),
+])
+def test_a_coldstart_submission_is_one_run(tmp_path, capsys, rewrite, held):
+    references = [os.path.join(DEMO, "ldc-query.xml"), os.path.join(DEMO, "qrel.txt")]
+    with open(os.path.join(DEMO, "DEMORUN.tab.txt"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    run = tmp_path / "mine.tab.txt"
+    run.write_text("".join(line + "\n" for line in rewrite(lines)))
+    assert main(["-validate", str(run), "-expand", "CSSF17", *references]) == 255
+    message = capsys.readouterr().err
+    assert f"mine.tab.txt: holds {held}; a submission is one run" in message

@@ -102,6 +102,10 @@ def score(setup, submission) -> Scored:
         raise SubmissionRefused(_refusal(submission, str(error)))
     if result.error_count:
         raise SubmissionRefused(_refusal(submission, result.errlog))
+    if setup.task == "coldstart" and len(result.run_ids) != 1:
+        held = f"runs {', '.join(result.run_ids)}" if result.run_ids else "no run"
+        raise SubmissionRefused(_refusal(submission, f"{submission.name}: holds {held}; a "
+                                                     f"submission is one run (one run id)"))
     missing = [key for key in setup.leaderboard if key not in result.values]
     if missing:
         raise ScorerError(f"the scorer computed no {', '.join(missing)} for this setup; "
