@@ -397,3 +397,12 @@ def test_a_coldstart_submission_is_one_run(tmp_path, capsys, rewrite, held):
     assert main(["-validate", str(run), "-expand", "CSSF17", *references]) == 255
     message = capsys.readouterr().err
     assert f"mine.tab.txt: holds {held}; a submission is one run" in message
+
+
+def test_help_names_every_switch(capsys):
+    from scorer.competition.__main__ import OWN_SWITCHES
+    assert main(["-help"]) == 0
+    shown = capsys.readouterr().out
+    assert all(f"-{name}" in shown for name in OWN_SWITCHES)
+    assert main(["only-one-folder"]) == 255
+    assert "two folders, INPUT and OUTPUT" in capsys.readouterr().err
