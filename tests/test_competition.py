@@ -3,6 +3,7 @@ gives the scores a direct run gives; hostile and broken submissions are
 refused with a message and leave no scores behind."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import shlex
@@ -326,7 +327,11 @@ def test_the_bundle_is_what_codabench_reads(tmp_path):
     assert competition["version"] == 2 and competition["title"] == "FEVER dev"
     task = competition["tasks"][0]
     assert {task["scoring_program"] + "/metadata.yaml", "reference_data/actual.jsonl",
-            "reference_data/policy.yaml", competition["terms"]} <= names
+            "reference_data/policy.yaml", competition["terms"], competition["image"]} <= names
+    with zipfile.ZipFile(path) as z:
+        import matplotlib.image
+        logo = matplotlib.image.imread(io.BytesIO(z.read(competition["image"])), format="png")
+    assert logo.shape == (96, 96, 3)
     assert competition["phases"][0]["tasks"] == [0]
     columns = competition["leaderboards"][0]["columns"]
     assert [c["key"] for c in columns] == list(scoring.DEFAULT_LEADERBOARD["fever"])
