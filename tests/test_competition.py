@@ -411,3 +411,15 @@ def test_help_names_every_switch(capsys):
     assert all(f"-{name}" in shown for name in OWN_SWITCHES)
     assert main(["only-one-folder"]) == 255
     assert "two folders, INPUT and OUTPUT" in capsys.readouterr().err
+
+
+def test_encrypted_members_other_archives_and_crowds_are_refused(fever_ref, capsys):
+    secret = _info("preds.jsonl")
+    secret.flag_bits |= 0x1
+    _zip(fever_ref, [(secret, PREDICTION)])
+    assert "encrypted" in refused(fever_ref, capsys)
+    _zip(fever_ref, [(_info(f"f{i}"), "") for i in range(archive.MAX_MEMBERS + 1)])
+    assert f"at most {archive.MAX_MEMBERS}" in refused(fever_ref, capsys)
+    os.unlink(fever_ref / "input" / "res" / "sub.zip")
+    (fever_ref / "input" / "res" / "preds.tar.gz").write_bytes(b"\x1f\x8b")
+    assert "only .zip archives" in refused(fever_ref, capsys)

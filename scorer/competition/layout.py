@@ -226,7 +226,15 @@ def find_submission(res: str, scratch: str, task: str,
     return _from_archive(res, name, scratch, task, max_size)
 
 
+#: Archives the scoring program does not open (they would read as a bad submission file).
+OTHER_ARCHIVES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".gz", ".bz2", ".xz",
+                  ".7z", ".rar")
+
+
 def _check_size(path: str, name: str, max_size: int) -> None:
+    if name.lower().endswith(OTHER_ARCHIVES):
+        raise ScorerError(f"{name}: only .zip archives are unpacked; zip the file, or "
+                          f"submit it as it is")
     size = os.path.getsize(path)
     if size > max_size:
         raise ScorerError(f"{name}: {size} bytes, more than the limit of {max_size}")
