@@ -1,7 +1,8 @@
 # make demo  - set up .venv if needed, score the bundled Cold Start example
 # make test  - set up .venv if needed, run the tests
 # make bench - time the scorer on generated workloads of growing size, whole tracks,
-#              then the track page (make bench-page alone)
+#              then the track page (make bench-page alone), then the leaderboard's
+#              scoring program against a direct run
 #              (BENCH_ARGS="--perl ../ColdStart" also times the Perl scorer)
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 
@@ -38,6 +39,7 @@ bench: $(STAMP)
 	$(PY) bench/run_bench.py $(BENCH_ARGS)
 	$(PY) bench/track_bench.py
 	$(PY) bench/page_bench.py
+	$(PY) bench/competition_bench.py
 
 bench-page: $(STAMP)
 	$(PY) bench/page_bench.py

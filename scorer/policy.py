@@ -58,6 +58,8 @@ POLICY_KEYS = {
     "fields": "Cold Start: columns of the .sf and .ldcmax tables (list)",
     "max_evidence": "claim tasks: predicted evidence read per claim (a number, or 'all')",
     "labels": "claim tasks: the labels the gold and predictions may use (list)",
+    "leaderboard": "python -m scorer.competition: the metrics a leaderboard shows, in order "
+                   "(list; default per task)",
 }
 
 JUSTIFICATIONS_PATTERN = re.compile(r"^[0-9M]:[0-9M]$")
@@ -76,6 +78,8 @@ class Policy:
     fields: tuple = DEFAULT_FIELDS
     max_evidence: Optional[int] = None
     labels: tuple = ()
+    #: Leaderboard columns (metric names); () means the task's default.  Changes no score.
+    leaderboard: tuple = ()
 
     @property
     def per_document(self) -> Optional[int]:
@@ -93,9 +97,12 @@ class Policy:
 
     def digest(self) -> str:
         """A short, stable fingerprint of every setting that changes a number
-        (for ``.params`` signatures): all but ``fields``, which is layout."""
+        (for ``.params`` signatures): all but ``fields`` (layout) and
+        ``leaderboard`` (which columns a leaderboard shows)."""
         settings = dataclasses.replace(self, fields=())
-        text = repr(dataclasses.astuple(settings)).encode("utf-8")
+        values = tuple(getattr(settings, field.name) for field in dataclasses.fields(settings)
+                       if field.name != "leaderboard")
+        text = repr(values).encode("utf-8")
         return hashlib.sha256(text).hexdigest()[:12]
 
 
@@ -233,7 +240,7 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
         """The policy file and key a value came from (switches keep the Perl's messages)."""
         return f"{source}, key '{key}': " if key in file_settings and key not in switches else ""
     values = dict(TASK_DEFAULTS[task])
-    for key in ("right", "wrong", "ignore", "fields", "labels"):
+    for key in ("right", "wrong", "ignore", "fields", "labels", "leaderboard"):
         if key in merged:
             values[key] = _as_list(merged[key], key, source)
     for key in ("justifications", "discipline"):
@@ -247,7 +254,28 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
     policy = Policy(task=task, **values)
     if task == "coldstart":
         validate_coldstart(policy, where)
+    validate_leaderboard(policy, source)
     return policy
+
+
+def validate_leaderboard(policy: Policy, source: str = "policy") -> None:
+    """Every leaderboard metric must be one the task computes, each named once
+    (whether it needs -expand is checked where -expand is known)."""
+    if not policy.leaderboard:
+        return
+    if policy.task == "coldstart":
+        from scorer.coldstart.units import METRICS
+    else:
+        from scorer.claims.metrics import metrics_of
+        METRICS = metrics_of(policy.task)
+    known = [metric.name for metric in METRICS]
+    unknown = [name for name in policy.leaderboard if name not in known]
+    if unknown:
+        raise ScorerError(f"{source}: leaderboard metric(s) {', '.join(unknown)} unknown for "
+                          f"{policy.task}; the metrics are: {', '.join(known)}")
+    repeated = sorted({name for name in policy.leaderboard if policy.leaderboard.count(name) > 1})
+    if repeated:
+        raise ScorerError(f"{source}: leaderboard metric(s) {', '.join(repeated)} named twice")
 
 
 #: More evidence than any claim holds; a larger number is a mistake.

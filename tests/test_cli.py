@@ -612,7 +612,7 @@ def test_policy_justifications_without_quotes(demo):
 @pytest.mark.parametrize("text, message", [
     ("task: coldstart\nrihgt: [CORRECT]\n",
      "p.yaml: unknown policy key(s) rihgt; known keys: task, right, wrong, ignore, "
-     "justifications, discipline, fields, max_evidence, labels"),
+     "justifications, discipline, fields, max_evidence, labels, leaderboard"),
     ("task: coldstart\nright: [CORRECT\n",
      "p.yaml line 3: not a valid YAML policy: expected ',' or ']', but got '<stream end>'"),
     ("task: trec\n", "p.yaml: unknown task 'trec'; known tasks: coldstart, scifact, fever"),

@@ -160,7 +160,7 @@ def test_every_bundled_key_is_known():
 @pytest.mark.parametrize("text, message", [
     ("task: coldstart\nrihgt: [CORRECT]\n",
      "{path}: unknown policy key(s) rihgt; known keys: task, right, wrong, ignore, "
-     "justifications, discipline, fields, max_evidence, labels"),
+     "justifications, discipline, fields, max_evidence, labels, leaderboard"),
     ("task: coldstart\nright: [CORRECT\n",
      "{path} line 3: not a valid YAML policy: expected ',' or ']', but got '<stream end>'"),
     ("- right\n- wrong\n", "{path}: a policy file must be a mapping of keys to values"),
@@ -209,3 +209,24 @@ def test_missing_policy_file(tmp_path):
         load_policy_file(str(tmp_path / "nosuch.yaml"))
     assert str(error.value) == (f"Could not open policy file {tmp_path / 'nosuch.yaml'}: "
                                 f"No such file or directory")
+
+
+# ------------------------------------------------------------ the leaderboard key
+
+def test_leaderboard_lists_metrics_of_the_task_and_changes_no_fingerprint():
+    policy = build_policy({"task": "fever", "leaderboard": ["f1", "strict_score"]}, {})
+    assert policy.leaderboard == ("f1", "strict_score")
+    assert policy.digest() == build_policy({"task": "fever"}, {}).digest()
+    assert build_policy({}, {}).leaderboard == ()
+    assert build_policy({"leaderboard": "ldcmean_ap:sf_ap"}, {}).leaderboard == \
+        ("ldcmean_ap", "sf_ap")
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"task": "scifact", "leaderboard": ["strict_score"]}, "strict_score unknown for scifact"),
+    ({"task": "coldstart", "leaderboard": ["f1"]}, "f1 unknown for coldstart"),
+    ({"task": "fever", "leaderboard": ["f1", "f1"]}, "f1 named twice"),
+])
+def test_bad_leaderboards(settings, message):
+    with pytest.raises(ScorerError, match=message):
+        build_policy(settings, {})
