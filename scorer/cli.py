@@ -356,8 +356,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
                 if given.get("plot"):
                     from scorer.results import run_picture
                     picture = f"{output_file}.png"
-                    written.add(picture, run_picture(request.policy.task, outcome,
-                                                     os.path.basename(output_file)))
+                    written.add(picture, run_picture(request.policy.task, outcome))
                     paths.append(picture)
                 # An earlier run's report this run does not write would pass for one of its own.
                 obsolete = [path for path in _earlier_reports(output_file) if path not in paths]

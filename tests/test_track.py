@@ -471,8 +471,8 @@ def test_without_expand_the_track_draws_sf_queries_itself(world, tmp_path):
     _write_run(runs / "b.tab.txt", _keep_queries(lines, lambda q: queries.index(q) % 2), "B")
     inputs = [str(queries_file), str(directory / "qrel.txt"), str(runs)]
     out = tmp_path / "sf"
-    assert track_main(["-bootstrap", "60", "-seed", "8", "-jobs", "1", "-output_dir", str(out)]
-                      + inputs) == 0
+    assert track_main(["-bootstrap", "60", "-seed", "8", "-jobs", "1", "-plot",
+                       "-output_dir", str(out)] + inputs) == 0
     board = pd.read_csv(out / "leaderboard.csv")
     assert set(board["metric"]) == {"sf_ap"} and board["ci95_low"].notna().all()
     assert "ldcmean_ap" not in board.columns
@@ -482,12 +482,12 @@ def test_without_expand_the_track_draws_sf_queries_itself(world, tmp_path):
     # The runs are scored as single runs are (which cannot take samples without -expand).
     single = tmp_path / "single"
     single.mkdir()
-    assert scorer.cli.main(["-output_file", str(single / "run"), "-error_file",
+    assert scorer.cli.main(["-plot", "-output_file", str(single / "run"), "-error_file",
                             str(single / "run.errlog"), str(queries_file),
                             str(directory / "qrel.txt"), str(runs / "a.tab.txt")]) == 0
     assert sorted(os.listdir(single)) == sorted(os.listdir(out / "runs" / "A"))
     for name in os.listdir(single):
-        if name != "run.params":
+        if name != "run.params":     # the time of day
             assert (single / name).read_bytes() == (out / "runs" / "A" / name).read_bytes()
     # The headline is the .ap summary's SF-ALL-Macro at hop ALL.
     ap = (out / "runs" / "A" / "run.ap").read_text().splitlines()

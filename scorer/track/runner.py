@@ -156,6 +156,10 @@ def score_run(run: TrackRun) -> RunResult:
             request = cli.build_request(given, files, argv, job.cwd)
             outcome = cli.score_task(request, problems, samples=job.samples)
             paths = output.write_reports(prefix, outcome.reports, written)
+            if given.get("plot"):
+                from scorer.results import run_picture
+                written.add(prefix + ".png", run_picture(request.policy.task, outcome))
+                paths.append(prefix + ".png")
             output.write_error_log(prefix + ".errlog", problems.report(), written)
             written.commit()
     except ScorerError as error:
