@@ -40,6 +40,7 @@ def coldstart_runs(paths: list) -> tuple:
     that file's error in its own ``run.errlog``."""
     from scorer.coldstart.runs import ASSESSMENT, expand_run_paths, identify_file_type
     shared, files_of_run, unreadable = [], {}, []
+    runids_of_file: dict = {}
     for path in expand_run_paths(paths):
         if path.endswith(".xml"):
             shared.append(path)
@@ -53,7 +54,8 @@ def coldstart_runs(paths: list) -> tuple:
         if kind == ASSESSMENT:
             shared.append(path)
             continue
-        for runid in _runids_of(lines):
+        runids_of_file[path] = _runids_of(lines)
+        for runid in runids_of_file[path]:
             files_of_run.setdefault(runid, []).append(path)
     if not any(not path.endswith(".xml") for path in shared):
         raise ScorerError("no assessment file among the files: a Cold Start track needs the "
@@ -61,7 +63,7 @@ def coldstart_runs(paths: list) -> tuple:
     runs = []
     for runid in sorted(files_of_run):
         files = tuple(files_of_run[runid])
-        several = any(len(_runids_of(read_text(f).split("\n"))) > 1 for f in files)
+        several = any(len(runids_of_file[f]) > 1 for f in files)
         runs.append(TrackRun(runid, files, runid if several else None))
     taken = {run.name for run in runs}
     for path in unreadable:
