@@ -493,3 +493,40 @@ def test_without_expand_the_track_draws_sf_queries_itself(world, tmp_path):
     ap = (out / "runs" / "A" / "run.ap").read_text().splitlines()
     line = [l for l in ap if l.startswith("SF-ALL-Macro") and l.split()[2] == "ALL"][0]
     assert line.split()[-1] == f"{board.set_index('run').loc['A', 'score']:.4f}"
+
+
+@pytest.mark.parametrize("signum", [15, 2])
+def test_a_stopped_track_leaves_no_folder_and_no_process(world, tmp_path, signum):
+    import signal
+    import time
+    directory, lines = world
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for r in range(6):
+        _write_run(runs / f"R{r}.tab.txt", lines, f"R{r}")
+    out = tmp_path / "track"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorer.track", "-expand", "CSSF17", "-bootstrap", "400", "-seed",
+         "1", "-jobs", "2", "-output_dir", str(out), str(directory / "ldc-query.xml"),
+         str(directory / "qrel.txt"), str(runs)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    deadline = time.monotonic() + 60
+    # Stop it once it is scoring (its folder is being built under a temporary name).
+    while process.poll() is None and time.monotonic() < deadline and \
+            not any(name.startswith(".track.") for name in os.listdir(tmp_path)):
+        time.sleep(0.02)
+    time.sleep(0.3)
+    os.killpg(process.pid, signum)          # as a terminal or a job manager does
+    _stdout, stderr = process.communicate(timeout=60)
+    leftovers = [name for name in os.listdir(tmp_path) if name.startswith(".track.")]
+    assert leftovers == []
+    if process.returncode == 0:             # it had finished: the whole folder
+        assert (out / "leaderboard.csv").exists() and len(os.listdir(out / "runs")) == 6
+    else:
+        assert process.returncode == 128 + signum, stderr
+        assert "Traceback" not in stderr and "the track folder was not written" in stderr
+        assert not out.exists()
+    time.sleep(0.2)
+    ps = subprocess.run(["pgrep", "-f", f"-output_dir {out}"], capture_output=True, text=True)
+    assert ps.stdout.strip() == ""

@@ -190,16 +190,48 @@ def score_runs(job: TrackJob, runs: list, jobs: int) -> list:
                 scored.append(score_run(run))
                 progress.advance()
         else:
-            import multiprocessing
-            context = multiprocessing.get_context("fork")
-            with context.Pool(min(jobs, len(runs))) as pool:
-                for result in pool.imap(score_run, runs, chunksize=1):
-                    scored.append(result)
-                    progress.advance()
+            for result in _score_in_processes(runs, min(jobs, len(runs))):
+                scored.append(result)
+                progress.advance()
     finally:
         progress.done()
         _JOB = None
     return scored
+
+
+def _score_in_processes(runs: list, workers: int):
+    """Results in run order from ``workers`` forked processes.  The workers
+    leave signals to this process (which stops them and cleans up); a worker
+    that dies (killed, out of memory) ends the track with an error, not a hang."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    executor = ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_quiet_worker)
+    try:
+        yield from executor.map(score_run, runs)
+    except BrokenProcessPool:
+        raise ScorerError("a process scoring the runs died (killed by a signal, or out of "
+                          "memory); the track folder was not written")
+    except BaseException:
+        # Stopped, or an error: the runs still being scored are not waited for.
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()
+        raise
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _quiet_worker() -> None:
+    """A worker ends at once on SIGTERM and SIGHUP, and ignores SIGINT (Ctrl-C
+    reaches the whole terminal group; the main process handles it)."""
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def unit_ids(run_results: list, metric: str) -> list:
