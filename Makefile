@@ -3,7 +3,8 @@
 # make bench - time the scorer on generated workloads of growing size (beside the Perl
 #              scorer when ../ColdStart has it; BENCH_ARGS="--no-perl" skips it), the
 #              claim tasks beside their reference scorers when found (CLAIMS_BENCH_ARGS),
-#              whole tracks, then the track page (make bench-page alone)
+#              whole tracks, the track page (make bench-page alone), then the
+#              leaderboard's scoring program against a direct run
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 
 PYTHON ?= python3
@@ -30,7 +31,7 @@ demo: $(STAMP)
 	@cat $(OUT)/run.summary
 	@echo
 	@echo "Reports written to $(OUT)/: run.sf run.ldcmax run.ldcmean run.summary run.ap run.debug"
-	@echo "  run.sample run.samplescores run.confidence run.bootsamples run.params run.errlog"
+	@echo "  run.sample run.samplescores run.confidence run.apconfidence run.bootsamples run.params run.errlog"
 
 test: $(STAMP)
 	$(PY) -m pytest -q
@@ -40,6 +41,7 @@ bench: $(STAMP)
 	$(PY) bench/claims_bench.py $(CLAIMS_BENCH_ARGS)
 	$(PY) bench/track_bench.py
 	$(PY) bench/page_bench.py
+	$(PY) bench/competition_bench.py
 
 bench-page: $(STAMP)
 	$(PY) bench/page_bench.py

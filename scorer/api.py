@@ -44,6 +44,9 @@ class ScoreResult:
     error_count: int
     #: metric name -> full-data value (the keys -metric takes)
     values: dict
+    #: Cold Start: every run id the submission files hold, scored (the numbers above are
+    #: the first's); claim tasks: ()
+    run_ids: tuple = ()
 
 
 def _argv(files, policy: Optional[str], switches: dict) -> list:
@@ -97,8 +100,9 @@ def score(files, policy: Optional[str] = None, **switches) -> ScoreResult:
         else None
     samplescores = _samplescores_frame(texts["samplescores"]) if "samplescores" in texts \
         else None
+    run_ids = tuple(run.runid for run in getattr(outcome, "runs", None) or ())
     return ScoreResult(request.policy.task, summary, per_query, confidence, samplescores,
-                       texts, problems.report(), problems.error_count, data.values)
+                       texts, problems.report(), problems.error_count, data.values, run_ids)
 
 
 def score_track(files, policy: Optional[str] = None, output_dir: Optional[str] = None,

@@ -19,6 +19,7 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
+from scorer.limits import MAX_DIGITS, has_lone_surrogate, is_short_number, shorten
 from scorer.problems import ScorerError
 
 #: Groups with at most this many ids get a uniform random order from one
@@ -51,6 +52,8 @@ class SampleSet:
     numbers: list
     draws: list
     elements: list
+    #: Where each element was first read: ``(file, line)`` (None: generated).
+    origins: Optional[list] = None
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -127,16 +130,17 @@ def parse_samples(lines: Iterable[str], source: str = "samples") -> SampleSet:
     by_number: dict = {}
     element_index: dict = {}
     elements: list = []
+    origins: list = []
     known = element_index.__getitem__
     for line_number, line in enumerate(lines, 1):
         tokens = line.split()
         if not tokens:
             continue
-        try:
-            number = int(tokens[0])
-        except ValueError:
+        if not (tokens[0].isascii() and tokens[0].isdigit() and is_short_number(tokens[0])):
             raise ScorerError(f"{source} line {line_number}: a sample line must start with "
-                              f"its sample number, not '{tokens[0]}'")
+                              f"its sample number (a whole number of at most {MAX_DIGITS} "
+                              f"digits), not '{shorten(tokens[0])}'")
+        number = int(tokens[0])
         try:
             # Most lines draw only elements seen before: looked up in one C loop.
             draw = np.fromiter(map(known, itertools.islice(tokens, 1, None)), dtype=np.int32,
@@ -151,13 +155,18 @@ def parse_samples(lines: Iterable[str], source: str = "samples") -> SampleSet:
                         element = Element(group, tuple(m for m in members.split(",") if m))
                     else:
                         element = Element(token, (token,))
+                    if has_lone_surrogate(token):
+                        raise ScorerError(f"{source} line {line_number}: not valid UTF-8 "
+                                          f"(in '{token.encode('utf-8', 'surrogateescape')!r}')")
                     index = element_index[token] = len(elements)
                     elements.append(element)
+                    origins.append(line_number)
                 draw.append(index)
             draw = np.asarray(draw, dtype=np.int32)
         by_number[number] = draw
     numbers = sorted(by_number)
-    return SampleSet(numbers, [by_number[n] for n in numbers], elements)
+    return SampleSet(numbers, [by_number[n] for n in numbers], elements,
+                     [(source, line) for line in origins])
 
 
 def read_samples(path: str) -> SampleSet:
@@ -168,6 +177,39 @@ def read_samples(path: str) -> SampleSet:
         raise ScorerError(f"Could not open {path}: {error.strerror}")
 
 
+#: The most samples one run may draw; more is a typing mistake, not a bootstrap.
+MAX_SAMPLES = 10_000_000
+#: The most draws (samples x groups) one run may make: the draws are kept (4
+#: bytes each) and written out as text (several bytes each).
+MAX_DRAWS = 200_000_000
+#: Draws made at once: bounds the memory of the random numbers whatever N.
+_CHUNK_DRAWS = 1_000_000
+
+
+def check_size(n_samples: int, n_groups: int, what: str = "-bootstrap") -> None:
+    """Refuse, before any work, a bootstrap whose samples would not fit (say how large)."""
+    if n_samples > MAX_SAMPLES:
+        raise ScorerError(f"{what} {n_samples:,}: at most {MAX_SAMPLES:,} samples")
+    draws = n_samples * n_groups
+    if draws > MAX_DRAWS:
+        raise ScorerError(f"{what} {n_samples:,} over {n_groups:,} groups would draw "
+                          f"{draws:,} items: {draws * 4 / 2 ** 30:,.1f} GiB of memory for the "
+                          f"draws alone, and more for their text; at most {MAX_DRAWS:,} draws "
+                          f"(fewer samples, or fewer queries or claims)")
+
+
+#: The most text the bootstrap reports of one run may take.
+MAX_REPORT_BYTES = 2 << 30
+
+
+def check_report_size(n_bytes: int, what: str) -> None:
+    """Refuse, before any work, bootstrap reports too large to be of use (say how large)."""
+    if n_bytes > MAX_REPORT_BYTES:
+        raise ScorerError(f"{what}: the bootstrap reports would take about "
+                          f"{n_bytes / 2 ** 30:,.1f} GiB; at most {MAX_REPORT_BYTES / 2 ** 30:.0f} "
+                          f"GiB (fewer samples or run ids)")
+
+
 def generate(groups: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
     """Draw ``n_samples`` samples with numpy's ``default_rng(seed)``.
 
@@ -176,17 +218,20 @@ def generate(groups: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
     replacement from the groups in string order, each written with all its
     members in a uniformly random order.  The same seed gives the same samples
     on every machine and numpy version (only the raw PCG64 stream is used).
+
+    The stream is read as three runs: the groups drawn (samples x groups
+    numbers), the orderings chosen (as many), then one shuffle per draw of a
+    group too big to tabulate.  Samples are made a block at a time, each
+    block reading its own part of the runs (PCG64 can jump ahead), so memory
+    does not grow with the number of samples beyond the samples kept.
     """
     if n_samples < 0:
         raise ScorerError("the number of bootstrap samples must not be negative")
     groups = sorted((str(g), tuple(m)) for g, m in groups)
-    bits = np.random.default_rng(seed).bit_generator
     n_groups = len(groups)
+    check_size(n_samples, n_groups)
     if n_groups == 0 or n_samples == 0:
         return SampleSet(list(range(1, n_samples + 1)), [np.zeros(0, np.int32)] * n_samples, [])
-    drawn = np.minimum((_uniform(bits, (n_samples, n_groups)) * n_groups).astype(np.int64),
-                       n_groups - 1)
-    choice = _uniform(bits, (n_samples, n_groups))
     # Element table: for each group every ordering of its members (small groups),
     # so that a sample is a row of indices into one table.
     elements: list = []
@@ -201,21 +246,40 @@ def generate(groups: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
         else:
             orderings[g] = 0
             elements.append(Element(group, members))
-    chosen = drawn
-    ordering = np.minimum((choice * orderings[chosen]).astype(np.int64),
-                          np.maximum(orderings[chosen] - 1, 0))
-    table_index = offsets[chosen] + ordering
-    draws = [row.astype(np.int32) for row in table_index]
     large = np.flatnonzero(orderings == 0)
-    if len(large):
-        # Rare: groups too big to tabulate get one shuffle per draw.
-        for i, row in enumerate(drawn):
-            for j in np.flatnonzero(np.isin(row, large)):
-                group, members = groups[row[j]]
-                order = np.argsort(_uniform(bits, len(members)), kind="stable")
-                elements.append(Element(group, tuple(members[k] for k in order)))
-                draws[i][j] = len(elements) - 1
+    total = n_samples * n_groups
+    draw_bits = _bits(seed, 0)
+    choice_bits = _bits(seed, total)
+    shuffle_bits = _bits(seed, 2 * total)
+    rows_per_chunk = max(1, _CHUNK_DRAWS // n_groups)
+    draws: list = []
+    for start in range(0, n_samples, rows_per_chunk):
+        rows = min(rows_per_chunk, n_samples - start)
+        chosen = np.minimum((_uniform(draw_bits, (rows, n_groups)) * n_groups).astype(np.int64),
+                            n_groups - 1)
+        choice = _uniform(choice_bits, (rows, n_groups))
+        ordering = np.minimum((choice * orderings[chosen]).astype(np.int64),
+                              np.maximum(orderings[chosen] - 1, 0))
+        table_index = (offsets[chosen] + ordering).astype(np.int32)
+        first = len(draws)
+        draws.extend(table_index)
+        if len(large):
+            # Rare: groups too big to tabulate get one shuffle per draw.
+            for i, row in enumerate(chosen):
+                for j in np.flatnonzero(np.isin(row, large)):
+                    group, members = groups[row[j]]
+                    order = np.argsort(_uniform(shuffle_bits, len(members)), kind="stable")
+                    elements.append(Element(group, tuple(members[k] for k in order)))
+                    draws[first + i][j] = len(elements) - 1
     return SampleSet(list(range(1, n_samples + 1)), draws, elements)
+
+
+def _bits(seed: int, skip: int):
+    """The PCG64 stream of ``default_rng(seed)``, ``skip`` numbers on."""
+    bits = np.random.default_rng(seed).bit_generator
+    if skip:
+        bits.advance(skip)
+    return bits
 
 
 def _uniform(bits, shape) -> np.ndarray:
@@ -231,20 +295,15 @@ def read_groups(path: str) -> list:
 
     Members keep their first-seen order; repeated lines are ignored.
     """
+    from scorer.textfile import read_text
     groups: dict = {}
-    try:
-        f = open(path, encoding="utf-8")
-    except OSError as error:
-        raise ScorerError(f"Could not open {path}: {error.strerror}")
-    with f:
-        for line in f:
-            fields = line.split()
-            if not fields:
-                continue
-            group, member = (fields[0], fields[1]) if len(fields) > 1 else (fields[0], fields[0])
-            members = groups.setdefault(group, [])
-            if member not in members:
-                members.append(member)
+    # Universal newlines, as text mode reads them.
+    for line in read_text(path).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        fields = line.split()
+        if not fields:
+            continue
+        group, member = (fields[0], fields[1]) if len(fields) > 1 else (fields[0], fields[0])
+        groups.setdefault(group, {})[member] = None
     return [(group, tuple(members)) for group, members in groups.items()]
 
 
@@ -268,10 +327,12 @@ def samples_digest(samples: Optional[SampleSet]) -> str:
 
 def seed_from_text(text: str) -> int:
     """A seed switch value as an integer (0 is a real seed, not 'no seed')."""
+    if isinstance(text, str) and len(text.strip().lstrip("+-").lstrip("0")) > 39:
+        raise ScorerError(f"-seed is too large ({shorten(text.strip())}); at most 39 digits")
     try:
         seed = int(text)
     except (TypeError, ValueError):
-        raise ScorerError(f"-seed must be a whole number, not '{text}'")
+        raise ScorerError(f"-seed must be a whole number, not '{shorten(str(text))}'")
     if seed < 0:
         raise ScorerError(f"-seed must not be negative, not '{text}'")
     return seed

@@ -18,6 +18,7 @@ from scorer import gcpause, output, stopping
 from scorer import reports as reports_module
 from scorer.policy import (DEFAULT_FIELDS, DISCIPLINES, LEGAL_CHOICES, POLICY_KEYS, build_policy,
                            load_policy_file)
+from scorer.limits import has_lone_surrogate, whole_number
 from scorer.problems import ERROR_EXIT_STATUS, Problems, ScorerError
 from scorer.request import Request
 
@@ -93,7 +94,32 @@ CATEGORY_HELP = {
 
 
 class UsageError(Exception):
-    """A mistake on the command line: message, then the usage text."""
+    """A mistake on the command line: message, then the usage text (or, with
+    ``brief``, a pointer to -help, so that the message does not scroll away)."""
+
+    def __init__(self, message: str, brief: bool = False):
+        super().__init__(message)
+        self.brief = brief
+
+
+#: Switches that mean nothing to the claim tasks, and the one that means nothing
+#: to Cold Start: given for the wrong task they are refused, not ignored.
+COLDSTART_ONLY = ("expand", "queries", "runids", "right", "wrong", "ignore", "justifications",
+                  "discipline", "fields", "tabs")
+CLAIMS_ONLY = ("max_evidence",)
+
+#: GNU-style spellings that are accepted as the switch they stand for.
+ALIASES = {"--help": "-help", "--version": "-version"}
+
+
+def _suggestion(name: str) -> str:
+    """ " (did you mean -X?)" where one switch is close to ``name``."""
+    import difflib
+    bare = name.lstrip("-")
+    if bare in SWITCHES:
+        return f" (did you mean -{bare}?)"
+    close = difflib.get_close_matches(bare, [n for n in SWITCHES if len(n) > 1], n=2, cutoff=0.75)
+    return f" (did you mean -{close[0]}?)" if len(close) == 1 else ""
 
 
 def usage(program: str = "scorer") -> str:
@@ -141,13 +167,18 @@ def parse_arguments(argv) -> tuple:
     is ``-NAME`` with an exact name; a value switch takes the next argument."""
     given: dict = {}
     files: list = []
+    for argument in argv:
+        if has_lone_surrogate(argument):
+            shown = os.fsencode(argument).decode("utf-8", "backslashreplace")
+            raise UsageError(f"the argument '{shown}' is not valid UTF-8 (rename the file, or "
+                             f"give its name in UTF-8)", brief=True)
     i = 0
     while i < len(argv):
-        argument = argv[i]
+        argument = ALIASES.get(argv[i], argv[i])
         if argument.startswith("-") and len(argument) > 1:
             name = argument[1:]
             if name not in SWITCHES:
-                raise UsageError(f"Unknown switch: {argument}")
+                raise UsageError(f"Unknown switch: {argument}{_suggestion(name)}", brief=True)
             takes_value = SWITCHES[name][0]
             if name in ("help", "h"):
                 return {"help": True}, files
@@ -155,7 +186,11 @@ def parse_arguments(argv) -> tuple:
                 return {"version": True}, files
             if takes_value:
                 if i + 1 >= len(argv):
-                    raise UsageError(f"Switch {argument} needs a value")
+                    raise UsageError(f"Switch {argument} needs a value", brief=True)
+                if name in ("output_file", "error_file") and not argv[i + 1].strip():
+                    # An empty name would write ".sf" and friends, or fail at the very end.
+                    raise UsageError(f"Switch {argument} needs a file name (or stdout, stderr), "
+                                     f"not '{argv[i + 1]}'", brief=True)
                 given[name] = argv[i + 1]
                 i += 2
                 continue
@@ -169,21 +204,16 @@ def parse_arguments(argv) -> tuple:
     return given, files
 
 
-def build_request(given: dict, files: list, argv, cwd: str) -> Request:
-    policy_file = given.get("policy")
-    file_settings = load_policy_file(policy_file) if policy_file else {}
-    switches = {name: given[name] for name in POLICY_SWITCHES if name in given}
-    policy = build_policy(file_settings, switches, source=policy_file or "command line")
+def bootstrap_settings(given: dict) -> tuple:
+    """(-bootstrap N, -seed S) as numbers (None where not given), checked."""
     bootstrap = None
     seed = None
     if "bootstrap" in given:
-        try:
-            bootstrap = int(given["bootstrap"])
-        except ValueError:
-            raise ScorerError(f"-bootstrap must be a whole number of samples, not "
-                              f"'{given['bootstrap']}'")
-        if bootstrap < 0:
+        from scorer.bootstrap import MAX_SAMPLES
+        if given["bootstrap"].strip().startswith("-"):
             raise ScorerError("-bootstrap must not be negative")
+        bootstrap = whole_number(given["bootstrap"], "-bootstrap (the number of samples)",
+                                 MAX_SAMPLES)
         if "seed" not in given:
             raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
         if "samples" in given:
@@ -191,6 +221,26 @@ def build_request(given: dict, files: list, argv, cwd: str) -> Request:
     if "seed" in given:
         from scorer.bootstrap import seed_from_text
         seed = seed_from_text(given["seed"])
+    return bootstrap, seed
+
+
+def build_request(given: dict, files: list, argv, cwd: str) -> Request:
+    policy_file = given.get("policy")
+    file_settings = load_policy_file(policy_file) if policy_file else {}
+    switches = {name: given[name] for name in POLICY_SWITCHES if name in given}
+    policy = build_policy(file_settings, switches, source=policy_file or "command line")
+    not_for_task = CLAIMS_ONLY if policy.task == "coldstart" else COLDSTART_ONLY
+    misplaced = [f"-{name}" for name in not_for_task if name in given]
+    if misplaced:
+        # Ignoring them would give numbers that look right for a run that was not asked for.
+        raise ScorerError(f"{', '.join(misplaced)} {'does' if len(misplaced) == 1 else 'do'} "
+                          f"not apply to the task {policy.task}"
+                          + (f" (set by {policy_file})" if policy_file else "")
+                          + "; remove it, or choose the task with -policy")
+    bootstrap, seed = bootstrap_settings(given)
+    if "seed" in given and "bootstrap" not in given:
+        # A seed that seeds nothing: the user meant to draw samples.
+        raise ScorerError("-seed applies only with -bootstrap N (the samples it draws)")
     if policy.task == "coldstart" and (given.get("samples") or bootstrap is not None) \
             and not given.get("expand"):
         # The Perl dies here after writing half its reports (spec §7.24).
@@ -227,7 +277,11 @@ def main(argv: Optional[list] = None) -> int:
         given, files = parse_arguments(argv)
     except UsageError as error:
         # To standard output, with the usage text, as the Perl does (spec §1.1).
-        sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
+        if error.brief:
+            sys.stdout.write(f"ERROR: {error}\nRun with -help for the switches and what they "
+                             f"mean.\n")
+        else:
+            sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
         return ERROR_EXIT_STATUS
     if given.get("help"):
         sys.stdout.write(usage())
@@ -303,8 +357,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
                 if given.get("plot"):
                     from scorer.results import run_picture
                     picture = f"{output_file}.png"
-                    written.add(picture, run_picture(request.policy.task, outcome,
-                                                     os.path.basename(output_file)))
+                    written.add(picture, run_picture(request.policy.task, outcome))
                     paths.append(picture)
                 # An earlier run's report this run does not write would pass for one of its own.
                 obsolete = [path for path in _earlier_reports(output_file) if path not in paths]

@@ -9,12 +9,15 @@ the command line reads switches.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
+import os
 import re
 from typing import Optional
 
 import yaml
 
+from scorer.limits import has_lone_surrogate, shorten, whole_number
 from scorer.problems import ScorerError
 
 TASKS = ("coldstart", "scifact", "fever")
@@ -55,6 +58,8 @@ POLICY_KEYS = {
     "fields": "Cold Start: columns of the .sf and .ldcmax tables (list)",
     "max_evidence": "claim tasks: predicted evidence read per claim (a number, or 'all')",
     "labels": "claim tasks: the labels the gold and predictions may use (list)",
+    "leaderboard": "python -m scorer.competition: the metrics a leaderboard shows, in order "
+                   "(list; default per task)",
 }
 
 JUSTIFICATIONS_PATTERN = re.compile(r"^[0-9M]:[0-9M]$")
@@ -73,6 +78,8 @@ class Policy:
     fields: tuple = DEFAULT_FIELDS
     max_evidence: Optional[int] = None
     labels: tuple = ()
+    #: Leaderboard columns (metric names); () means the task's default.  Changes no score.
+    leaderboard: tuple = ()
 
     @property
     def per_document(self) -> Optional[int]:
@@ -89,8 +96,13 @@ class Policy:
         return ":".join(getattr(self, option.lower()))
 
     def digest(self) -> str:
-        """A short, stable fingerprint of every setting (for ``.params`` signatures)."""
-        text = repr(dataclasses.astuple(self)).encode("utf-8")
+        """A short, stable fingerprint of every setting that changes a number
+        (for ``.params`` signatures): all but ``fields`` (layout) and
+        ``leaderboard`` (which columns a leaderboard shows)."""
+        settings = dataclasses.replace(self, fields=())
+        values = tuple(getattr(settings, field.name) for field in dataclasses.fields(settings)
+                       if field.name != "leaderboard")
+        text = repr(values).encode("utf-8")
         return hashlib.sha256(text).hexdigest()[:12]
 
 
@@ -104,8 +116,46 @@ def _as_list(value, key: str, source: str) -> tuple:
     if isinstance(value, str):
         return tuple(item for item in value.split(":") if item != "") if value else ()
     if isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, (list, tuple, dict)):
+                raise ScorerError(f"{source}: policy key '{key}' must be a list of names, "
+                                  f"not of lists or mappings")
         return tuple(str(item) for item in value)
     raise ScorerError(f"{source}: policy key '{key}' must be a list or a colon-separated string")
+
+
+#: A policy is a handful of short lists: more than this many values (counting
+#: each use of an alias again) is an alias bomb or a mistake, never a policy.
+MAX_POLICY_VALUES = 10_000
+MAX_POLICY_DEPTH = 16
+MAX_POLICY_BYTES = 1 << 20
+
+#: Keys a policy file may set for one task but not the other.
+COLDSTART_KEYS = ("right", "wrong", "ignore", "justifications", "discipline", "fields")
+CLAIMS_KEYS = ("max_evidence", "labels")
+
+
+def _check_expanded_size(data, path: str) -> None:
+    """Walk the loaded policy as if every alias were copied out, giving up
+    beyond MAX_POLICY_VALUES values (so a billion-item alias bomb costs nothing);
+    refuse strings that are not Unicode text."""
+    stack = [(data, 0)]
+    seen = 0
+    while stack:
+        value, depth = stack.pop()
+        seen += 1
+        if seen > MAX_POLICY_VALUES or depth > MAX_POLICY_DEPTH:
+            raise ScorerError(f"{path}: the policy expands to more than "
+                              f"{MAX_POLICY_VALUES:,} values or {MAX_POLICY_DEPTH} levels "
+                              f"(a repeated or recursive YAML alias?); a policy is a few "
+                              f"short lists")
+        if isinstance(value, str) and has_lone_surrogate(value):
+            raise ScorerError(f"{path}: a string holds a lone surrogate (an escape \\ud800 to "
+                              f"\\udfff not part of a pair), which is not Unicode text")
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for pair in value.items() for item in pair)
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
 
 
 class _PolicyLoader(yaml.SafeLoader):
@@ -117,14 +167,41 @@ class _PolicyLoader(yaml.SafeLoader):
             return yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
         return super().resolve(kind, value, implicit)
 
+    def construct_mapping(self, node, deep=False):
+        # YAML keeps the last of two equal keys without a word; in a policy that hides a choice.
+        keys = set()
+        for key_node, _value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if key is not None and key in keys:
+                raise ScorerError(f"{self.name} line {key_node.start_mark.line + 1}: the key "
+                                  f"'{key}' is given twice")
+            keys.add(key)
+        return super().construct_mapping(node, deep=deep)
+
 
 def load_policy_file(path: str) -> dict:
     """Read a YAML policy file into a plain dict of known keys."""
+    from scorer.textfile import read_text
     try:
-        with open(path, encoding="utf-8") as f:
-            data = yaml.load(f, Loader=_PolicyLoader)
+        size = os.path.getsize(path)
     except OSError as error:
         raise ScorerError(f"Could not open policy file {path}: {error.strerror}")
+    if size > MAX_POLICY_BYTES:
+        raise ScorerError(f"{path}: {size:,} bytes is too large for a policy file "
+                          f"(at most {MAX_POLICY_BYTES:,})")
+    if os.path.isdir(path):
+        raise ScorerError(f"Could not open policy file {path}: {os.strerror(errno.EISDIR)}")
+    text = read_text(path)
+    try:
+        loader = _PolicyLoader(text)
+        loader.name = path
+        try:
+            data = loader.get_single_data()
+        finally:
+            loader.dispose()
+    except RecursionError:
+        raise ScorerError(f"{path}: the policy is nested too deeply; a policy is a few short "
+                          f"lists")
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
@@ -134,7 +211,8 @@ def load_policy_file(path: str) -> dict:
         data = {}
     if not isinstance(data, dict):
         raise ScorerError(f"{path}: a policy file must be a mapping of keys to values")
-    unknown = sorted(set(data) - set(POLICY_KEYS))
+    _check_expanded_size(data, path)
+    unknown = sorted(set(map(str, data)) - set(POLICY_KEYS))
     if unknown:
         raise ScorerError(f"{path}: unknown policy key(s) {', '.join(map(str, unknown))}; "
                           f"known keys: {', '.join(POLICY_KEYS)}")
@@ -152,8 +230,17 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
     task = str(merged.get("task", "coldstart")).lower()
     if task not in TASKS:
         raise ScorerError(f"{source}: unknown task '{task}'; known tasks: {', '.join(TASKS)}")
+    not_for_task = CLAIMS_KEYS if task == "coldstart" else COLDSTART_KEYS
+    misplaced = [key for key in not_for_task if key in file_settings]
+    if misplaced:
+        raise ScorerError(f"{source}: policy key(s) {', '.join(misplaced)} do not apply to the "
+                          f"task {task}; remove them")
+
+    def where(key: str) -> str:
+        """The policy file and key a value came from (switches keep the Perl's messages)."""
+        return f"{source}, key '{key}': " if key in file_settings and key not in switches else ""
     values = dict(TASK_DEFAULTS[task])
-    for key in ("right", "wrong", "ignore", "fields", "labels"):
+    for key in ("right", "wrong", "ignore", "fields", "labels", "leaderboard"):
         if key in merged:
             values[key] = _as_list(merged[key], key, source)
     for key in ("justifications", "discipline"):
@@ -161,37 +248,67 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
             values[key] = str(merged[key])
     if "max_evidence" in merged:
         values["max_evidence"] = _max_evidence(merged["max_evidence"], source)
+    for key in ("justifications", "discipline"):
+        if isinstance(merged.get(key), (list, dict)):
+            raise ScorerError(f"{where(key)}a single value is expected, not a list or mapping")
     policy = Policy(task=task, **values)
     if task == "coldstart":
-        validate_coldstart(policy)
+        validate_coldstart(policy, where)
+    validate_leaderboard(policy, source)
     return policy
+
+
+def validate_leaderboard(policy: Policy, source: str = "policy") -> None:
+    """Every leaderboard metric must be one the task computes, each named once
+    (whether it needs -expand is checked where -expand is known)."""
+    if not policy.leaderboard:
+        return
+    if policy.task == "coldstart":
+        from scorer.coldstart.units import METRICS
+    else:
+        from scorer.claims.metrics import metrics_of
+        METRICS = metrics_of(policy.task)
+    known = [metric.name for metric in METRICS]
+    unknown = [name for name in policy.leaderboard if name not in known]
+    if unknown:
+        raise ScorerError(f"{source}: leaderboard metric(s) {', '.join(unknown)} unknown for "
+                          f"{policy.task}; the metrics are: {', '.join(known)}")
+    repeated = sorted({name for name in policy.leaderboard if policy.leaderboard.count(name) > 1})
+    if repeated:
+        raise ScorerError(f"{source}: leaderboard metric(s) {', '.join(repeated)} named twice")
+
+
+#: More evidence than any claim holds; a larger number is a mistake.
+MAX_EVIDENCE = 1_000_000
 
 
 def _max_evidence(value, source: str) -> Optional[int]:
     if value is None or (isinstance(value, str) and value.lower() in ("all", "none", "null")):
         return None
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise ScorerError(f"{source}: max_evidence must be a whole number or 'all', not '{value}'")
-    if number < 0 or str(value).strip().startswith("-"):
-        raise ScorerError(f"{source}: max_evidence must not be negative, not '{value}'")
-    return number
+    text = str(value).strip()
+    if isinstance(value, bool) or isinstance(value, float) or not isinstance(value, (int, str)) \
+            or not text.lstrip("-").isdigit() or not text.isascii():
+        raise ScorerError(f"{source}: max_evidence must be a whole number or 'all', "
+                          f"not '{shorten(text)}'")
+    if text.startswith("-"):
+        raise ScorerError(f"{source}: max_evidence must not be negative, not '{shorten(text)}'")
+    return whole_number(text, f"{source}: max_evidence", MAX_EVIDENCE)
 
 
-def validate_coldstart(policy: Policy) -> None:
-    """The Perl's checks, in its order: IGNORE, RIGHT, WRONG, then justifications."""
+def validate_coldstart(policy: Policy, where=lambda key: "") -> None:
+    """The Perl's checks, in its order: IGNORE, RIGHT, WRONG, then justifications.
+    ``where(key)`` names the policy file and key a bad value came from."""
     for option in ("IGNORE", "RIGHT", "WRONG"):
         for item in getattr(policy, option.lower()):
             if option not in LEGAL_CHOICES.get(item, ()):
-                raise ScorerError(f"Unexpected choice {item} for {option}")
+                raise ScorerError(f"{where(option.lower())}Unexpected choice {item} for {option}")
     if not JUSTIFICATIONS_PATTERN.match(policy.justifications):
-        raise ScorerError(JUSTIFICATIONS_MESSAGE)
+        raise ScorerError(where("justifications") + JUSTIFICATIONS_MESSAGE)
     if policy.discipline not in DISCIPLINES:
-        raise ScorerError(f"No matcher called {policy.discipline}")
+        raise ScorerError(f"{where('discipline')}No matcher called {policy.discipline}")
     for field in policy.fields:
         if field not in DEFAULT_FIELDS:
-            raise ScorerError(f"Unknown field: {field}")
+            raise ScorerError(f"{where('fields')}Unknown field: {field}")
     if policy.justifications.split(":")[1] == "0":
         # The Perl divides by zero here (spec §7.35); B counts justifications, so 0 is meaningless.
-        raise ScorerError(JUSTIFICATIONS_MESSAGE)
+        raise ScorerError(where("justifications") + JUSTIFICATIONS_MESSAGE)

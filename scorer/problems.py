@@ -88,6 +88,7 @@ CATALOGUE = {
     "BOOTSTRAP_MISSING_LEVEL": ("WARNING", "Some bootstrap samples have no value for %s; they count as 0.0000"),
     "LEGACY_FORMAT": ("ERROR", "%s"),
     "EARLIER_REPORTS_REMOVED": ("WARNING", "Removed reports of an earlier run at %s, so that none is taken for this run's: %s"),
+    "UNKNOWN_RUNID": ("ERROR", "Run id %s was asked for (-runids) but is in no submission file; its reports are all zeros. Run ids found: %s%s"),
     # Claim verification (SciFact, FEVER)
     "BAD_CLAIM_INPUT": ("ERROR", "%s"),
     "CLAIM_WARNING": ("WARNING", "%s"),

@@ -141,13 +141,20 @@ def interval_frame(task: str, confidence_texts: list):
     return pd.DataFrame(rows, columns=["variant", "aggregate", "hop", "metric", "low", "high"])
 
 
-def run_picture(task: str, outcome, title: str) -> bytes:
+def run_picture(task: str, outcome) -> bytes:
     """The single-run picture of ``-plot`` (scorer.look): every score per hop,
-    with its 95 % interval when the run was bootstrapped."""
+    with its 95 % interval when the run was bootstrapped; titled with the run
+    id (Cold Start) or the predictions file's name, so that a track's run draws
+    the very picture of the single run."""
+    import os
     from scorer.look.plot import run_png
     from scorer.track.tables import per_hop
     data = run_result("run", task, outcome)
     texts = dict(outcome.reports.files())
     confidence = [texts[name] for name in ("confidence", "apconfidence") if texts.get(name)]
     intervals = interval_frame(task, confidence) if confidence else None
+    if task == "coldstart":
+        title = outcome.runs[0].runid if outcome.runs else "no run"
+    else:
+        title = os.path.basename(outcome.evaluation.files[-1])
     return run_png(per_hop([data]).drop(columns="run"), intervals, title)

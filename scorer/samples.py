@@ -8,9 +8,11 @@ id per line (claim tasks).  The same seed gives the same file on every machine
 """
 from __future__ import annotations
 
+import os
 import sys
 
 from scorer import bootstrap, output
+from scorer.limits import has_lone_surrogate, whole_number
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 
 USAGE = ("Usage: python -m scorer.samples -seed S [-output_file FILE|stdout] NUM_SAMPLES IDS_FILE\n"
@@ -24,6 +26,11 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     options = {"output_file": "stdout"}
     positional = []
+    for argument in argv:
+        if has_lone_surrogate(argument):
+            shown = os.fsencode(argument).decode("utf-8", "backslashreplace")
+            sys.stderr.write(f"ERROR: the argument '{shown}' is not valid UTF-8\n")
+            return ERROR_EXIT_STATUS
     i = 0
     while i < len(argv):
         argument = argv[i]
@@ -48,16 +55,19 @@ def main(argv=None) -> int:
         if len(positional) != 2:
             raise ScorerError("expected NUM_SAMPLES and IDS_FILE")
         seed = bootstrap.seed_from_text(options["seed"])
-        try:
-            count = int(positional[0])
-        except ValueError:
-            raise ScorerError(f"NUM_SAMPLES must be a whole number, not '{positional[0]}'")
+        count = whole_number(positional[0], "NUM_SAMPLES", bootstrap.MAX_SAMPLES)
+        output.check_writable(options["output_file"])
+        if not output.is_stream(options["output_file"]) and os.path.isdir(options["output_file"]):
+            raise ScorerError(f"Could not open {options['output_file']}: it is a directory")
         groups = bootstrap.read_groups(positional[1])
-        text = bootstrap.generate(groups, count, seed).text()
+        samples = bootstrap.generate(groups, count, seed)
+        if output.is_stream(options["output_file"]):
+            output.write_error_log(options["output_file"], samples.text())
+        else:
+            output.write_text_atomically(options["output_file"], samples.lines())
     except ScorerError as error:
-        sys.stderr.write(f"ERROR: {error}\n\n{USAGE}")
+        sys.stderr.write(f"ERROR: {error}\n")
         return error.exit_status
-    output.write_error_log(options["output_file"], text)
     return 0
 
 

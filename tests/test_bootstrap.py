@@ -110,3 +110,21 @@ def test_multiplicities_of_generated_samples_match_a_direct_count():
             for member in samples.elements[index].members:
                 direct[ids.index(member)] += 1
         assert row.tolist() == direct.tolist()
+
+
+def test_samplescores_cells_from_the_table_equal_formatting():
+    import numpy as np
+    from scorer.coldstart.reports.confidence import render_samplescores
+    from scorer.coldstart.resample import round4
+    rng = np.random.default_rng(3)
+    codes = ["A", "B", "C"]
+    for scale in (1.0, 3.0):             # 3.0: values above 1 take the formatting path
+        values = round4(rng.random((40, 3)) * scale)
+        values[rng.random((40, 3)) < 0.2] = np.nan
+        text = "".join(render_samplescores(list(range(1, 41)), codes,
+                                           {c: values[:, j] for j, c in enumerate(codes)},
+                                           "R%1")())
+        expected = "Sample# A B C #RUNID\n" + "".join(
+            "%6d" % (i + 1) + "".join("               %0.4f" % (0.0 if np.isnan(v) else v)
+                                      for v in values[i]) + " #R%1\n" for i in range(40))
+        assert text == expected

@@ -230,7 +230,8 @@ BAD = [
         "FATAL_ERROR: No matcher called FOO"),
     Bad("unknown field", _nothing, ("-fields", "EC:FOO"), [], "FATAL_ERROR: Unknown field: FOO"),
     Bad("conflicting hop limits", _conflicting_hop_limits, ("-queries", "q.txt"), [],
-        "FATAL_ERROR: CS17_0001 has multiple/conflicting num_slots in q.txt"),
+        "FATAL_ERROR: CS17_0001 has multiple/conflicting num_slots in q.txt line 2",
+        perl="CS17_0001 has multiple/conflicting num_slots in q.txt"),
 ]
 
 
@@ -305,12 +306,34 @@ def test_error_that_is_not_fatal_still_writes_every_report(demo):
            {name: text for name, text in clean.items() if name != "run.errlog"}
 
 
+BRIEF = "Run with -help for the switches and what they mean.\n"
+
+
 def test_unknown_switch(demo):
     outcome = demo.run("-bogus")
     assert outcome.status == 255
-    # the Perl prints usage errors with the usage text on standard output (spec §1.1)
-    assert outcome.stdout == "ERROR: Unknown switch: -bogus\n\n" + usage()
+    # On standard output as the Perl does (spec §1.1), but a pointer to -help instead of
+    # the whole usage text, which scrolled the error away (issue 14).
+    assert outcome.stdout == "ERROR: Unknown switch: -bogus\n" + BRIEF
     assert outcome.stderr == "" and outcome.files == []
+
+
+@pytest.mark.parametrize("switch, suggestion", [
+    ("-outptu_file", " (did you mean -output_file?)"), ("--expand", " (did you mean -expand?)"),
+    ("-justification", " (did you mean -justifications?)"), ("-runid", " (did you mean -runids?)"),
+    ("-xyzzy", ""),
+])
+def test_unknown_switch_did_you_mean(demo, switch, suggestion):
+    outcome = demo.run(switch)
+    assert (outcome.status, outcome.stdout) == (255, f"ERROR: Unknown switch: {switch}"
+                                                     f"{suggestion}\n" + BRIEF)
+
+
+@pytest.mark.parametrize("argv, printed", [(["--help"], None), (["--version"], "scorer version")])
+def test_gnu_style_help_and_version(demo, argv, printed):
+    outcome = demo.run_argv(argv)
+    assert (outcome.status, outcome.files) == (0, [])
+    assert outcome.stdout == usage() if printed is None else outcome.stdout.startswith(printed)
 
 
 @pytest.mark.parametrize("argv", [
@@ -337,7 +360,7 @@ def test_no_files_wins_over_an_existing_error_file(demo):
 def test_value_switch_without_its_value(demo):
     outcome = demo.run_argv([*FILES, "-expand"])
     assert outcome.status == 255
-    assert outcome.stdout == "ERROR: Switch -expand needs a value\n\n" + usage()
+    assert outcome.stdout == "ERROR: Switch -expand needs a value\n" + BRIEF
     assert outcome.files == []
 
 
@@ -411,7 +434,7 @@ def test_help(demo, argv):
 def test_unknown_switch_before_help_wins(demo):
     outcome = demo.run_argv(["-bogus", "-help"])
     assert outcome.status == 255
-    assert outcome.stdout.startswith("ERROR: Unknown switch: -bogus\n\n")
+    assert outcome.stdout.startswith("ERROR: Unknown switch: -bogus\n")
 
 
 def _flat(text: str) -> str:
@@ -533,8 +556,19 @@ def test_runids(demo):
     assert demo.run("-runids", "DEMORUN").status == 0
     assert demo.reports() == default
     demo.clear()
-    # a run with no lines: its rows have zero counts (spec §7.18)
-    assert demo.run("-runids", "nosuch:DEMORUN").status == 0
+    # a run with no lines: its rows have zero counts (spec §7.18), written as the Perl
+    # writes them, but an ERROR names the run ids there are (issue 14: a typo is not a run)
+    outcome = demo.run("-runids", "nosuch:DEMORUN")
+    assert outcome.status == 255
+    assert outcome.errlog == ("ERROR: Run id nosuch was asked for (-runids) but is in no "
+                              "submission file; its reports are all zeros. Run ids found: "
+                              "DEMORUN\n\n1 error encountered\n")
+    demo.clear()
+    typo = demo.run("-runids", "DEMORUM")
+    assert typo.status == 255 and typo.files == REPORTS
+    assert "Run ids found: DEMORUN (did you mean DEMORUN?)" in typo.errlog
+    demo.clear()
+    demo.run("-runids", "nosuch:DEMORUN")
     sf = demo.reports()["run.sf"]
     assert sf.index(" nosuch ") < sf.index(" DEMORUN ")
     assert ("ALL-Micro               nosuch ALL    9         0       0         0       0          "
@@ -578,15 +612,23 @@ def test_policy_justifications_without_quotes(demo):
 @pytest.mark.parametrize("text, message", [
     ("task: coldstart\nrihgt: [CORRECT]\n",
      "p.yaml: unknown policy key(s) rihgt; known keys: task, right, wrong, ignore, "
-     "justifications, discipline, fields, max_evidence, labels"),
+     "justifications, discipline, fields, max_evidence, labels, leaderboard"),
     ("task: coldstart\nright: [CORRECT\n",
      "p.yaml line 3: not a valid YAML policy: expected ',' or ']', but got '<stream end>'"),
     ("task: trec\n", "p.yaml: unknown task 'trec'; known tasks: coldstart, scifact, fever"),
-    ("task: coldstart\nwrong: [INCORRECT, CORRECT]\n", "Unexpected choice CORRECT for WRONG"),
-    ("task: coldstart\nignore: UNASSESSED:BOGUS\n", "Unexpected choice BOGUS for IGNORE"),
+    ("task: coldstart\nwrong: [INCORRECT, CORRECT]\n",
+     "p.yaml, key 'wrong': Unexpected choice CORRECT for WRONG"),
+    ("task: coldstart\nignore: UNASSESSED:BOGUS\n",
+     "p.yaml, key 'ignore': Unexpected choice BOGUS for IGNORE"),
+    ("task: coldstart\nmax_evidence: 3\n",
+     "p.yaml: policy key(s) max_evidence do not apply to the task coldstart; remove them"),
+    ("task: coldstart\nright: [CORRECT]\ntask: coldstart\n",
+     "p.yaml line 3: the key 'task' is given twice"),
+    ("task: c\xf6ldstart\n", "p.yaml line 1: not valid UTF-8 (byte 0xf6)"),
 ])
 def test_bad_policy_file(demo, text, message):
-    demo.write("p.yaml", text)
+    (demo.inputs / "p.yaml").write_bytes(text.encode("latin-1") if "\xf6" in text
+                                         else text.encode("utf-8"))
     outcome = demo.run("-policy", "p.yaml")
     assert outcome.status == 255
     assert outcome.errlog == f"FATAL_ERROR: {message}\n"
@@ -657,3 +699,44 @@ def test_help_explains_every_claim_metric():
         for metric in metrics:
             assert f"  {metric.name}:" in text
             assert metric.explanation.split()[0] in text
+
+
+# ------------------------------------------------------------- trailing TABs
+
+def _with_trailing_tabs(demo) -> None:
+    for name in ("qrel.txt", "DEMORUN.tab.txt"):
+        lines = (demo.inputs / name).read_text(encoding="utf-8").splitlines()
+        (demo.inputs / name).write_text("".join(line + "\t\n" for line in lines),
+                                        encoding="utf-8")
+
+
+def test_lines_ending_in_a_tab_score_as_without_it(demo):
+    # The Perl's split drops trailing empty fields (spec §2.5.2 step 3), type
+    # identification included: such files are scored, with the same numbers.
+    demo.run()
+    plain = demo.reports()
+    demo.clear()
+    _with_trailing_tabs(demo)
+    outcome = demo.run()
+    assert (outcome.status, outcome.files) == (0, REPORTS)
+    tabbed = demo.reports()
+    for name in ("run.sf", "run.ldcmax", "run.ldcmean", "run.summary", "run.ap"):
+        assert tabbed[name] == plain[name], name
+    # .debug quotes the submission lines as they are, TAB included
+    assert tabbed["run.debug"] != plain["run.debug"]
+    assert tabbed["run.debug"].replace("\t\n", "\n") == plain["run.debug"]
+
+
+@pytest.mark.perl
+def test_lines_ending_in_a_tab_as_the_perl_scores_them(perl_scorer, demo):
+    _with_trailing_tabs(demo)
+    assert demo.run().status == 0
+    ours = demo.reports()
+    perl_out = demo.out.parent / "perl"
+    perl_out.mkdir()
+    subprocess.run(["perl", "-I" + perl_scorer, os.path.join(perl_scorer, "CS-Score-MASTER.pl"),
+                    "-expand", "CSSF17", "-output_file", str(perl_out / "run"), "-error_file",
+                    str(perl_out / "run.errlog"), *FILES], cwd=demo.inputs, check=True,
+                   capture_output=True)
+    for name in ("run.sf", "run.ldcmax", "run.ldcmean", "run.summary", "run.ap", "run.debug"):
+        assert ours[name] == (perl_out / name).read_text(encoding="utf-8"), name

@@ -257,7 +257,7 @@ def test_later_query_with_the_same_id_replaces_the_earlier(tmp_path):
 def test_query_tag_with_another_attribute_is_fatal(tmp_path):
     path = query_file(tmp_path, '<query id="CS17_0002" type="x"><docid>ENG_1</docid>'
                                 '<slot0>per:age</slot0></query>\n')
-    with pytest.raises(ScorerError, match=r'^unexpected query id "CS17_0002" type="x"'):
+    with pytest.raises(ScorerError, match=r'q.xml line 3: unexpected query id "CS17_0002" type="x"'):
         read_query_files([path], Problems())
 
 
@@ -324,13 +324,25 @@ def test_queries_file_with_and_without_hop_limits(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ("CS17_0001 CSSF17_ENG_47a114c77c 1\nCS17_0001 CSSF17_ENG_d8c8ecef3e 0\n",
-     "CS17_0001 has multiple/conflicting num_slots in {path}"),
+     "CS17_0001 has multiple/conflicting num_slots in {path} line 2"),
     ("CS17_0001 CSSF17_ENG_47a114c77c 1\nCS17_0001 CSSF17_ENG_d8c8ecef3e\n",
-     "CS17_0001 has multiple/conflicting num_slots in {path}"),
+     "CS17_0001 has multiple/conflicting num_slots in {path} line 2"),
     ("CS17_0001 CSSF17_ENG_47a114c77c 2\n",
-     "Unexpected num_slots value 2 for CS17_0001 in {path}"),
+     "Unexpected num_slots value 2 for CS17_0001 in {path} line 1 (hop limits of this query: "
+     "0 to 1)"),
     ("CS17_0001 CSSF17_ENG_47a114c77c -1\n",
-     "Unexpected num_slots value -1 for CS17_0001 in {path}"),
+     "Unexpected num_slots value -1 for CS17_0001 in {path} line 1 (hop limits of this query: "
+     "0 to 1)"),
+    # numbers Python cannot hold as ints, or only as floats (issue 14)
+    ("CS17_0001 CSSF17_ENG_47a114c77c 1.0e+400\n",
+     "Unexpected num_slots value 1.0e+400 for CS17_0001 in {path} line 1 (hop limits of this "
+     "query: 0 to 1)"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c " + "9" * 5000 + "\n",
+     "Unexpected num_slots value " + "9" * 40 + "... (5,000 characters) for CS17_0001 in {path} "
+     "line 1 (hop limits of this query: 0 to 1)"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c 1\nCS17_0001 noquery 1\n",
+     '{path} line 2: unexpected query id "noquery": expected PREFIX_<10 hex digits>'
+     '[_<12 hex digits>] or PREFIX_<digits>'),
     ("CS17_0001 CSSF17_ENG_47a114c77c\n\nCS17_0002 CSSF17_ENG_3f0bc7c062\n",
      "{path} line 2: blank line; expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'"),
     (" CS17_0001 CSSF17_ENG_47a114c77c 0\n",

@@ -412,3 +412,121 @@ def test_compare_adjacent_tests_rank_neighbours_only(tmp_path):
     merged = everything.significance.merge(track.significance, on=["run_a", "run_b"])
     assert (merged["p_randomization_x"] == merged["p_randomization_y"]).all()
     assert (merged["p_bootstrap_x"] == merged["p_bootstrap_y"]).all()
+
+
+def test_a_samples_file_with_a_seed_gives_the_drawn_tracks_numbers(world, tmp_path):
+    directory, lines = world
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    queries = sorted({_sf_query(line) for line in lines})
+    _write_run(runs / "a.tab.txt", lines, "A")
+    _write_run(runs / "b.tab.txt", _keep_queries(lines, lambda q: queries.index(q) % 2), "B")
+    inputs = [str(directory / "ldc-query.xml"), str(directory / "qrel.txt"), str(runs)]
+    # Samples drawn by one track, read back by another: the same intervals; -seed
+    # then seeds only the randomization trials (and the runs get no -seed).
+    first = scorer.score_track(inputs, expand="CSSF17", bootstrap=60, seed=8,
+                               output_dir=str(tmp_path / "first"))
+    again = scorer.score_track(inputs, expand="CSSF17", seed=8,
+                               samples=str(tmp_path / "first" / "track.bootsamples"),
+                               output_dir=str(tmp_path / "again"))
+    columns = ["run", "score", "ci95_low", "ci95_high"]
+    assert first.leaderboard[columns].equals(again.leaderboard[columns])
+    assert first.significance.equals(again.significance)
+    params = (tmp_path / "again" / "runs" / "A" / "run.params").read_text()
+    assert "-seed" not in params and "-samples" in params
+
+
+def _sf_query_file(ldc_xml: Path, target: Path) -> None:
+    """The LDC query file as SF queries (one per entry point, named as -expand
+    CSSF17 names them), for scoring without -expand."""
+    import re
+    from scorer.coldstart.ids import expanded_query_short_id
+    text = ldc_xml.read_text(encoding="utf-8")
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<query_set>"]
+    for block in re.findall(r"<query id=\"[^\"]+\">.*?</query>", text, re.S):
+        slots = re.findall(r"<slot\d>(.*?)</slot\d>", block)
+        kind = re.search(r"<enttype>(.*?)</enttype>", block).group(1)
+        for name, docid, beg, end in re.findall(
+                r"<name>(.*?)</name>\s*<docid>(.*?)</docid>\s*<beg>(\d+)</beg>\s*<end>(\d+)</end>",
+                block):
+            lang = "SPA" if docid.startswith("SPA") else "CMN" if docid.startswith("CMN") \
+                else "ENG"
+            sf = f"CSSF17_{lang}_{expanded_query_short_id(docid, beg, end, slots)}"
+            out += [f'  <query id="{sf}">', f"    <name>{name}</name>",
+                    f"    <docid>{docid}</docid>", f"    <beg>{beg}</beg>", f"    <end>{end}</end>",
+                    f"    <enttype>{kind}</enttype>"]
+            out += [f"    <slot{n}>{slot}</slot{n}>" for n, slot in enumerate(slots)]
+            out.append("  </query>")
+    target.write_text("\n".join(out + ["</query_set>"]) + "\n", encoding="utf-8")
+
+
+def test_without_expand_the_track_draws_sf_queries_itself(world, tmp_path):
+    directory, lines = world
+    queries_file = tmp_path / "sf-query.xml"
+    _sf_query_file(directory / "ldc-query.xml", queries_file)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    queries = sorted({_sf_query(line) for line in lines})
+    _write_run(runs / "a.tab.txt", lines, "A")
+    _write_run(runs / "b.tab.txt", _keep_queries(lines, lambda q: queries.index(q) % 2), "B")
+    inputs = [str(queries_file), str(directory / "qrel.txt"), str(runs)]
+    out = tmp_path / "sf"
+    assert track_main(["-bootstrap", "60", "-seed", "8", "-jobs", "1", "-plot",
+                       "-output_dir", str(out)] + inputs) == 0
+    board = pd.read_csv(out / "leaderboard.csv")
+    assert set(board["metric"]) == {"sf_ap"} and board["ci95_low"].notna().all()
+    assert "ldcmean_ap" not in board.columns
+    drawn = (out / "track.bootsamples").read_text().splitlines()
+    assert len(drawn) == 60 and all(token.startswith("CSSF17_")
+                                    for token in drawn[0].split()[1:])
+    # The runs are scored as single runs are (which cannot take samples without -expand).
+    single = tmp_path / "single"
+    single.mkdir()
+    assert scorer.cli.main(["-plot", "-output_file", str(single / "run"), "-error_file",
+                            str(single / "run.errlog"), str(queries_file),
+                            str(directory / "qrel.txt"), str(runs / "a.tab.txt")]) == 0
+    assert sorted(os.listdir(single)) == sorted(os.listdir(out / "runs" / "A"))
+    for name in os.listdir(single):
+        if name != "run.params":     # the time of day
+            assert (single / name).read_bytes() == (out / "runs" / "A" / name).read_bytes()
+    # The headline is the .ap summary's SF-ALL-Macro at hop ALL.
+    ap = (out / "runs" / "A" / "run.ap").read_text().splitlines()
+    line = [l for l in ap if l.startswith("SF-ALL-Macro") and l.split()[2] == "ALL"][0]
+    assert line.split()[-1] == f"{board.set_index('run').loc['A', 'score']:.4f}"
+
+
+@pytest.mark.parametrize("signum", [15, 2])
+def test_a_stopped_track_leaves_no_folder_and_no_process(world, tmp_path, signum):
+    import signal
+    import time
+    directory, lines = world
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for r in range(6):
+        _write_run(runs / f"R{r}.tab.txt", lines, f"R{r}")
+    out = tmp_path / "track"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorer.track", "-expand", "CSSF17", "-bootstrap", "400", "-seed",
+         "1", "-jobs", "2", "-output_dir", str(out), str(directory / "ldc-query.xml"),
+         str(directory / "qrel.txt"), str(runs)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    deadline = time.monotonic() + 60
+    # Stop it once it is scoring (its folder is being built under a temporary name).
+    while process.poll() is None and time.monotonic() < deadline and \
+            not any(name.startswith(".track.") for name in os.listdir(tmp_path)):
+        time.sleep(0.02)
+    time.sleep(0.3)
+    os.killpg(process.pid, signum)          # as a terminal or a job manager does
+    _stdout, stderr = process.communicate(timeout=60)
+    leftovers = [name for name in os.listdir(tmp_path) if name.startswith(".track.")]
+    assert leftovers == []
+    if process.returncode == 0:             # it had finished: the whole folder
+        assert (out / "leaderboard.csv").exists() and len(os.listdir(out / "runs")) == 6
+    else:
+        assert process.returncode == 128 + signum, stderr
+        assert "Traceback" not in stderr and "the track folder was not written" in stderr
+        assert not out.exists()
+    time.sleep(0.2)
+    ps = subprocess.run(["pgrep", "-f", f"-output_dir {out}"], capture_output=True, text=True)
+    assert ps.stdout.strip() == ""

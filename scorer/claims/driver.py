@@ -25,7 +25,47 @@ TASKS = ("scifact", "fever")
 
 def evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     """Read and score the files of one run (gold first, then predictions)."""
-    files = tuple(files)
+    try:
+        return _evaluate(policy, tuple(files), problems)
+    except ScorerError as error:
+        if len(files) == 2 and _looks_like(files[0], policy.task) == "predictions" \
+                and _looks_like(files[1], policy.task) == "gold":
+            raise ScorerError(f"{error} (gold and predictions swapped? {files[0]} looks like "
+                              f"predictions and {files[1]} like gold; the gold file comes first)")
+        raise
+
+
+#: Keys only a gold line has, and keys only a prediction has, per task.
+_GOLD_KEYS = {"scifact": ("claim", "cited_doc_ids"), "fever": ("label", "evidence")}
+_PREDICTION_KEYS = {"scifact": (), "fever": ("predicted_label", "predicted_evidence")}
+
+
+def _looks_like(path: str, task: str) -> Optional[str]:
+    """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
+    import json
+    from scorer.limits import MAX_JSON_DEPTH, json_depth
+    try:
+        with open(path, encoding="utf-8") as f:
+            line = f.readline(1 << 20)
+        if json_depth(line) > MAX_JSON_DEPTH:
+            return None
+        first = json.loads(line)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(first, dict):
+        return None
+    gold = any(key in first for key in _GOLD_KEYS[task])
+    predicted = any(key in first for key in _PREDICTION_KEYS[task])
+    if task == "scifact":
+        return "gold" if gold else "predictions"
+    if gold and not predicted:
+        return "gold"
+    if predicted and not gold:
+        return "predictions"
+    return None
+
+
+def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     if policy.task == "scifact":
         if len(files) != 2:
             raise ScorerError(f"scifact needs two files, the gold claims then the "
@@ -50,6 +90,27 @@ def sample_set(request: Request, evaluation: Evaluation) -> tuple[Optional[Sampl
         groups = [(key, (key,)) for key in evaluation.keys]
         return generate(groups, request.bootstrap, request.seed), True
     return None, False
+
+
+#: Sample-by-claim cells of one block: the multiplicities of a block take 8
+#: bytes a cell, so memory does not grow with the number of samples beyond
+#: the values kept.
+_BLOCK_CELLS = 4_000_000
+
+
+def _sample_values(evaluation: Evaluation, samples: SampleSet):
+    """Every metric for every sample, a block of samples at a time."""
+    import pandas as pd
+    from scorer.claims import resample
+    n_samples = len(samples)
+    block = max(1, _BLOCK_CELLS // max(len(evaluation.keys), 1))
+    parts = [resample.sample_values(evaluation.task, evaluation.counts,
+                                    samples.multiplicities(evaluation.keys, start=start,
+                                                           stop=min(start + block, n_samples)))
+             for start in range(0, n_samples, block)] or [
+        resample.sample_values(evaluation.task, evaluation.counts,
+                               samples.multiplicities(evaluation.keys))]
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
 def unknown_ids(samples: SampleSet, keys: list) -> list:
@@ -106,12 +167,11 @@ def score(request: Request, problems: Problems, samples: Optional[SampleSet] = N
                         f"gold and are ignored: {shown}",
                         where=Where(detail=request.samples or "generated samples"))
     from scorer.claims import resample
-    multiplicities = samples.multiplicities(evaluation.keys)
-    values = resample.sample_values(evaluation.task, evaluation.counts, multiplicities)
+    values = _sample_values(evaluation, samples)
     rows = resample.confidence_rows(values, evaluation.metrics)
     names = reports.metric_names(evaluation.task)
     texts.append(("samplescores", reports.samplescores_text(samples.numbers, values)))
     texts.append(("confidence", reports.confidence_text(rows, names)))
     if generated:
-        texts.append(("bootsamples", samples.text()))
+        texts.append(("bootsamples", samples.lines))
     return Outcome(Reports.from_pairs(texts), evaluation, samples)

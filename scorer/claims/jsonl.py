@@ -11,6 +11,7 @@ import json
 import re
 from typing import Iterator
 
+from scorer.limits import MAX_JSON_DEPTH, has_lone_surrogate, json_depth
 from scorer.problems import ScorerError
 from scorer.textfile import read_text
 
@@ -36,11 +37,24 @@ def _objects(path: str) -> Iterator[tuple[int, dict]]:
         if not line or line.isspace():
             raise ScorerError(f"{path} line {number}: empty line; every line must hold "
                               f"one JSON object (the reference evaluators stop here too)")
+        if json_depth(line) > MAX_JSON_DEPTH:
+            raise ScorerError(f"{path} line {number}: JSON nested more than {MAX_JSON_DEPTH} "
+                              f"levels deep; claim files nest a few levels")
         try:
             value = _load(line)
         except json.JSONDecodeError as error:
             raise ScorerError(f"{path} line {number}: not valid JSON: {error.msg} "
                               f"(column {error.colno})")
+        except RecursionError:
+            raise ScorerError(f"{path} line {number}: JSON nested too deeply")
+        except ValueError:
+            # int() refuses numbers of more than 4,300 digits (sys.get_int_max_str_digits).
+            raise ScorerError(f"{path} line {number}: a number too long to read "
+                              f"(JSON numbers here are ids, lines and counts)")
+        if "\\u" in line and has_lone_surrogate(json.dumps(value, ensure_ascii=False)):
+            raise ScorerError(f"{path} line {number}: a string holds a lone surrogate "
+                              f"(an escape \\ud800 to \\udfff not part of a pair), which is "
+                              f"not Unicode text")
         if not isinstance(value, dict):
             raise ScorerError(f"{path} line {number}: expected a JSON object "
                               f"{{...}}, found {type_name(value)}")

@@ -20,6 +20,7 @@ import json
 from typing import TYPE_CHECKING, Optional
 
 import scorer
+from scorer.textfile import fingerprint_lines
 from scorer.claims import fever as fever_task
 from scorer.claims import scifact as scifact_task
 from scorer.claims.jsonl import show, shows
@@ -98,6 +99,8 @@ def params_text(*, program: str, argv: tuple, cwd: str, policy: Policy,
         lines += ["", "#Bootstrap:", f"  samples => {samples_file}"]
     elif bootstrap is not None:
         lines += ["", "#Bootstrap:", f"  bootstrap => {bootstrap}", f"  seed => {seed}"]
+    inputs = [*files, *(p for p in (samples_file, policy_file) if p)]
+    lines += [""] + fingerprint_lines(inputs)
     lines += ["", "#Signature:", signature_line]
     return "\n".join(lines) + "\n"
 

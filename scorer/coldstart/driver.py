@@ -7,6 +7,7 @@ import dataclasses
 import sys
 
 from scorer import bootstrap, output
+from scorer.coldstart import ids
 from scorer.coldstart import queries as query_files
 from scorer.coldstart import resample
 from scorer.coldstart.ap import APScorer
@@ -16,9 +17,9 @@ from scorer.coldstart.justifications import check_justifications
 from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
 from scorer.coldstart.reports import confidence, debug, ldc, params, prepare, sf, summary
-from scorer.coldstart.runs import read_run_files
+from scorer.coldstart.runs import expand_run_paths, read_run_files
 from scorer.coldstart.units import RunUnits
-from scorer.problems import Problems
+from scorer.problems import Problems, ScorerError
 from scorer.progress import Progress
 from scorer.reports import Reports
 
@@ -81,14 +82,25 @@ def score(request, problems: Problems, samples=None) -> Outcome:
         queries.expand(request.expand)
     index = queries.index()
     queries_to_score = query_files.resolve_queries_to_score(request.queries, queries, problems)
+    if request.queries is not None and not queries_to_score:
+        raise ScorerError(f"-queries {request.queries}: none of the queries it names is in the "
+                          f"query files ({len(queries.top_level_ids())} queries loaded)")
     run_files = read_run_files(
         run_paths, queries, problems,
         on_submission_file=lambda files: check_justifications(
             files, policy.per_document, policy.k, problems))
     runids = list(request.runids) if request.runids else sorted(run_files.runids)
+    _check_runids(runids, run_files.runids, problems)
 
-    if samples is None and request.samples:
-        samples = bootstrap.read_samples(request.samples)
+    if request.bootstrap is not None:
+        bootstrap.check_report_size(_samplescores_bytes(request.bootstrap, runids),
+                                    f"-bootstrap {request.bootstrap:,}")
+    if request.samples:
+        if samples is None:
+            samples = bootstrap.read_samples(request.samples)
+        _check_sample_ids(samples)
+        bootstrap.check_report_size(_samplescores_bytes(len(samples), runids),
+                                    f"-samples {request.samples} ({len(samples):,} samples)")
     elif samples is None and request.bootstrap is not None:
         samples = bootstrap.generate(_sample_groups(queries, index, queries_to_score),
                                      request.bootstrap, request.seed)
@@ -97,7 +109,8 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     if samples is not None:
         samples_text = (f"{bootstrap.samples_digest(samples)}|B:{len(samples)}"
                         + (f"|seed:{request.seed}" if request.bootstrap is not None else ""))
-    reports.add("params", params.render(request, samples_text))
+    reports.add("params", params.render(request, samples_text, selection=queries_to_score,
+                                        inputs=_input_files(request, query_paths, run_paths)))
     if request.bootstrap is not None:
         reports.add("bootsamples", samples.lines)
     evaluator = Evaluator(run_files, queries, policy, problems)
@@ -165,6 +178,44 @@ def read_shared_inputs(request, assessment_paths, problems: Problems):
         return bootstrap.generate(_sample_groups(queries, index, queries_to_score),
                                   request.bootstrap, request.seed)
     return None
+
+
+def _input_files(request, query_paths, run_paths) -> tuple:
+    """Every file the numbers were read from, for ``.params``."""
+    import os
+    paths = list(query_paths) + expand_run_paths(run_paths)
+    if request.queries is not None and os.path.isfile(request.queries):
+        paths.append(request.queries)
+    paths += [p for p in (request.samples, request.policy_file) if p]
+    return tuple(paths)
+
+
+def _check_runids(asked: list, present: set, problems: Problems) -> None:
+    """A run id asked for and absent is scored as the Perl scores it (all
+    zeros), but as an ERROR naming the run ids there are: a typo must not
+    pass for a run that scored nothing."""
+    import difflib
+    for runid in asked:
+        if runid in present:
+            continue
+        close = difflib.get_close_matches(runid, sorted(present), n=1, cutoff=0.6)
+        problems.record("UNKNOWN_RUNID", runid, ", ".join(sorted(present)) or "none",
+                        f" (did you mean {close[0]}?)" if close else "")
+
+
+def _samplescores_bytes(n_samples: int, runids) -> int:
+    """The size of ``.samplescores``: a line per sample and run, 21 bytes a code."""
+    return sum(n_samples * (len(resample.codes()) * 21 + 10 + len(runid)) for runid in runids)
+
+
+def _check_sample_ids(samples) -> None:
+    """Every SF query id of a samples file must be a query id (file and line named)."""
+    for element, (path, line) in zip(samples.elements, samples.origins or ()):
+        for member in element.members:
+            try:
+                ids.parse_query_id(member)
+            except ScorerError as error:
+                raise ScorerError(f"{path} line {line}: {error}")
 
 
 def _sample_groups(queries, index: dict, queries_to_score: dict) -> list:

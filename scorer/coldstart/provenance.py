@@ -6,13 +6,33 @@ from __future__ import annotations
 
 import re
 
+from scorer.limits import is_short_number
 from scorer.problems import Problems, Where
 
 MAX_CHARS_PER_SPAN = 200
 MAX_TOTAL_CHARS = 800
 
 _REPAIRABLE_SEMICOLONS = re.compile(r"^(?:[^:;]+:\d+-\d+[,;]){0,3}[^:;]+:\d+-\d+$")
-_SPAN = re.compile(r"^\s*([^:]+):(\d+)-(\d+)\s*$")
+_OFFSETS = re.compile(r"(\d+)-(\d+)\s*")
+
+
+def _match_span(piece: str):
+    """``(docid, start, end)`` as ``^\\s*([^:]+):(\\d+)-(\\d+)\\s*$`` finds them,
+    or None.  Split at the first colon instead: the pattern's leading
+    ``\\s*[^:]+`` backtracks quadratically over a long run of spaces."""
+    colon = piece.find(":")
+    if colon < 0:
+        return None
+    offsets = _OFFSETS.fullmatch(piece, colon + 1)
+    if offsets is None:
+        return None
+    head = piece[:colon]
+    docid = head.lstrip()
+    if not docid:
+        if not head:
+            return None
+        docid = head[-1]    # the pattern gives [^:]+ the last white space character
+    return docid, offsets.group(1), offsets.group(2)
 
 
 def perl_split(text: str, separator: str) -> list:
@@ -93,11 +113,14 @@ def _parse(text: str, max_spans: int, found: list) -> Provenance:
     spans = []
     total = 0
     for piece in pieces:
-        match = _SPAN.match(piece)
+        match = _match_span(piece)
         if not match:
             found.append(("ILLEGAL_OFFSET_TRIPLE_STRING", (piece,)))
             continue
-        span_docid, start, end = match.groups()
+        span_docid, start, end = match
+        if not (is_short_number(start) and is_short_number(end)):
+            found.append(("ILLEGAL_OFFSET", (start if not is_short_number(start) else end,)))
+            continue
         if int(end) < int(start):
             found.append(("ILLEGAL_OFFSET_PAIR", (start, end)))
             continue

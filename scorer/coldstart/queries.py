@@ -4,19 +4,24 @@ limits (spec §2.1-§2.4).
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 from typing import Optional
 
 from scorer.coldstart import ids, slots
+from scorer.limits import is_short_number, shorten
 from scorer.problems import Problems, ScorerError, Where
+from scorer.textfile import read_text
 
 LANGUAGE_CODES = {"ENGLISH": "ENG", "SPANISH": "SPA", "CHINESE": "CMN"}
 
-_QUERY_BLOCK = re.compile(r"(<query .*?>.*?</query>)", re.S)
-_QUERY_WHOLE = re.compile(r"^\s*<query\s+id=\"(.*?)\">\s*(.*?)\s*</query>\s*$", re.S)
+# The query file is scanned with str.find, not with the lazy patterns the
+# Perl uses (``<query .*?>.*?</query>``, ``<(.*?)>(.*?)</(.*?)>``): they find
+# the same text, but a pattern that fails to close backtracks over the rest
+# of the file at every start, which is quadratic or worse on damaged files.
+_QUERY_HEAD = re.compile(r"<query\s+id=\"(.*?)\">", re.S)
 _MENTION_TAGS = re.compile(r"</?mentions?>")
-_TAG_PAIR = re.compile(r"<(.*?)>(.*?)</(.*?)>", re.S)
 _SINGLE_TAGS = ("ENTTYPE", "NODEID", "SLOT", "SLOT0", "SLOT1", "SLOT2")
 _ENTRY_POINT_TAGS = {"NAME": "NAME", "DOCID": "DOCID", "BEG": "START", "END": "END",
                      "OFFSET": "OFFSET"}
@@ -149,16 +154,11 @@ def generate_query(parent: Query, short_id: str, value: str, docid: str,
 def read_query_files(paths, problems: Problems) -> QuerySet:
     queries = QuerySet()
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as error:
-            raise ScorerError(f"Could not open {path}: {error.strerror}")
-        except UnicodeDecodeError as error:
-            raise ScorerError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})")
+        # Universal newlines, as the file was read in text mode before.
+        text = read_text(path).replace("\r\n", "\n").replace("\r", "\n")
         queries.query_files.append(path)
-        for block in _QUERY_BLOCK.findall(text):
-            query = parse_query(block, path, problems)
+        for line_number, block in _query_blocks(text):
+            query = parse_query(block, path, problems, line_number)
             if query is not None and query.slots:
                 queries.add(query)
     if paths and not queries.queries:
@@ -166,9 +166,58 @@ def read_query_files(paths, problems: Problems) -> QuerySet:
     return queries
 
 
-def parse_query(text: str, path: str, problems: Problems) -> Optional[Query]:
+def _query_blocks(text: str) -> list:
+    """``(line number, block)`` for every ``<query ...>...</query>`` block, as
+    ``<query .*?>.*?</query>`` finds them; a start that cannot be closed ends
+    the search (no later one can)."""
+    blocks = []
+    position = 0
+    line_number = 1
+    while True:
+        start = text.find("<query ", position)
+        head_end = text.find(">", start + 7) if start >= 0 else -1
+        end = text.find("</query>", head_end + 1) if head_end >= 0 else -1
+        if end < 0:
+            return blocks
+        line_number += text.count("\n", position, start)
+        blocks.append((line_number, text[start:end + len("</query>")]))
+        line_number += text.count("\n", start, end)
+        position = end + len("</query>")
+
+
+def _tag_pairs(body: str) -> list:
+    """``(tag, value, closing tag)`` as ``<(.*?)>(.*?)</(.*?)>`` finds them."""
+    pairs = []
+    position = 0
+    while True:
+        start = body.find("<", position)
+        tag_end = body.find(">", start + 1) if start >= 0 else -1
+        closer = body.find("</", tag_end + 1) if tag_end >= 0 else -1
+        closer_end = body.find(">", closer + 2) if closer >= 0 else -1
+        if closer_end < 0:
+            return pairs
+        pairs.append((body[start + 1:tag_end], body[tag_end + 1:closer],
+                      body[closer + 2:closer_end]))
+        position = closer_end + 1
+
+
+def _replace_entities(value: str) -> str:
+    """``&NAME;`` replaced as ``s/&(.+?);/.../g`` does (unknown names vanish)."""
+    pieces = []
+    position = 0
+    while True:
+        amp = value.find("&", position)
+        semicolon = value.find(";", amp + 2) if amp >= 0 else -1
+        if semicolon < 0:
+            pieces.append(value[position:])
+            return "".join(pieces)
+        pieces += [value[position:amp], _ENTITIES.get(value[amp + 1:semicolon], "")]
+        position = semicolon + 1
+
+
+def parse_query(text: str, path: str, problems: Problems, line_number: int = 0) -> Optional[Query]:
     """One ``<query id="...">...</query>`` block (spec §2.1)."""
-    match = _QUERY_WHOLE.match(text)
+    match = _QUERY_HEAD.match(text)
     if not match:
         head = text[:25]
         # The Perl's location is this literal text (spec §7.32), not the file name.
@@ -176,22 +225,23 @@ def parse_query(text: str, path: str, problems: Problems) -> Optional[Query]:
                         f'Query starting with "{head}" in text beginning <<{head}>>',
                         where=Where(detail="In file $filename"))
         return None
-    query_id, body = match.groups()
-    parsed = ids.parse_query_id(query_id)
+    query_id = match.group(1)
+    body = text[match.end():-len("</query>")].strip()
+    parsed = _parse_id(query_id, f"{path} line {line_number}")
     where = Where(file=path, detail=f"In query {query_id}")
     body = _MENTION_TAGS.sub("", body)
     single: dict = {}
     entry_points: list = []
     current: dict = {}
     slot_values: dict = {}
-    for tag, value, closer in _TAG_PAIR.findall(body):
+    for tag, value, closer in _tag_pairs(body):
         tag, closer = tag.upper(), closer.upper()
         if tag != closer:
             problems.record("MISMATCHED_TAGS", tag, closer, where=where)
         if tag in _ENTRY_POINT_TAGS:
             key = _ENTRY_POINT_TAGS[tag]
             if tag == "NAME":
-                value = re.sub(r"&(.+?);", lambda m: _ENTITIES.get(m.group(1), ""), value)
+                value = _replace_entities(value)
             if key in current:
                 entry_points.append(current)
                 current = {}
@@ -211,6 +261,11 @@ def parse_query(text: str, path: str, problems: Problems) -> Optional[Query]:
     if current:
         entry_points.append(current)
     slot_names = [slot_values.get(n) for n in range(max(slot_values) + 1)] if slot_values else []
+    if None in slot_names:
+        # Every hop needs its slot; the Perl fails later, deep inside the id hashing.
+        raise ScorerError(f"{path}: query {query_id} has <slot{max(slot_values)}> but no "
+                          f"<slot{slot_names.index(None)}>; a query's slots are numbered "
+                          f"from <slot0>, one per hop")
     query = Query(parsed.short_id, parsed.prefix, level=parsed.level, slot_names=slot_names,
                   was_expanded=parsed.hashed)
     for fields in entry_points:
@@ -226,7 +281,7 @@ def check_entry_point_offsets(start, end, problems: Problems, where: Where) -> N
     """An entry point's offsets are checked like a one-span provenance (messages only)."""
     bad = False
     for offset in (start, end):
-        if offset is None or not re.fullmatch(r"\d+", offset):
+        if offset is None or not re.fullmatch(r"\d+", offset) or not is_short_number(offset):
             problems.record("ILLEGAL_OFFSET", "" if offset is None else offset, where=where)
             bad = True
     if bad:
@@ -254,7 +309,7 @@ def resolve_queries_to_score(spec: Optional[str], queries: QuerySet,
         for full_id in spec.split(":"):
             if full_id == "":
                 continue
-            short_id = ids.parse_query_id(full_id).short_id
+            short_id = _parse_id(full_id, f"-queries {spec}").short_id
             query = queries.get(short_id)
             if query is None:
                 problems.record("UNKNOWN_QUERY_ID_WARNING", short_id)
@@ -271,6 +326,13 @@ def resolve_queries_to_score(spec: Optional[str], queries: QuerySet,
     return result
 
 
+def _parse_id(full_id: str, place: str) -> ids.ParsedId:
+    try:
+        return ids.parse_query_id(full_id)
+    except ScorerError as error:
+        raise ScorerError(f"{place}: {error}")
+
+
 def _root(query: Query) -> Query:
     while query.parent is not None:
         query = query.parent
@@ -280,46 +342,46 @@ def _root(query: Query) -> Query:
 def _read_queries_file(path: str, queries: QuerySet, problems: Problems) -> dict:
     limits: dict = {}
     declared: dict = {}
-    try:
-        f = open(path, encoding="utf-8", newline="\n")
-    except OSError as error:
-        raise ScorerError(f"Could not open {path}: {error.strerror}")
-    with f:
-        for line_number, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip():
-                raise ScorerError(f"{path} line {line_number}: blank line; expected "
-                                  f"'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
-            fields = line.split()
-            if line[:1].isspace():
-                raise ScorerError(f"{path} line {line_number}: the line starts with white space; "
-                                  f"expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
-            if len(fields) == 2 and line != line.rstrip():
-                # The Perl reads the empty text after the SF id as hop limit 0 (it
-                # splits with a limit, so the empty last field stays), spec §7.33.
-                raise ScorerError(f"{path} line {line_number}: white space (or a carriage "
-                                  f"return) after the SF query id; remove it or give the hop "
-                                  f"limit: 'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
-            if len(fields) < 2:
-                raise ScorerError(f"{path} line {line_number}: expected "
-                                  f"'LDC_QUERY_ID SF_QUERY_ID [HOP]', got '{line}'")
-            ldc_id, sf_full_id = fields[0], fields[1]
-            limit_text = fields[2] if len(fields) > 2 else None
-            limit = _number(limit_text) if limit_text is not None else None
-            wanted = limit if limit is not None else -1
-            if ldc_id in declared and declared[ldc_id] != wanted:
-                raise ScorerError(f"{ldc_id} has multiple/conflicting num_slots in {path}")
-            declared.setdefault(ldc_id, wanted)
-            short_id = ids.parse_query_id(sf_full_id.replace("\r", "")).short_id
-            query = queries.get(short_id)
-            if query is None:
-                problems.record("UNKNOWN_QUERY_ID_WARNING", short_id)
-                continue
-            if limit is None:
-                limit = query.max_level
-            if limit > query.max_level or limit < 0:
-                raise ScorerError(f"Unexpected num_slots value {limit_text} for {ldc_id} in {path}")
-            limits[short_id] = int(limit)
+    lines = read_text(path).split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    for line_number, line in enumerate(lines, 1):
+        if not line.strip():
+            raise ScorerError(f"{path} line {line_number}: blank line; expected "
+                              f"'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
+        fields = line.split()
+        if line[:1].isspace():
+            raise ScorerError(f"{path} line {line_number}: the line starts with white space; "
+                              f"expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
+        if len(fields) == 2 and line != line.rstrip():
+            # The Perl reads the empty text after the SF id as hop limit 0 (it
+            # splits with a limit, so the empty last field stays), spec §7.33.
+            raise ScorerError(f"{path} line {line_number}: white space (or a carriage "
+                              f"return) after the SF query id; remove it or give the hop "
+                              f"limit: 'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
+        if len(fields) < 2:
+            raise ScorerError(f"{path} line {line_number}: expected "
+                              f"'LDC_QUERY_ID SF_QUERY_ID [HOP]', got '{line}'")
+        ldc_id, sf_full_id = fields[0], fields[1]
+        limit_text = fields[2] if len(fields) > 2 else None
+        limit = _number(limit_text) if limit_text is not None else None
+        wanted = limit if limit is not None else -1
+        if ldc_id in declared and declared[ldc_id] != wanted:
+            raise ScorerError(f"{ldc_id} has multiple/conflicting num_slots in {path} "
+                              f"line {line_number}")
+        declared.setdefault(ldc_id, wanted)
+        short_id = _parse_id(sf_full_id.replace("\r", ""), f"{path} line {line_number}").short_id
+        query = queries.get(short_id)
+        if query is None:
+            problems.record("UNKNOWN_QUERY_ID_WARNING", short_id)
+            continue
+        if limit is None:
+            limit = query.max_level
+        if limit > query.max_level or limit < 0:
+            raise ScorerError(f"Unexpected num_slots value {shorten(limit_text)} for {ldc_id} in "
+                              f"{path} line {line_number} (hop limits of this query: 0 to "
+                              f"{query.max_level})")
+        limits[short_id] = int(limit)
     return limits
 
 
@@ -329,4 +391,6 @@ def _number(text: str) -> float:
     if not match:
         return 0
     value = float(match.group(0))
+    if math.isinf(value):
+        return value  # out of range for any query; refused by the caller
     return int(value) if value == int(value) else value

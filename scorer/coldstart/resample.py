@@ -5,6 +5,8 @@ multiplicity matrix per block of samples.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from scorer.coldstart import ids
 from scorer.coldstart.projections import MACRO, MICRO, all_aggregates, full_data
 from scorer.progress import Progress
@@ -18,6 +20,9 @@ METRIC_CODES = (("p", "P"), ("r", "R"), ("f", "F"))
 #: at the peak) whatever the number of samples; larger blocks mean fewer
 #: passes of the row loops.
 _BLOCK_CELLS = 25_000_000
+#: ... and at most this many samples a block: the aggregates of a block hold
+#: a few hundred bytes a sample whatever the number of rows.
+_BLOCK_SAMPLES = 50_000
 
 
 #: ONEEP reports only SF codes (spec §6.4), so only SF is resampled for it.
@@ -44,20 +49,47 @@ def codes() -> list:
     return result
 
 
-def _formatted(aggregates: dict, variant, aggregate, level, metric) -> list:
-    """The 4-decimal cell text per sample, None where the line does not exist."""
+def round4(values) -> np.ndarray:
+    """Each value as the number its ``%.4f`` text stands for (what the Perl
+    adds and sorts), computed without formatting a text per value: exact,
+    because only values within a hair of a rounding tie are formatted."""
+    values = np.asarray(values, dtype=np.float64)
+    scaled = values * 1e4
+    rounded = np.rint(scaled) / 1e4
+    near_tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
+    for i in np.flatnonzero(near_tie):
+        rounded[i] = float("%.4f" % values[i])
+    return rounded
+
+
+def _rounded(aggregates: dict, variant, aggregate, level, metric):
+    """The 4-decimal value per sample, NaN where the line does not exist
+    (None: the line exists in no sample)."""
     line = aggregates.get((variant, aggregate, level))
     if line is None:
         return None
-    values = getattr(line, metric)
-    return ["%6.4f" % value if exists else None for value, exists in zip(values, line.exists)]
+    values = round4(getattr(line, metric))
+    values[~np.asarray(line.exists, dtype=bool)] = np.nan
+    return values
 
 
-def sample_values(structure, samples, show_progress: bool = False) -> dict:
-    """code -> list (one per sample, numeric order) of value texts or None."""
-    table = {code: [] for code, *_ in codes()}
+class SampleValues(dict):
+    """code -> the 4-decimal values of every sample (numeric order), NaN where
+    a sample has no value; each a column of one samples x codes matrix."""
+
+    def __init__(self, matrix: np.ndarray, code_names: list):
+        super().__init__((code, matrix[:, j]) for j, code in enumerate(code_names))
+        self.matrix = matrix
+
+
+def sample_values(structure, samples, show_progress: bool = False) -> SampleValues:
+    """Every code's value in every sample, computed a block of samples at a
+    time (memory: the values kept, 8 bytes each, and one block)."""
+    code_list = codes()
+    column = {code: j for j, (code, *_rest) in enumerate(code_list)}
     n_samples = len(samples)
-    block = max(1, _BLOCK_CELLS // max(structure.n_rows, 1))
+    matrix = np.full((n_samples, len(code_list)), np.nan)
+    block = max(1, min(_BLOCK_CELLS // max(structure.n_rows, 1), _BLOCK_SAMPLES))
     progress = Progress("bootstrap", n_samples * len(MODES), enabled=show_progress)
     for mode, first_only in MODES:
         for start in range(0, n_samples, block):
@@ -65,14 +97,15 @@ def sample_values(structure, samples, show_progress: bool = False) -> dict:
             multiplicity = samples.multiplicities(structure.sf_ids, first_only=first_only,
                                                   key=_short_id, start=start, stop=stop)
             aggregates = all_aggregates(structure, multiplicity, _VARIANTS_OF_MODE[mode])
-            for code, code_mode, variant, aggregate, level, metric in codes():
+            for code, code_mode, variant, aggregate, level, metric in code_list:
                 if code_mode != mode:
                     continue
-                texts = _formatted(aggregates, variant, aggregate, level, metric)
-                table[code].extend(texts if texts is not None else [None] * (stop - start))
+                values = _rounded(aggregates, variant, aggregate, level, metric)
+                if values is not None:
+                    matrix[start:stop, column[code]] = values
             progress.advance(stop - start)
     progress.done()
-    return table
+    return SampleValues(matrix, [code for code, *_rest in code_list])
 
 
 def original_values(structure) -> dict:
@@ -82,9 +115,9 @@ def original_values(structure) -> dict:
     for code, mode, variant, aggregate, level, metric in codes():
         if mode != "ALLEP":
             continue
-        texts = _formatted(aggregates, variant, aggregate, level, metric)
-        if texts is not None and texts[0] is not None:
-            result[code] = texts[0]
+        values = _rounded(aggregates, variant, aggregate, level, metric)
+        if values is not None and not np.isnan(values[0]):
+            result[code] = "%6.4f" % values[0]
     return result
 
 
@@ -93,7 +126,7 @@ def _short_id(full_id: str) -> str:
 
 
 def missing_codes(values: dict) -> list:
-    return [code for code, texts in values.items() if any(t is None for t in texts)]
+    return [code for code, column in values.items() if np.isnan(column).any()]
 
 
 #: AP codes of ``.apconfidence``: (code, variant, level), the .samplescores naming.
@@ -103,7 +136,7 @@ AP_CODES = tuple((f"ALLEP_{variant_code}_Ma_{level_code}_AP", variant, level)
 
 
 def ap_sample_values(run_units, samples) -> tuple:
-    """Per AP code (levels present only): the value text per sample, and the
+    """Per AP code (levels present only): the 4-decimal value per sample, and the
     full-data text.  The Perl's bootstrap covers P/R/F1 only; the AP macro
     means are resampled here from the per-query AP values, each drawn LDC
     query counting once per draw."""
@@ -118,6 +151,6 @@ def ap_sample_values(run_units, samples) -> tuple:
         unit_statistic = run_units.statistic(metric_of[variant], level)
         weights = samples.group_multiplicities(unit_statistic.units)
         sampled = statistic.values(unit_statistic, weights)
-        values[code] = ["%6.4f" % value for value in sampled]
+        values[code] = round4(sampled)
         originals[code] = "%6.4f" % full[level]
     return values, originals

@@ -13,6 +13,7 @@ from typing import Optional
 from scorer.coldstart import ids, slots
 from scorer.coldstart.provenance import parse_provenance, perl_split
 from scorer.coldstart.queries import QuerySet, generate_query
+from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError, Where
 from scorer.textfile import read_text
 
@@ -43,7 +44,9 @@ _FIRST_LINE_PATTERNS = {kind: [re.compile(p) for p in patterns]
                         for kind, patterns in _FIRST_LINE_PATTERNS.items()}
 _LEGACY_COLUMN_COUNTS = (7, 8, 11)
 
-_LEGAL_CONFIDENCE = re.compile(r"^(?:1\.0*)$|^(?:0?\.[0-9]*[1-9][0-9]*)$")
+# "0?." and digits, one of them not 0 (the Perl's 0?\.[0-9]*[1-9][0-9]*, which
+# backtracks quadratically on a long column; the lookahead scans it once).
+_LEGAL_CONFIDENCE = re.compile(r"^(?:1\.0*)$|^(?:0?\.(?=[0-9]*[1-9])[0-9]+)$")
 _SCIENTIFIC_CONFIDENCE = re.compile(r"^\d+\.\d+e[-+]?\d\d$")
 
 
@@ -154,7 +157,8 @@ def identify_file_type(path: str, lines: list) -> str:
         line = _clean(raw)
         if not line.strip():
             continue
-        columns = line.split("\t")
+        # Split as the Perl splits: a line ending in TABs loses its empty last fields (§2.5.2).
+        columns = perl_split(line, "\t")
         for kind, patterns in _FIRST_LINE_PATTERNS.items():
             if len(columns) == len(patterns) and all(
                     p.fullmatch(c) for p, c in zip(patterns, columns)):
@@ -277,6 +281,17 @@ def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
         if entry.assessment in ("CORRECT", "INEXACT") and not has_ec:
             raise ScorerError(f"{path} line {line_number}: Correct entry without equivalence "
                               f"class, query = {entry.query_id} at line {line_number}")
+        if has_ec:
+            # The EC is named after a loaded query; the Perl dies later without a place.
+            root = entry.value_ec.split(":", 1)[0]
+            try:
+                known = queries.get(ids.parse_query_id(root).short_id) is not None
+            except ScorerError:
+                known = False
+            if not known:
+                raise ScorerError(f"{path} line {line_number}: column VALUE_EC must be "
+                                  f"QUERYID:N[:N...] (or 0) naming a loaded query, not "
+                                  f"'{shorten(entry.value_ec)}'")
         if entry.assessment not in ("CORRECT", "INEXACT") and has_ec:
             raise ScorerError(f"{path} line {line_number}: Equivalence class without correct "
                               f"entry, query = {entry.query_id}, judgment = , "
@@ -295,8 +310,8 @@ def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
     if kind == ASSESSMENT:
         for column in ("VALUE_ASSESSMENT", "PROVENANCE_ASSESSMENT"):
             if fields[column] not in ASSESSMENT_CODES:
-                raise ScorerError(f"Unknown assessment code: {fields[column]} in file: {path} "
-                                  f"at line: {line_number}")
+                raise ScorerError(f"Unknown assessment code: {shorten(fields[column])} in file: "
+                                  f"{path} at line: {line_number}")
     return entry
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-from scorer import output
+from scorer import output, stopping
 from scorer.diff import align, debugfile
 from scorer.diff.tables import read_table
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
@@ -110,12 +110,16 @@ def main(argv=None) -> int:
             sys.stdout.write(text)
             sys.stdout.flush()
         else:
-            csv = align.csv_text(diff)
-            output.write_text_atomically(prefix + ".diff", text)
-            output.write_text_atomically(prefix + ".diff.csv", csv)
+            # Both files or neither (README, "Reports: all or none").
+            with stopping.stop_on_signals():
+                output.write_files({prefix + ".diff": text,
+                                    prefix + ".diff.csv": align.csv_text(diff)})
     except ScorerError as error:
         sys.stderr.write(f"ERROR: {error}\n")
         return error.exit_status
+    except stopping.Stopped as stop:
+        sys.stderr.write(f"ERROR: Stopped by {stop.name}; nothing was written\n")
+        return stop.exit_status
     return 1 if diff.scoring else 0
 
 

@@ -102,9 +102,11 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
     if task == "coldstart" and not has_index:
         # Single runs refuse samples without -expand; the track resamples SF queries.
         run_given.pop("bootstrap", None)
+    if "bootstrap" not in run_given:
+        run_given.pop("seed", None)     # then it seeds the track's randomization only
     dropped = tuple(f"-{name}" for name in TRACK_SWITCHES)
     if "bootstrap" not in run_given:
-        dropped += ("-bootstrap",)
+        dropped += ("-bootstrap", "-seed")
     run_argv = _scorer_argv(argv, files, drop=dropped)
     staging = _staging_dir(options.output_dir)
     try:
@@ -161,25 +163,24 @@ def _read_shared_inputs(request, shared: list, has_index: bool):
 
 
 def track_request(given: dict, files: list, argv: list, cwd: str):
-    """The request whose policy and samples switches the track uses.  As for a
-    single run, except that a Cold Start track without -expand may draw
-    -bootstrap samples of SF queries (single runs refuse that)."""
+    """The request whose policy and samples switches the track uses: as for a
+    single run, except that -seed also seeds the randomization trials (so it
+    may come with -samples), and that a Cold Start track without -expand may
+    draw -bootstrap samples of SF queries (single runs refuse that)."""
     from scorer import cli
-    base = cli.build_request({k: v for k, v in given.items() if k not in ("bootstrap", "samples")},
-                             list(files), list(argv), cwd)
-    if base.policy.task != "coldstart" or given.get("expand"):
-        return cli.build_request(dict(given), list(files), list(argv), cwd)
-    if given.get("samples"):
-        raise ScorerError("-samples needs -expand (its samples draw LDC queries); without "
-                          "-expand use -bootstrap N -seed S, which draws SF queries")
-    if "bootstrap" not in given:
-        return base
-    text = given["bootstrap"]
-    if not text.isdigit():
-        raise ScorerError(f"-bootstrap must be a whole number of samples, not '{text}'")
-    if base.seed is None:
-        raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
-    return dataclasses.replace(base, bootstrap=int(text))
+    bootstrap_count, seed = cli.bootstrap_settings(given)
+    plain = {k: v for k, v in given.items() if k not in ("bootstrap", "samples", "seed")}
+    request = cli.build_request(plain, list(files), list(argv), cwd)
+    if request.policy.task == "coldstart" and not given.get("expand"):
+        if given.get("samples"):
+            raise ScorerError("-samples needs -expand (its samples draw LDC queries); without "
+                              "-expand use -bootstrap N -seed S, which draws SF queries")
+    elif "bootstrap" in given or "samples" in given:
+        # Every other check of the single run's switches, as the runs will get them.
+        checked = {k: v for k, v in given.items() if k != "seed" or "bootstrap" in given}
+        request = cli.build_request(checked, list(files), list(argv), cwd)
+    return dataclasses.replace(request, bootstrap=bootstrap_count, seed=seed,
+                               samples=given.get("samples"))
 
 
 def _check_gold(task: str, path: str) -> None:
@@ -347,12 +348,13 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
 
 
 def track_view(result: TrackResult):
-    """What the pictures and the page show (scorer.look): the per-query scores,
-    not the counts, to keep the page small."""
+    """What the pictures and the page show (scorer.look): the per-query scores
+    over all hops, not the counts, to keep the page small (per_query.csv has
+    everything)."""
     from scorer.look.view import TrackView
     per_query = result.per_query
-    scores = per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])] \
-        if result.task == "coldstart" else per_query
+    scores = per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])
+                       & (per_query["hop"] == "ALL")] if result.task == "coldstart" else per_query
     # -jobs changes no number: the page leaves it out, so it is the same for every N.
     invocation = re.sub(r" -jobs \S+", "", result.invocation)
     return TrackView(metric=result.metric, metric_title=result.metric_title,

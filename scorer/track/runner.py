@@ -40,6 +40,7 @@ def coldstart_runs(paths: list) -> tuple:
     that file's error in its own ``run.errlog``."""
     from scorer.coldstart.runs import ASSESSMENT, expand_run_paths, identify_file_type
     shared, files_of_run, unreadable = [], {}, []
+    runids_of_file: dict = {}
     for path in expand_run_paths(paths):
         if path.endswith(".xml"):
             shared.append(path)
@@ -53,7 +54,8 @@ def coldstart_runs(paths: list) -> tuple:
         if kind == ASSESSMENT:
             shared.append(path)
             continue
-        for runid in _runids_of(lines):
+        runids_of_file[path] = _runids_of(lines)
+        for runid in runids_of_file[path]:
             files_of_run.setdefault(runid, []).append(path)
     if not any(not path.endswith(".xml") for path in shared):
         raise ScorerError("no assessment file among the files: a Cold Start track needs the "
@@ -61,7 +63,7 @@ def coldstart_runs(paths: list) -> tuple:
     runs = []
     for runid in sorted(files_of_run):
         files = tuple(files_of_run[runid])
-        several = any(len(_runids_of(read_text(f).split("\n"))) > 1 for f in files)
+        several = any(len(runids_of_file[f]) > 1 for f in files)
         runs.append(TrackRun(runid, files, runid if several else None))
     taken = {run.name for run in runs}
     for path in unreadable:
@@ -156,6 +158,10 @@ def score_run(run: TrackRun) -> RunResult:
             request = cli.build_request(given, files, argv, job.cwd)
             outcome = cli.score_task(request, problems, samples=job.samples)
             paths = output.write_reports(prefix, outcome.reports, written)
+            if given.get("plot"):
+                from scorer.results import run_picture
+                written.add(prefix + ".png", run_picture(request.policy.task, outcome))
+                paths.append(prefix + ".png")
             output.write_error_log(prefix + ".errlog", problems.report(), written)
             written.commit()
     except ScorerError as error:
@@ -184,16 +190,48 @@ def score_runs(job: TrackJob, runs: list, jobs: int) -> list:
                 scored.append(score_run(run))
                 progress.advance()
         else:
-            import multiprocessing
-            context = multiprocessing.get_context("fork")
-            with context.Pool(min(jobs, len(runs))) as pool:
-                for result in pool.imap(score_run, runs, chunksize=1):
-                    scored.append(result)
-                    progress.advance()
+            for result in _score_in_processes(runs, min(jobs, len(runs))):
+                scored.append(result)
+                progress.advance()
     finally:
         progress.done()
         _JOB = None
     return scored
+
+
+def _score_in_processes(runs: list, workers: int):
+    """Results in run order from ``workers`` forked processes.  The workers
+    leave signals to this process (which stops them and cleans up); a worker
+    that dies (killed, out of memory) ends the track with an error, not a hang."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    executor = ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_quiet_worker)
+    try:
+        yield from executor.map(score_run, runs)
+    except BrokenProcessPool:
+        raise ScorerError("a process scoring the runs died (killed by a signal, or out of "
+                          "memory); the track folder was not written")
+    except BaseException:
+        # Stopped, or an error: the runs still being scored are not waited for.
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()
+        raise
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _quiet_worker() -> None:
+    """A worker ends at once on SIGTERM and SIGHUP, and ignores SIGINT (Ctrl-C
+    reaches the whole terminal group; the main process handles it)."""
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def unit_ids(run_results: list, metric: str) -> list:

@@ -6,27 +6,45 @@ decides the numbers, in the style of sacrebleu's.
 """
 from __future__ import annotations
 
+import hashlib
 import shlex
 import time
+from typing import Optional
 
 import scorer
 from scorer import output
+from scorer.textfile import fingerprint_lines
 
 
-def signature(request, samples_text: str) -> str:
+def selection_digest(selection: Optional[dict]) -> str:
+    """A short fingerprint of the SF queries scored and their hop limits."""
+    if selection is None:
+        return "all"
+    text = repr(sorted((sf_id, -1 if limit is None else limit)
+                       for sf_id, limit in selection.items()))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def signature(request, samples_text: str, selection: Optional[dict] = None) -> str:
+    """Every choice that changes a number (not -fields, -tabs or output names):
+    the policy (right/wrong/ignore, justifications, discipline), -expand, the
+    queries scored with their hop limits (``selection``, given with -queries),
+    the run ids asked for, the samples."""
     policy = request.policy
+    runids = ":".join(request.runids) if request.runids else "all"
     parts = [f"scorer:{scorer.__version__}", f"task:{policy.task}",
-             f"policy:{policy.digest()}"]
-    if policy.task == "coldstart":
-        parts += [f"justifications:{policy.justifications}", f"discipline:{policy.discipline}",
-                  f"reference:CS-Score-MASTER.pl-{scorer.PERL_REFERENCE_VERSION}"]
-    else:
-        parts.append(f"max_evidence:{'all' if policy.max_evidence is None else policy.max_evidence}")
-    parts.append(f"samples:{samples_text}")
+             f"policy:{policy.digest()}",
+             f"justifications:{policy.justifications}", f"discipline:{policy.discipline}",
+             f"expand:{request.expand or 'none'}",
+             f"queries:{selection_digest(selection if request.queries is not None else None)}",
+             f"runids:{runids}",
+             f"reference:CS-Score-MASTER.pl-{scorer.PERL_REFERENCE_VERSION}",
+             f"samples:{samples_text}"]
     return "|".join(parts)
 
 
-def render(request, samples_text: str = "none", now=None) -> str:
+def render(request, samples_text: str = "none", now=None, selection: Optional[dict] = None,
+           inputs: tuple = ()) -> str:
     now = time.localtime() if now is None else now
     stamp = time.strftime("%a %b ", now) + f"{now.tm_mday:2d}" + time.strftime(" %H:%M:%S %Y", now)
     arguments = " ".join(shlex.quote(a) for a in request.argv)
@@ -53,5 +71,7 @@ def render(request, samples_text: str = "none", now=None) -> str:
                   else f"{request.output_file}.bootsamples")
         lines.append(f"  BOOTSTRAP => {request.bootstrap} samples drawn with seed {request.seed}, "
                      f"written to {target}; repeat them with -samples")
-    lines += ["", "#Signature:", signature(request, samples_text)]
+    if inputs:
+        lines += [""] + fingerprint_lines(inputs)
+    lines += ["", "#Signature:", signature(request, samples_text, selection)]
     return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""python -m scorer.competition: run a leaderboard (CodaLab / Codabench)."""

@@ -1,0 +1,77 @@
+"""``detailed_results.html``: what a participant sees of one scored
+submission, composed from ``scorer.look.blocks`` (the one renderer): the
+leaderboard numbers, a table per query (claim) of what counted, the
+``.debug`` text that says why, and links to the report set beside the page.
+"""
+from __future__ import annotations
+
+from scorer.look import blocks
+
+#: Past this many characters the page shows the beginning of the .debug
+#: and points at the file (a browser tab stays usable).
+DEBUG_SHOWN = 2_000_000
+
+
+def page(scored, task: str, titles: dict, files: list) -> str:
+    from scorer.competition.scoring import column_title
+    body = [_headline(scored.scores, titles, column_title), _counted(scored.result),
+            _why(scored.result.reports.get("debug", "")), _warnings(scored.result),
+            blocks.section("files", "The reports", "<p>Every report of this submission, "
+                           "as <code>python -m scorer</code> writes it:</p>"
+                           + blocks.links(files))]
+    title = f"{task}: {scored.submission.label()}"
+    return blocks.document(title, "".join(body))
+
+
+def _headline(scores: dict, titles: dict, column_title) -> str:
+    columns = [blocks.Column("metric", numeric=False), blocks.Column("key", numeric=False),
+               blocks.Column("score"), blocks.Column("full precision", numeric=False)]
+    # The meaning rides on the metric's cell (the competition's Metrics page has it too).
+    rows = [[blocks.Cell(blocks.esc(column_title(key)), title=titles.get(key, "")), key, value,
+             blocks.Cell(blocks.esc(repr(value)))] for key, value in scores.items()]
+    return blocks.section("scores", "Scores",
+                          "<p>As the leaderboard shows them (point at a metric for its "
+                          "meaning); <code>scores.json</code> holds the full precision.</p>"
+                          + blocks.table(columns, rows, "scores", sortable=False))
+
+
+def _counted(result) -> str:
+    frame = result.per_query
+    if frame is None or frame.empty:
+        return blocks.section("counted", "What counted", "<p>Nothing was scored.</p>")
+    wide = frame.pivot_table(index=["query", "hop"], columns="metric", values="value",
+                             aggfunc="first", sort=False)
+    metrics = list(dict.fromkeys(frame["metric"]))
+    wide = wide.reindex(columns=metrics)
+    hops = sorted(set(frame["hop"]))
+    labels = [query if len(hops) == 1 else f"{query} hop {hop}" for query, hop in wide.index]
+    values = [[None if v != v else float(v) for v in wide[metric].tolist()] for metric in metrics]
+    # Counts are whole numbers and shown so; scores with the reports' 4 decimals.
+    columns = [(metric, 0 if all(v is None or v.is_integer() for v in column) else 4)
+               for metric, column in zip(metrics, values)]
+    unit = "claim" if result.task != "coldstart" else "query"
+    body = (f"<p>One row per {unit}{' and hop' if len(hops) > 1 else ''}: the counts each "
+            f"score is made of (sort by any column).</p>"
+            + blocks.lazy_tables("counted", unit, labels, columns, {"all": values}, -1)
+            + blocks.lazy_table("counted", "all", f"Open the table ({len(labels)} rows)"))
+    return blocks.section("counted", "What counted", body)
+
+
+def _why(debug: str) -> str:
+    if not debug:
+        return ""
+    shown = debug[:DEBUG_SHOWN]
+    cut = "" if len(shown) == len(debug) else \
+        f"<p>The first {DEBUG_SHOWN} characters; the whole text is in submission.debug.</p>"
+    body = ("<p>For each query (claim), each response (prediction) and the decision "
+            "taken on it: the <code>.debug</code> report.</p>" + cut
+            + f'<details><summary>Show it</summary><div class="scroll"><pre>'
+              f"{blocks.esc(shown)}</pre></div></details>")
+    return blocks.section("why", "Why", body)
+
+
+def _warnings(result) -> str:
+    if "WARNING" not in result.errlog:
+        return ""
+    return blocks.section("warnings", "Warnings",
+                          f"<pre>{blocks.esc(result.errlog)}</pre>")

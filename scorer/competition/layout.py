@@ -1,0 +1,272 @@
+"""What a competition's reference data and a submission folder hold.
+
+One place knows the layout both ways: the bundle writes ``reference_data/``
+with :func:`reference_files`, and the scoring program reads it back with
+:func:`read_reference` into the arguments of ``scorer.api.score``.
+
+``reference_data/`` (the platform's ``INPUT/ref``)::
+
+    scoring.yaml    format, task, the reference files in command-line order, the
+                    scorer switches that are not policy (expand, queries, samples,
+                    bootstrap, seed, tabs), the leaderboard keys, max_size
+    policy.yaml     the effective policy: every key, switches folded in
+    <files>         the reference files (and -queries / -samples files) by name
+
+``INPUT/res`` holds the submission: one file, possibly inside one folder, or
+one ``.zip`` holding it (see :func:`find_submission`).
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import stat
+from typing import Optional
+
+import yaml
+
+from scorer.competition import archive
+from scorer.problems import ScorerError
+
+FORMAT = 1
+SCORING_FILE = "scoring.yaml"
+POLICY_FILE = "policy.yaml"
+RESERVED = (SCORING_FILE, POLICY_FILE)
+
+#: Scorer switches a leaderboard may fix besides the policy's; those naming a file.
+RUN_SWITCHES = ("expand", "queries", "samples", "bootstrap", "seed", "tabs")
+FILE_SWITCHES = ("queries", "samples")
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    """How every submission of a leaderboard is scored (paths absolute)."""
+
+    task: str
+    references: tuple              # reference files, in command-line order
+    policy_path: str               # the effective policy
+    switches: dict                 # run switches (-queries / -samples: their files)
+    leaderboard: tuple             # the scores' keys, in column order
+    max_size: int = archive.DEFAULT_MAX_SIZE
+
+    def score_arguments(self, submission: str) -> tuple:
+        """(files, policy, switches) for ``scorer.api.score``."""
+        if submission.startswith("-"):
+            submission = "./" + submission      # a file name, not a switch
+        return list(self.references) + [submission], self.policy_path, dict(self.switches)
+
+
+# -- the policy as a file ----------------------------------------------------------
+
+def policy_settings(policy) -> dict:
+    """Every key of the effective policy that matters for its task, as a policy file holds it."""
+    settings = {"task": policy.task}
+    if policy.task == "coldstart":
+        for key in ("right", "wrong", "ignore", "fields"):
+            settings[key] = list(getattr(policy, key))
+        settings["justifications"] = policy.justifications
+        settings["discipline"] = policy.discipline
+    else:
+        settings["max_evidence"] = "all" if policy.max_evidence is None else policy.max_evidence
+        settings["labels"] = list(policy.labels)
+    settings["leaderboard"] = list(policy.leaderboard)
+    return settings
+
+
+def policy_text(policy) -> str:
+    return ("# The effective policy of this leaderboard (python -m scorer -policy policy.yaml)\n"
+            + yaml.safe_dump(policy_settings(policy), sort_keys=False, allow_unicode=True))
+
+
+# -- writing (the bundle) ----------------------------------------------------------
+
+def reference_files(policy, references: list, run_switches: dict, max_size: int) -> dict:
+    """``{name in reference_data/: source path or text}``: the files the
+    scoring program reads back with :func:`read_reference`."""
+    names: dict = {}
+
+    def place(path: str) -> str:
+        if os.path.isdir(path):
+            raise ScorerError(f"{path}: a reference must be a file (give the files of a "
+                              f"folder one by one)")
+        if not os.path.isfile(path):
+            raise ScorerError(f"Could not open {path}: No such file or directory")
+        name = os.path.basename(path)
+        if name in RESERVED:
+            raise ScorerError(f"{path}: the bundle keeps the name {name} for itself; rename "
+                              f"the file")
+        if name in names and os.path.realpath(names[name]) != os.path.realpath(path):
+            raise ScorerError(f"two reference files are named {name} ({names[name]} and "
+                              f"{path}); rename one")
+        names[name] = path
+        return name
+
+    placed = [place(path) for path in references]
+    switches = {}
+    for name in RUN_SWITCHES:
+        if name not in run_switches:
+            continue
+        value = run_switches[name]
+        if name in FILE_SWITCHES and os.path.exists(str(value)):
+            value = place(str(value))
+        elif name == "tabs":
+            value = bool(value)
+        switches[name] = value
+    scoring = {"format": FORMAT, "task": policy.task, "references": placed,
+               "switches": switches, "leaderboard": list(policy.leaderboard),
+               "max_size": int(max_size)}
+    texts = {SCORING_FILE: "# How scorer.competition scores each submission (see README, "
+                           "'Running a leaderboard')\n"
+                           + yaml.safe_dump(scoring, sort_keys=False, allow_unicode=True),
+             POLICY_FILE: policy_text(policy)}
+    return {**texts, **names}
+
+
+# -- reading (the scoring program) -------------------------------------------------
+
+def read_reference(directory: str) -> Setup:
+    """The Setup in ``directory`` (INPUT/ref); an organizer's mistake is a ScorerError."""
+    path = os.path.join(directory, SCORING_FILE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except OSError as error:
+        raise ScorerError(f"the reference data has no readable {SCORING_FILE} ({path}: "
+                          f"{error.strerror}); was the bundle made by python -m "
+                          f"scorer.competition -bundle?")
+    except yaml.YAMLError as error:
+        raise ScorerError(f"{path}: not valid YAML ({error})")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ScorerError(f"{path}: not a scoring file of format {FORMAT}")
+    directory = os.path.abspath(directory)
+    names = tuple(str(name) for name in data.get("references") or ())
+    for name in names + (POLICY_FILE,):
+        if not os.path.isfile(os.path.join(directory, name)):
+            raise ScorerError(f"the reference data lacks {name}")
+    switches = dict(data.get("switches") or {})
+    for name in FILE_SWITCHES:
+        # A file the bundle placed here (-queries may also be a list of ids).
+        if name in switches and os.path.isfile(os.path.join(directory, str(switches[name]))):
+            switches[name] = os.path.join(directory, str(switches[name]))
+    return Setup(task=str(data.get("task")),
+                 references=tuple(os.path.join(directory, name) for name in names),
+                 policy_path=os.path.join(directory, POLICY_FILE), switches=switches,
+                 leaderboard=tuple(str(k) for k in data.get("leaderboard") or ()),
+                 max_size=int(data.get("max_size") or archive.DEFAULT_MAX_SIZE))
+
+
+# -- the submission ----------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Submission:
+    base: str          # the folder the name is relative to (res/ or the scratch folder)
+    name: str          # as the participant named it: inside res/, or inside the archive
+    archive: Optional[str] = None   # the archive's name inside res/, if any
+
+    @property
+    def path(self) -> str:
+        return os.path.join(self.base, *self.name.replace("\\", "/").split("/"))
+
+    def label(self) -> str:
+        return f"{self.name} (in {self.archive})" if self.archive else self.name
+
+
+def _candidates(root: str) -> list:
+    """Files at the top of ``root`` and one folder down (clutter left out); a
+    link or any other non-regular entry is refused."""
+    found = []
+
+    def entries(folder: str, prefix: str, depth: int):
+        for entry in sorted(os.listdir(folder)):
+            shown = prefix + entry
+            if archive.is_clutter(entry):
+                continue
+            full = os.path.join(folder, entry)
+            mode = os.lstat(full).st_mode
+            if stat.S_ISLNK(mode):
+                raise ScorerError(f"{shown}: a symbolic link is not accepted in a submission")
+            if stat.S_ISDIR(mode):
+                if depth == 0:
+                    entries(full, shown + "/", 1)
+                else:
+                    found.append(shown + "/")      # too deep: reported as found
+                continue
+            if not stat.S_ISREG(mode):
+                raise ScorerError(f"{shown}: not a regular file")
+            found.append(shown)
+
+    entries(root, "", 0)
+    return found
+
+
+def _one(found: list, where: str, expected: str) -> str:
+    files = [name for name in found if not name.endswith("/")]
+    if len(files) == 1 and len(found) == 1:
+        return files[0]
+    listed = ", ".join(found) if found else "nothing"
+    raise ScorerError(f"{where} holds {listed}; expected {expected}")
+
+
+def _expected(task: str) -> str:
+    what = {"coldstart": "one Cold Start submission file (9 tab-separated columns)",
+            "scifact": "one predictions file (JSON lines)",
+            "fever": "one predictions file (JSON lines)"}.get(task, "one submission file")
+    return f"{what}, at the top or inside one folder, or one .zip holding it"
+
+
+def find_submission(res: str, scratch: str, task: str,
+                    max_size: int = archive.DEFAULT_MAX_SIZE) -> Submission:
+    """The one submission file in ``res``; a .zip is checked member by member,
+    and only the file it holds is unpacked, into ``scratch``."""
+    if not os.path.isdir(res):
+        raise ScorerError(f"the submission folder {res} does not exist")
+    name = _one(_candidates(res), "the submission", _expected(task))
+    _check_size(os.path.join(res, name), name, max_size)
+    if not name.lower().endswith(".zip"):
+        return Submission(res, name)
+    return _from_archive(res, name, scratch, task, max_size)
+
+
+#: Archives the scoring program does not open (they would read as a bad submission file).
+OTHER_ARCHIVES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".gz", ".bz2", ".xz",
+                  ".7z", ".rar")
+
+
+def _check_size(path: str, name: str, max_size: int) -> None:
+    if name.lower().endswith(OTHER_ARCHIVES):
+        raise ScorerError(f"{name}: only .zip archives are unpacked; zip the file, or "
+                          f"submit it as it is")
+    size = os.path.getsize(path)
+    if size > max_size:
+        raise ScorerError(f"{name}: {size} bytes, more than the limit of {max_size}")
+
+
+def submission_at(path: str, scratch: str, task: str,
+                  max_size: int = archive.DEFAULT_MAX_SIZE) -> Submission:
+    """A participant's own copy: a folder (as res/), a .zip, or the file itself."""
+    if os.path.isdir(path):
+        return find_submission(path, scratch, task, max_size)
+    if not os.path.isfile(path):
+        raise ScorerError(f"Could not open {path}: No such file or directory")
+    base, name = os.path.split(os.path.abspath(path))
+    _check_size(path, name, max_size)
+    if name.lower().endswith(".zip"):
+        return _from_archive(base, name, scratch, task, max_size)
+    return Submission(base, name)
+
+
+def _from_archive(res: str, name: str, scratch: str, task: str, max_size: int) -> Submission:
+    zipped = archive.open_archive(os.path.join(res, name), name)
+    with zipped:
+        members = archive.check_members(zipped, name, max_size)
+        inside = [m for m in members if not archive.is_clutter(m.name)]
+        depth_ok = [m for m in inside if m.name.replace("\\", "/").count("/") <= 1]
+        shown = [m.name for m in inside]
+        if len(inside) != 1 or len(depth_ok) != 1:
+            listed = ", ".join(shown) if shown else "nothing"
+            expected = _expected(task).replace(", or one .zip holding it", "")
+            raise ScorerError(f"{name} holds {listed}; expected {expected}")
+        member = inside[0]
+        if member.name.lower().endswith(".zip"):
+            raise ScorerError(f"{name}: holds another archive, {member.name}; zip the file itself")
+        archive.unpack_member(zipped, member, name, scratch, max_size)
+    return Submission(scratch, member.name.replace("\\", "/"), archive=name)
