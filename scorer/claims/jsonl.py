@@ -51,7 +51,9 @@ def _objects(path: str) -> Iterator[tuple[int, dict]]:
             # int() refuses numbers of more than 4,300 digits (sys.get_int_max_str_digits).
             raise ScorerError(f"{path} line {number}: a number too long to read "
                               f"(JSON numbers here are ids, lines and counts)")
-        if "\\u" in line and has_lone_surrogate(json.dumps(value, ensure_ascii=False)):
+        # Only an escape \uD800-\uDFFF makes one: the file itself is strict UTF-8.
+        if ("\\ud" in line or "\\uD" in line) and \
+                has_lone_surrogate(json.dumps(value, ensure_ascii=False)):
             raise ScorerError(f"{path} line {number}: a string holds a lone surrogate "
                               f"(an escape \\ud800 to \\udfff not part of a pair), which is "
                               f"not Unicode text")
