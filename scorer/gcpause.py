@@ -24,8 +24,9 @@ def paused():
         yield
     finally:
         # Re-enabled as it is, the collector's first pass would walk every
-        # object made in the block (a fifth of a large Cold Start run); frozen,
-        # they are left out of its passes.  Reference counting still frees
-        # them; only a reference cycle made in the block would outlive it.
+        # object made in the block (a fifth of a large Cold Start run); frozen
+        # (gc.freeze: every object alive now, the caller's too), they are left
+        # out of its passes.  Reference counting still frees them; only a
+        # reference cycle already unreachable now is never collected.
         gc.freeze()
         gc.enable()
