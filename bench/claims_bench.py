@@ -75,8 +75,15 @@ def six_shim() -> str:
 
 
 def timed(command: list, label: str, repeat: int) -> tuple:
-    """(best Measurement, output directory) of ``repeat`` runs of ``command``."""
+    """(best Measurement, output directory) of ``repeat`` runs of ``command``,
+    after one run not counted that may write the bytecode caches (even where
+    PYTHONDONTWRITEBYTECODE is set: without them every run compiles every
+    module, which is not what a user's runs do)."""
     out = os.path.join(OUT, label)
+    fresh_directory(out)
+    env = {name: value for name, value in os.environ.items()
+           if name != "PYTHONDONTWRITEBYTECODE"}
+    measure(command, out, os.path.join(out, "process"), env=env)
     runs = []
     for _ in range(repeat):
         fresh_directory(out)
