@@ -194,10 +194,10 @@ def _check_runids(asked: list, present: set, problems: Problems) -> None:
     """A run id asked for and absent is scored as the Perl scores it (all
     zeros), but as an ERROR naming the run ids there are: a typo must not
     pass for a run that scored nothing."""
-    import difflib
     for runid in asked:
         if runid in present:
             continue
+        import difflib
         close = difflib.get_close_matches(runid, sorted(present), n=1, cutoff=0.6)
         problems.record("UNKNOWN_RUNID", runid, ", ".join(sorted(present)) or "none",
                         f" (did you mean {close[0]}?)" if close else "")

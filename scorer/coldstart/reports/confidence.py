@@ -4,6 +4,8 @@
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from scorer.stats import CONFIDENCE_LEVELS, percentile_indices
@@ -40,7 +42,7 @@ def render_samplescores(numbers, codes, values, runid: str):
             # in a table (the same texts as formatting each, about twice as fast).
             k = np.rint(block * 1e4)
             if np.array_equal(k / 1e4, block) and (k >= 0).all() and (k <= 10_000).all():
-                cells = _CELLS[k.astype(np.intp)].tolist()
+                cells = _cells()[k.astype(np.intp)].tolist()
                 yield "".join(["%6d" % number + "".join(row) + end
                                for number, row in zip(block_numbers, cells)])
             else:
@@ -49,8 +51,11 @@ def render_samplescores(numbers, codes, values, runid: str):
     return pieces
 
 
-#: The ``.samplescores`` cell of every value k/10^4 from 0 to 1.
-_CELLS = np.array(["               %0.4f" % (k / 1e4) for k in range(10_001)], dtype=object)
+@functools.lru_cache(maxsize=None)
+def _cells():
+    """The ``.samplescores`` cell of every value k/10^4 from 0 to 1 (made on
+    first use: a run without samples does not pay for it)."""
+    return np.array(["               %0.4f" % (k / 1e4) for k in range(10_001)], dtype=object)
 
 
 def interval_line(code: str, values, original) -> str:
