@@ -17,36 +17,63 @@ joined with ``:``; ``policy`` is a policy file.  Mistakes raise
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from typing import Optional
 
 from scorer.problems import ScorerError
 
 
-@dataclasses.dataclass
 class ScoreResult:
-    """One scored run (Cold Start: one run id)."""
+    """One scored run (Cold Start: one run id).  The tables are made when first
+    asked for, so that a caller that needs only ``values`` or the reports'
+    texts does not pay for (or import) pandas."""
 
-    task: str
-    #: every metric, long format: variant, aggregate, hop, metric, value
-    summary: object
-    #: per query (claim) and hop: query, hop, metric, value
-    per_query: object
-    #: percentile intervals (None without samples): code, low99, low95, low90, mean,
-    #: score, high90, high95, high99
-    confidence: Optional[object]
-    #: every code of every sample (None without samples)
-    samplescores: Optional[object]
-    #: report extension -> text, as ``python -m scorer -output_file PREFIX`` writes them
-    reports: dict
-    #: the error log's text, and how many errors it counts
-    errlog: str
-    error_count: int
-    #: metric name -> full-data value (the keys -metric takes)
-    values: dict
-    #: Cold Start: every run id the submission files hold, scored (the numbers above are
-    #: the first's); claim tasks: ()
-    run_ids: tuple = ()
+    def __init__(self, task: str, data, reports: dict, errlog: str, error_count: int,
+                 run_ids: tuple = ()):
+        self.task = task
+        self._data = data
+        #: report extension -> text, as ``python -m scorer -output_file PREFIX`` writes them
+        self.reports = reports
+        #: the error log's text, and how many errors it counts
+        self.errlog = errlog
+        self.error_count = error_count
+        #: metric name -> full-data value (the keys -metric takes)
+        self.values = data.values
+        #: Cold Start: every run id the submission files hold, scored (the numbers are the
+        #: first's); claim tasks: ()
+        self.run_ids = run_ids
+
+    @property
+    def per_query_rows(self) -> list:
+        """(query or claim, hop, metric, value) tuples: ``per_query`` without pandas."""
+        return self._data.per_query
+
+    @functools.cached_property
+    def summary(self):
+        """Every metric, long format: variant, aggregate, hop, metric, value."""
+        from scorer.track import tables
+        return tables.per_hop([self._data]).drop(columns="run")
+
+    @functools.cached_property
+    def per_query(self):
+        """Per query (claim) and hop: query, hop, metric, value."""
+        from scorer.track import tables
+        return tables.per_query([self._data]).drop(columns="run")
+
+    @functools.cached_property
+    def confidence(self):
+        """Percentile intervals (None without samples): code, low99, low95, low90,
+        mean, score, high90, high95, high99."""
+        from scorer import results
+        text = self.reports.get("confidence")
+        return results.confidence_frame(text) if text is not None else None
+
+    @functools.cached_property
+    def samplescores(self):
+        """Every code of every sample (None without samples)."""
+        text = self.reports.get("samplescores")
+        return _samplescores_frame(text) if text is not None else None
 
 
 def _argv(files, policy: Optional[str], switches: dict) -> list:
@@ -81,7 +108,6 @@ def score(files, policy: Optional[str] = None, **switches) -> ScoreResult:
     file holding several)."""
     from scorer import cli, results
     from scorer.problems import Problems
-    from scorer.track import tables
     for name in ("output_file", "error_file"):
         if name in switches:
             raise ScorerError(f"score() writes no file; '{name}' has no use here "
@@ -93,16 +119,10 @@ def score(files, policy: Optional[str] = None, **switches) -> ScoreResult:
     problems = Problems()
     outcome = cli.score_task(request, problems)
     texts = dict(outcome.reports.files())
-    data = results.run_result("run", request.policy.task, outcome)
-    summary = tables.per_hop([data]).drop(columns="run")
-    per_query = tables.per_query([data]).drop(columns="run")
-    confidence = results.confidence_frame(texts["confidence"]) if "confidence" in texts \
-        else None
-    samplescores = _samplescores_frame(texts["samplescores"]) if "samplescores" in texts \
-        else None
+    data = results.run_result("run", request.policy.task, outcome, statistics=False)
     run_ids = tuple(run.runid for run in getattr(outcome, "runs", None) or ())
-    return ScoreResult(request.policy.task, summary, per_query, confidence, samplescores,
-                       texts, problems.report(), problems.error_count, data.values, run_ids)
+    return ScoreResult(request.policy.task, data, texts, problems.report(),
+                       problems.error_count, run_ids)
 
 
 def score_track(files, policy: Optional[str] = None, output_dir: Optional[str] = None,

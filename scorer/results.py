@@ -23,18 +23,19 @@ class RunResult:
 
 
 
-def run_result(name: str, task: str, outcome, status: str = "ok") -> RunResult:
+def run_result(name: str, task: str, outcome, status: str = "ok",
+               statistics: bool = True) -> RunResult:
     """The data of one scored run (``outcome``: a driver's :func:`score` result;
-    Cold Start: its first run id)."""
+    Cold Start: its first run id); the per-unit statistics only when asked."""
     result = RunResult(name, status)
     if task == "coldstart":
-        _coldstart_data(result, outcome)
+        _coldstart_data(result, outcome, statistics)
     else:
-        _claims_data(result, outcome)
+        _claims_data(result, outcome, statistics)
     return result
 
 
-def _coldstart_data(result: RunResult, outcome) -> None:
+def _coldstart_data(result: RunResult, outcome, statistics: bool = True) -> None:
     from scorer.coldstart import units
     from scorer.coldstart.ap import LEVEL_ORDER
     from scorer.coldstart.projections import MICRO, all_aggregates, full_data
@@ -45,7 +46,8 @@ def _coldstart_data(result: RunResult, outcome) -> None:
     run_units = units.RunUnits(scores)
     for metric in units.available(scores.structure.has_index):
         result.values[metric.name] = run_units.value(metric)
-        result.statistics[metric.name] = run_units.statistic(metric)
+        if statistics:
+            result.statistics[metric.name] = run_units.statistic(metric)
     structure = scores.structure
     for (variant, aggregate, level), line in sorted(
             all_aggregates(structure, full_data(structure)).items()):
@@ -79,18 +81,20 @@ def _coldstart_data(result: RunResult, outcome) -> None:
                 result.per_query.append((query, hop, "AP", float(ap[(query, hop)])))
 
 
-def _claims_data(result: RunResult, outcome) -> None:
+def _claims_data(result: RunResult, outcome, statistics: bool = True) -> None:
     from scorer.claims.metrics import unit_statistic
     evaluation = outcome.evaluation
     for name, value in evaluation.metrics.items():
         result.values[name] = float(value)
-        result.statistics[name] = unit_statistic(evaluation.task, name, evaluation.counts,
-                                                 evaluation.keys)
+        if statistics:
+            result.statistics[name] = unit_statistic(evaluation.task, name, evaluation.counts,
+                                                     evaluation.keys)
         result.per_hop.append(("claims", "", "ALL", name, float(value)))
-    table = evaluation.counts
-    for key, row in zip(evaluation.keys, table.itertuples(index=False)):
-        for column, value in zip(table.columns, row):
-            result.per_query.append((key, "ALL", column, float(value)))
+    # From the column lists (no pandas for a plain run).
+    columns = list(evaluation.columns.items())
+    for i, key in enumerate(evaluation.keys):
+        for column, values in columns:
+            result.per_query.append((key, "ALL", column, float(values[i])))
 
 
 # -- the bootstrap reports read back, as tables --------------------------------------

@@ -36,16 +36,19 @@ def _headline(scores: dict, titles: dict, column_title) -> str:
 
 
 def _counted(result) -> str:
-    frame = result.per_query
-    if frame is None or frame.empty:
+    rows = result.per_query_rows
+    if not rows:
         return blocks.section("counted", "What counted", "<p>Nothing was scored.</p>")
-    wide = frame.pivot_table(index=["query", "hop"], columns="metric", values="value",
-                             aggfunc="first", sort=False)
-    metrics = list(dict.fromkeys(frame["metric"]))
-    wide = wide.reindex(columns=metrics)
-    hops = sorted(set(frame["hop"]))
-    labels = [query if len(hops) == 1 else f"{query} hop {hop}" for query, hop in wide.index]
-    values = [[None if v != v else float(v) for v in wide[metric].tolist()] for metric in metrics]
+    # One row per query (claim) and hop, one column per metric, in first-seen order.
+    metrics = list(dict.fromkeys(metric for _query, _hop, metric, _value in rows))
+    keys = list(dict.fromkeys((query, hop) for query, hop, _metric, _value in rows))
+    row_of = {key: i for i, key in enumerate(keys)}
+    column_of = {metric: j for j, metric in enumerate(metrics)}
+    values = [[None] * len(keys) for _ in metrics]
+    for query, hop, metric, value in rows:
+        values[column_of[metric]][row_of[(query, hop)]] = None if value != value else float(value)
+    hops = sorted({hop for _query, hop in keys})
+    labels = [query if len(hops) == 1 else f"{query} hop {hop}" for query, hop in keys]
     # Counts are whole numbers and shown so; scores with the reports' 4 decimals.
     columns = [(metric, 0 if all(v is None or v.is_integer() for v in column) else 4)
                for metric, column in zip(metrics, values)]

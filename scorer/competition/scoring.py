@@ -41,7 +41,7 @@ def has_index(task: str, switches: dict) -> bool:
 
 def catalogue(task: str, index: bool) -> list:
     """(name, explanation) of every metric the task computes (as -help and the track list them)."""
-    from scorer.track.build import metric_catalogue
+    from scorer.catalogue import metric_catalogue
     return metric_catalogue(task, index)
 
 

@@ -12,7 +12,8 @@ from typing import Optional
 
 from scorer import cli, stopping
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
-from scorer.track.build import COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions, build, metric_catalogue
+from scorer.catalogue import metric_catalogue
+from scorer.track.build import COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions, build
 
 #: The track's own switches (each takes a value) and their help.
 TRACK_SWITCHES = {

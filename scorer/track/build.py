@@ -19,6 +19,7 @@ from typing import Optional
 import scorer
 from scorer import bootstrap, stopping
 from scorer.problems import ScorerError
+from scorer.catalogue import metric_catalogue
 from scorer.track import runner, statistics, tables
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
@@ -58,22 +59,6 @@ class TrackResult:
     @property
     def exit_status(self) -> int:
         return 255 if any(r.status != "ok" for r in self.results) else 0
-
-
-def metric_catalogue(task: str, has_index: bool) -> list:
-    """(name, title) of every metric a track of ``task`` can rank by, headline first."""
-    if task == "coldstart":
-        from scorer.coldstart import units
-        metrics = units.available(has_index)
-        head = units.headline(has_index)
-        ordered = sorted(metrics, key=lambda m: m.name != head)
-        return [(m.name, m.title) for m in ordered]
-    from scorer.claims.metrics import REGISTRY
-    head = "sentence_label_f1" if task == "scifact" else "strict_score"
-    ordered = sorted(REGISTRY[task], key=lambda m: m.name != head)
-    # The reference scorers' own names are the titles (-help explains them).
-    shown = {"scifact": "SciFact", "fever": "FEVER"}[task]
-    return [(m.name, f"{shown} {m.name}") for m in ordered]
 
 
 def build(given: dict, files: list, argv: list, options: TrackOptions,
