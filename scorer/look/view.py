@@ -12,9 +12,9 @@ from typing import Optional
 
 import pandas as pd
 
-#: The significance level of the Holm-adjusted tests (``significant`` in
-#: significance.csv is ``p_holm < SIGNIFICANCE_LEVEL``).
-SIGNIFICANCE_LEVEL = 0.05
+# The level of the Holm-adjusted tests: the track's own (significance.csv).
+from scorer.track.statistics import SIGNIFICANCE_LEVEL  # noqa: F401 (re-exported)
+
 
 #: Hops in the order they are shown; others follow in string order.
 HOP_ORDER = ("ALL", "0", "1")

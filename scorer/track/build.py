@@ -204,8 +204,7 @@ def _assemble(task, metric, catalogue, results, samples, options, request, argv,
     titles = dict(catalogue)
     intervals: dict = {}
     significance_rows: list = []
-    scored = [r for r in results if metric in r.values]
-    scored.sort(key=lambda r: (-r.values[metric], r.name))
+    scored = tables.ranked(results, metric)
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
         rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
@@ -226,7 +225,7 @@ def _assemble(task, metric, catalogue, results, samples, options, request, argv,
         for (a, b), pb, pr, ph in zip(pairs, p_boot, p_rand, p_holm):
             significance_rows.append([scored[a].name, scored[b].name, metric,
                                       scored[a].values[metric] - scored[b].values[metric],
-                                      pb, pr, ph, ph < 0.05])
+                                      pb, pr, ph, ph < statistics.SIGNIFICANCE_LEVEL])
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
                                      intervals)
     signature = track_signature(request, samples, metric, options)

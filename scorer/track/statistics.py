@@ -13,6 +13,9 @@ import numpy as np
 from scorer import statistic
 from scorer.stats import percentile_indices
 
+#: A difference is significant when its Holm-adjusted p is below this
+#: (``significant`` in significance.csv; the pictures mark runs the same way).
+SIGNIFICANCE_LEVEL = 0.05
 #: Trials computed at once (bounds memory whatever -trials is).
 _TRIAL_BLOCK = 2000
 #: Relative tolerance when a resampled difference is compared with the

@@ -16,11 +16,16 @@ NO_SAMPLES_NOTE = ("No bootstrap samples were given (-bootstrap N -seed S, or -s
                    "no intervals and no significance tests.")
 
 
+def ranked(results: list, metric: str) -> list:
+    """The runs that have ``metric``, best first, ties in run-name order."""
+    return sorted((r for r in results if metric in r.values),
+                  key=lambda r: (-r.values[metric], r.name))
+
+
 def leaderboard(results: list, metric: str, metric_names: list, intervals: dict) -> pd.DataFrame:
     """One row per run, best first; ties share a rank and go in run-name order;
     runs without numbers (a fatal error in their files) come last, unranked."""
-    scored = [r for r in results if metric in r.values]
-    scored.sort(key=lambda r: (-r.values[metric], r.name))
+    scored = ranked(results, metric)
     unscored = sorted((r for r in results if metric not in r.values), key=lambda r: r.name)
     rows = []
     for position, result in enumerate(scored):
