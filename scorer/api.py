@@ -16,7 +16,6 @@ joined with ``:``; ``policy`` is a policy file.  Mistakes raise
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 from typing import Optional
@@ -115,7 +114,7 @@ def score(files, policy: Optional[str] = None, **switches) -> ScoreResult:
     argv = _argv(files, policy, switches)
     given, paths = _parse(argv)
     request = cli.build_request(given, paths, argv, os.getcwd())
-    request = dataclasses.replace(request, output_file="run", program="scorer.score")
+    request = request._replace(output_file="run", program="scorer.score")
     problems = Problems()
     outcome = cli.score_task(request, problems)
     texts = dict(outcome.reports.files())

@@ -9,9 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import textwrap
-import traceback
-from typing import Optional
 
 import scorer
 from scorer import gcpause, output, stopping
@@ -123,6 +120,7 @@ def _suggestion(name: str) -> str:
 
 
 def usage(program: str = "scorer") -> str:
+    import textwrap
     from scorer.coldstart.reports.tables import FIELDS
     lines = [f"{program}:  Score TAC Cold Start slot-filling runs (byte-identical to "
              f"CS-Score-MASTER.pl {scorer.PERL_REFERENCE_VERSION}), SciFact and FEVER "
@@ -271,7 +269,7 @@ def score_task(request: Request, problems: Problems, samples=None):
         return driver.score(request, problems, samples=samples)
 
 
-def main(argv: Optional[list] = None) -> int:
+def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         given, files = parse_arguments(argv)
@@ -377,6 +375,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
                              error.exit_status)
         except Exception as error:  # a bug: the same cleanup, and the traceback to report it
             with stopping.deferred(raise_pending=False):
+                import traceback
                 traceback.print_exc()
                 return _fail(written, output_file, error_file, problems,
                              f"internal error ({type(error).__name__}: {error}); please report "

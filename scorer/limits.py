@@ -9,7 +9,6 @@ come first, in linear time, so that every refusal names what was wrong.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from scorer.problems import ScorerError
 
@@ -26,7 +25,7 @@ _WHOLE = re.compile(r"[+]?[0-9]+\Z")
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.|\\\Z)*(?:"|\Z)|[\[\]{}]', re.S)
 
 
-def whole_number(text: str, what: str, maximum: Optional[int] = None) -> int:
+def whole_number(text: str, what: str, maximum: int | None = None) -> int:
     """``text`` as a non-negative whole number, or a ScorerError saying ``what`` it is."""
     stripped = text.strip() if isinstance(text, str) else ""
     if not _WHOLE.match(stripped):

@@ -8,12 +8,10 @@ the command line reads switches.
 """
 from __future__ import annotations
 
-import dataclasses
 import errno
-import hashlib
 import os
 import re
-from typing import Optional
+from collections import namedtuple
 
 import yaml
 
@@ -67,27 +65,28 @@ JUSTIFICATIONS_MESSAGE = ("Argument to -justifications switch must be of the for
                           "are either positive numbers or character 'M' representing infinity.")
 
 
-@dataclasses.dataclass(frozen=True)
-class Policy:
-    task: str = "coldstart"
-    right: tuple = ()
-    wrong: tuple = ()
-    ignore: tuple = ()
-    justifications: str = "1:3"
-    discipline: str = "ASSESSED"
-    fields: tuple = DEFAULT_FIELDS
-    max_evidence: Optional[int] = None
-    labels: tuple = ()
-    #: Leaderboard columns (metric names); () means the task's default.  Changes no score.
-    leaderboard: tuple = ()
+class Policy(namedtuple("Policy", ("task", "right", "wrong", "ignore", "justifications",
+                                   "discipline", "fields", "max_evidence", "labels",
+                                   "leaderboard"),
+                        defaults=("coldstart", (), (), (), "1:3", "ASSESSED", DEFAULT_FIELDS,
+                                  None, (), ()))):
+    """The frozen scoring choices.  ``leaderboard``: the leaderboard's columns
+    (metric names; () means the task's default), which change no score.
+
+    A named tuple (immutable; ``policy._replace(labels=...)`` is a changed
+    copy, ``Policy._fields`` the settings in order), not a dataclass:
+    importing ``dataclasses`` is a tenth of a small run's start-up.
+    """
+
+    __slots__ = ()
 
     @property
-    def per_document(self) -> Optional[int]:
+    def per_document(self) -> int | None:
         """A of ``A:B``: justifications allowed per document (None: any number)."""
         return _limit(self.justifications.split(":")[0])
 
     @property
-    def k(self) -> Optional[int]:
+    def k(self) -> int | None:
         """B of ``A:B``: justifications counted per node (None: any number)."""
         return _limit(self.justifications.split(":")[1])
 
@@ -99,14 +98,14 @@ class Policy:
         """A short, stable fingerprint of every setting that changes a number
         (for ``.params`` signatures): all but ``fields`` (layout) and
         ``leaderboard`` (which columns a leaderboard shows)."""
-        settings = dataclasses.replace(self, fields=())
-        values = tuple(getattr(settings, field.name) for field in dataclasses.fields(settings)
-                       if field.name != "leaderboard")
+        values = tuple(() if name == "fields" else value
+                       for name, value in zip(self._fields, self) if name != "leaderboard")
         text = repr(values).encode("utf-8")
-        return hashlib.sha256(text).hexdigest()[:12]
+        from scorer.textfile import sha256
+        return sha256(text).hexdigest()[:12]
 
 
-def _limit(text: str) -> Optional[int]:
+def _limit(text: str) -> int | None:
     return None if text == "M" else int(text)
 
 
@@ -282,7 +281,7 @@ def validate_leaderboard(policy: Policy, source: str = "policy") -> None:
 MAX_EVIDENCE = 1_000_000
 
 
-def _max_evidence(value, source: str) -> Optional[int]:
+def _max_evidence(value, source: str) -> int | None:
     if value is None or (isinstance(value, str) and value.lower() in ("all", "none", "null")):
         return None
     text = str(value).strip()

@@ -8,8 +8,7 @@ stack traces are printed (spec, "Decisions for scorer" 3 and 5).
 """
 from __future__ import annotations
 
-import dataclasses
-from typing import Optional
+from collections import namedtuple
 
 #: The NIST convention: any error found in the input ends the run with this status.
 ERROR_EXIT_STATUS = 255
@@ -25,17 +24,15 @@ class ScorerError(Exception):
     exit_status = ERROR_EXIT_STATUS
 
 
-@dataclasses.dataclass(frozen=True, order=True)
-class Where:
+class Where(namedtuple("Where", ("file", "line", "detail"), defaults=("", 0, ""))):
     """Where a problem was found: a file and line, or a free-text place.
 
     Ordered by file, then line number, then the free text, which is the order
-    the error log lists problems in.
+    the error log lists problems in.  (A named tuple: immutable, hashable and
+    ordered as such, without the cost of importing ``dataclasses`` at start-up.)
     """
 
-    file: str = ""
-    line: int = 0
-    detail: str = ""
+    __slots__ = ()
 
     def text(self) -> str:
         if self.detail and self.file:
@@ -95,11 +92,8 @@ CATALOGUE = {
 }
 
 
-@dataclasses.dataclass
-class _Record:
-    name: str
-    message: str
-    where: Optional[Where]
+#: One recorded problem (``where`` may be None).
+_Record = namedtuple("_Record", ("name", "message", "where"))
 
 
 class Problems:
@@ -115,7 +109,7 @@ class Problems:
         self._records: list[_Record] = []
         self._seen: set = set()
 
-    def record(self, name: str, *args, where: Optional[Where] = None) -> None:
+    def record(self, name: str, *args, where: Where | None = None) -> None:
         """Record a problem; the same message at the same place is kept once."""
         kind, template = CATALOGUE[name]
         message = template % args if args else template
@@ -145,7 +139,7 @@ class Problems:
         far, then the fatal message (no stack trace, spec decision 5)."""
         return self.report(final=f"FATAL_ERROR: {message}")
 
-    def report(self, final: Optional[str] = None) -> str:
+    def report(self, final: str | None = None) -> str:
         """The error-log text: each distinct message once, then the count line."""
         groups: dict[tuple[str, str], set] = {}
         for record in self._records:

@@ -144,6 +144,23 @@ def test_temporary_names_fit_wherever_the_final_name_fits(tmp_path):
     assert listing(tmp_path) == [name]
 
 
+def test_a_temporary_name_in_use_is_never_opened(tmp_path, monkeypatch):
+    import itertools
+    monkeypatch.setattr(output, "_temporary_count", itertools.count(5))
+    monkeypatch.setattr(output.os, "urandom", lambda n: bytes(n))
+    taken = tmp_path / f".run.sf.{os.getpid():x}-5-00000000.tmp"
+    taken.write_text("someone else's\n")
+    (tmp_path / f".run.sf.{os.getpid():x}-6-00000000.tmp").symlink_to(tmp_path / "elsewhere")
+    with output.FileSet() as files:
+        files.add(str(tmp_path / "run.sf"), "sf\n")
+        assert listing(tmp_path) == sorted([taken.name, f".run.sf.{os.getpid():x}-6-00000000.tmp",
+                                            f".run.sf.{os.getpid():x}-7-00000000.tmp"])
+        files.commit()
+    assert taken.read_text() == "someone else's\n"
+    assert not (tmp_path / "elsewhere").exists()
+    assert (tmp_path / "run.sf").read_text() == "sf\n"
+
+
 # ------------------------------------------------------------- signals
 
 def test_a_signal_while_writing_stops_the_run_and_leaves_nothing(tmp_path):

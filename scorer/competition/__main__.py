@@ -9,7 +9,6 @@ and the participant's check.
 """
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import os
 import shutil
@@ -202,7 +201,7 @@ def validate(own: dict, rest: list) -> int:
     keys = scoring.leaderboard_keys(request.policy, run_switches)
     policy_dir = tempfile.mkdtemp(prefix="scorer-competition-policy-")
     try:
-        policy = dataclasses.replace(request.policy, leaderboard=keys)
+        policy = request.policy._replace(leaderboard=keys)
         policy_path = os.path.join(policy_dir, layout.POLICY_FILE)
         with open(policy_path, "w", encoding="utf-8") as f:
             f.write(layout.policy_text(policy))

@@ -166,7 +166,7 @@ def bundle_entries(policy, references: list, run_switches: dict,
                    options: BundleOptions) -> dict:
     """``{path in the bundle: text or source path}``, the whole bundle."""
     keys = scoring.leaderboard_keys(policy, run_switches)
-    policy = dataclasses.replace(policy, leaderboard=keys)
+    policy = policy._replace(leaderboard=keys)
     index = scoring.has_index(policy.task, run_switches)
     entries = {"competition.yaml": competition_yaml(policy, keys, options), "logo.png": logo_png()}
     entries.update(pages(policy, keys, index, references, run_switches))

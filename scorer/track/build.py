@@ -139,8 +139,8 @@ def _read_shared_inputs(request, shared: list, has_index: bool):
     if request.policy.task == "coldstart":
         from scorer.coldstart import driver
         from scorer.problems import Problems
-        shared_request = dataclasses.replace(request, files=tuple(shared),
-                                             bootstrap=request.bootstrap if has_index else None)
+        shared_request = request._replace(files=tuple(shared),
+                                         bootstrap=request.bootstrap if has_index else None)
         return driver.read_shared_inputs(
             shared_request, [f for f in shared if not f.endswith(".xml")], Problems())
     _check_gold(request.policy.task, shared[0])
@@ -164,8 +164,7 @@ def track_request(given: dict, files: list, argv: list, cwd: str):
         # Every other check of the single run's switches, as the runs will get them.
         checked = {k: v for k, v in given.items() if k != "seed" or "bootstrap" in given}
         request = cli.build_request(checked, list(files), list(argv), cwd)
-    return dataclasses.replace(request, bootstrap=bootstrap_count, seed=seed,
-                               samples=given.get("samples"))
+    return request._replace(bootstrap=bootstrap_count, seed=seed, samples=given.get("samples"))
 
 
 def _check_gold(task: str, path: str) -> None:
@@ -353,9 +352,8 @@ def _params_text(result: TrackResult, request, runs, shared) -> str:
     if request.policy_file:
         lines += ["#Policy file:", f"  {request.policy_file}", ""]
     lines.append("#Policy:")
-    for field in dataclasses.fields(request.policy):
-        value = getattr(request.policy, field.name)
-        lines.append(f"  {field.name} => {':'.join(value) if isinstance(value, tuple) else value}")
+    for name, value in zip(request.policy._fields, request.policy):
+        lines.append(f"  {name} => {':'.join(value) if isinstance(value, tuple) else value}")
     lines += ["", f"#Headline metric: {result.metric} ({result.metric_title})", "",
               "#Shared files (size, SHA-256):"]
     lines += [f"  {path} {os.path.getsize(path)} {_digest(path)}" for path in shared]
