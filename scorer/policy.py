@@ -13,8 +13,6 @@ import os
 import re
 from collections import namedtuple
 
-import yaml
-
 from scorer.limits import has_lone_surrogate, shorten, whole_number
 from scorer.problems import ScorerError
 
@@ -157,27 +155,6 @@ def _check_expanded_size(data, path: str) -> None:
             stack.extend((item, depth + 1) for item in value)
 
 
-class _PolicyLoader(yaml.SafeLoader):
-    """YAML 1.1 reads a plain ``1:3`` as the base-60 number 63; in a policy
-    such a value is always text (``justifications: 1:3``, ``right: A:B``)."""
-
-    def resolve(self, kind, value, implicit):
-        if kind is yaml.ScalarNode and implicit[0] and ":" in value:
-            return yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
-        return super().resolve(kind, value, implicit)
-
-    def construct_mapping(self, node, deep=False):
-        # YAML keeps the last of two equal keys without a word; in a policy that hides a choice.
-        keys = set()
-        for key_node, _value_node in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-            if key is not None and key in keys:
-                raise ScorerError(f"{self.name} line {key_node.start_mark.line + 1}: the key "
-                                  f"'{key}' is given twice")
-            keys.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
 def load_policy_file(path: str) -> dict:
     """Read a YAML policy file into a plain dict of known keys."""
     from scorer.textfile import read_text
@@ -190,22 +167,8 @@ def load_policy_file(path: str) -> dict:
                           f"(at most {MAX_POLICY_BYTES:,})")
     if os.path.isdir(path):
         raise ScorerError(f"Could not open policy file {path}: {os.strerror(errno.EISDIR)}")
-    text = read_text(path)
-    try:
-        loader = _PolicyLoader(text)
-        loader.name = path
-        try:
-            data = loader.get_single_data()
-        finally:
-            loader.dispose()
-    except RecursionError:
-        raise ScorerError(f"{path}: the policy is nested too deeply; a policy is a few short "
-                          f"lists")
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        raise ScorerError(f"{path}{where}: not a valid YAML policy: "
-                          f"{getattr(error, 'problem', None) or error}")
+    from scorer import policyfile
+    data = policyfile.load(read_text(path), path)
     if data is None:
         data = {}
     if not isinstance(data, dict):
