@@ -1,8 +1,12 @@
 """A run imports what it uses: numpy, pandas and scipy serve the bootstrap,
 the track and the pictures, not a plain scoring run (issue 11: their import
-is most of a small run's time)."""
+is most of a small run's time); nor does a claims run or ``-version`` pay for
+modules that only save typing (dataclasses, typing), PyYAML for a policy that
+keeps to the common subset (scorer/policyfile.py), tempfile, or OpenSSL's
+hashlib for fingerprints of small files."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,16 +18,55 @@ FIXTURES = ROOT / "fixtures"
 DEMO = FIXTURES / "coldstart" / "demo" / "input"
 HEAVY = ("numpy", "pandas", "scipy", "matplotlib")
 
+#: Standard modules (and PyYAML) that cost a small run's start-up a tenth or
+#: more together, and that the command line, the policy, the problems, the
+#: reports and their writing do without.
+START_UP = ("yaml", "dataclasses", "inspect", "typing", "tempfile", "random", "shutil",
+            "hashlib", "traceback", "textwrap")
+#: The modules of every run (scorer/cli.py and what it imports), and the others
+#: of a claims run that are not task code.
+GENERIC = ("scorer.cli", "scorer.textfile", "scorer.policyfile", "scorer.progress")
 
-def heavy_modules_after(arguments: list, cwd: Path) -> tuple:
-    """(exit status, the heavy modules imported) of ``python -m scorer ARGUMENTS``."""
+
+def has_builtin_sha256() -> bool:
+    try:
+        import _sha256  # noqa: F401
+    except ImportError:
+        try:
+            import _sha2  # noqa: F401
+        except ImportError:
+            return False
+    return True
+
+
+def imported_by_task_code(module: str) -> bool:
+    """True while scorer/claims/ itself imports ``module`` (its own change
+    removes dataclasses and typing there; these tests then hold for whole runs)."""
+    pattern = re.compile(rf"^\s*(import|from) {module}\b", re.M)
+    return any(pattern.search(path.read_text(encoding="utf-8"))
+               for path in (ROOT / "scorer" / "claims").glob("*.py"))
+
+
+def unwanted_for_runs() -> tuple:
+    return tuple(module for module in START_UP
+                 if not imported_by_task_code(module)
+                 and not (module == "inspect" and imported_by_task_code("dataclasses"))
+                 and (module != "hashlib" or has_builtin_sha256()))
+
+
+def modules_after(arguments: list, cwd: Path, watched=HEAVY) -> tuple:
+    """(exit status, the ``watched`` modules imported) of ``python -m scorer ARGUMENTS``."""
     script = (f"import sys; from scorer.cli import main; status = main({arguments!r}); "
-              f"print(status, *sorted(m for m in {HEAVY!r} if m in sys.modules))")
+              f"print(status, *sorted(m for m in {tuple(watched)!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           cwd=cwd)
     assert done.returncode == 0, done.stderr
     status, *modules = done.stdout.splitlines()[-1].split()
     return int(status), modules
+
+
+def heavy_modules_after(arguments: list, cwd: Path) -> tuple:
+    return modules_after(arguments, cwd)
 
 
 @pytest.mark.parametrize("task, files", [
@@ -48,3 +91,37 @@ def test_plain_coldstart_run_imports_numpy_only(tmp_path):
 
 def test_version_imports_none(tmp_path):
     assert heavy_modules_after(["-version"], tmp_path) == (0, [])
+
+
+@pytest.mark.parametrize("task, files", [
+    ("scifact", [str(FIXTURES / "scifact" / "basic" / name)
+                 for name in ("gold.jsonl", "predictions.jsonl")]),
+    ("fever", [str(FIXTURES / "fever" / "inline" / "predictions.jsonl")]),
+])
+def test_plain_claim_runs_pay_no_start_up_extras(tmp_path, task, files):
+    arguments = ["-policy", str(ROOT / "configs" / f"{task}.yaml"),
+                 "-output_file", str(tmp_path / "run"), *files]
+    assert modules_after(arguments, tmp_path, unwanted_for_runs()) == (0, [])
+    assert "sha256:" in (tmp_path / "run.params").read_text(encoding="utf-8")
+
+
+def test_version_pays_no_start_up_extras(tmp_path):
+    assert modules_after(["-version"], tmp_path, START_UP) == (0, [])
+
+
+@pytest.mark.parametrize("module", GENERIC)
+def test_generic_modules_import_no_start_up_extras(module):
+    script = (f"import sys, {module}; "
+              f"print(*sorted(m for m in {START_UP!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == []
+
+
+def test_a_policy_outside_the_subset_still_reads_with_pyyaml(tmp_path):
+    policy = tmp_path / "anchored.yaml"
+    policy.write_text("task: scifact\nlabels: &labels [SUPPORT, CONTRADICT]\n", encoding="utf-8")
+    files = [str(FIXTURES / "scifact" / "basic" / name)
+             for name in ("gold.jsonl", "predictions.jsonl")]
+    arguments = ["-policy", str(policy), "-output_file", str(tmp_path / "run"), *files]
+    assert modules_after(arguments, tmp_path, ("yaml",)) == (0, ["yaml"])
