@@ -8,9 +8,9 @@ people write use a small part of YAML, so that part is read here first:
 - ``key: value`` at the start of a line, each key once; ``key:`` alone is
   null, or opens a block list of ``- value`` lines, all equally indented;
 - values: flow lists ``[a, b]`` of scalars, and scalars: words
-  (``NOT ENOUGH INFO``, starting with a letter), whole numbers of up to 18
-  digits (no sign, no leading zero), quoted text without escapes; outside
-  flow lists also a word with colons inside (``1:3``, ``M:9``: text);
+  (``NOT ENOUGH INFO``, ``_x``; not starting with a digit), whole numbers of
+  up to 18 digits (no sign, no leading zero), quoted text without escapes;
+  outside flow lists also a word with colons inside (``1:3``, ``M:9``: text);
 - comments, blank lines, trailing spaces, CRLF line ends; ASCII outside quotes
   and comments.
 
@@ -26,29 +26,26 @@ import re
 
 from scorer.problems import ScorerError
 
-_KEY = r"[A-Za-z_][A-Za-z0-9_]{0,63}"
 #: Words YAML 1.1 resolves to something other than text (yes, On, NULL...),
 #: in lower case; any spelling of them goes to PyYAML.
 _RESOLVED_WORDS = frozenset(("yes", "no", "true", "false", "on", "off", "null"))
-_WORDS = r"[A-Za-z][A-Za-z0-9_]*(?: +[A-Za-z0-9_]+)*"
-_NUMBER = r"0|[1-9][0-9]{0,17}"
-_QUOTED = r'"[^"\\]*"|\'[^\']*\''
-_SCALAR = f"(?:{_QUOTED}|{_NUMBER}|{_WORDS})"
-#: A plain word with colons inside (``1:3``, ``M:9``): text, by the policy's rule.
-_COLON_WORD = r"[A-Za-z0-9_]+(?::[A-Za-z0-9_]+)+"
-#: Flow lists hold none (``[a:b]``): YAML 1.1 and 1.2 disagree on them there.
-_FLOW = rf"\[ *(?:{_SCALAR} *(?:, *{_SCALAR} *)*)?\]"
-_COMMENT = r"(?: +#.*)?"
+_LONGEST_KEY = 64
+_LONGEST_NUMBER = 18
 
-#: Characters PyYAML reads as themselves (printable; not a tab, a BOM or a
-#: line break other than \n); what the subset's lines hold outside quotes and
-#: comments is ASCII.
-_PLAIN_TEXT = re.compile("[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                         "\U00010000-\U0010ffff]*")
-#: ``key: value`` (groups 1 and 3) or a list item ``- value`` (groups 2 and 3).
-_LINE = re.compile(rf"(?:({_KEY}):|( *)-)(?: +({_FLOW}|{_COLON_WORD}|{_SCALAR}))?{_COMMENT} *")
-_FLOW_ITEM = re.compile(rf" *({_SCALAR}) *(?:,|\Z)")
-_NUMBER_ONLY = re.compile(_NUMBER)
+#: The patterns are few and simple, their compiling being part of every run's
+#: start-up; each token they find is classified below.  A token: quoted text
+#: without escapes, or ASCII words separated by spaces or colons.
+_TOKEN = r"""(?:"[^"\\]*"|'[^']*'|\w+(?:[ :]+\w+)*)"""
+#: A flow list, its items read by _FLOW_ITEM (``]`` may be quoted inside).
+_FLOW = r"""\[(?:[^]"']|"[^"\\]*"|'[^']*')*\]"""
+#: ``key: value`` (groups 1 and 3) or a list item ``- value`` (groups 2 and 3),
+#: then perhaps a comment.
+_LINE = re.compile(rf"(?:(\w+):|( *)-)(?: +({_FLOW}|{_TOKEN}))?(?: +#.*)? *", re.ASCII)
+#: An item of a flow list, and the comma after it.
+_FLOW_ITEM = re.compile(rf" *({_TOKEN}) *(,?)", re.ASCII)
+#: ASCII the subset does not hold: control characters (PyYAML reads a tab or
+#: a carriage return otherwise, and refuses the others), but the line feed.
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 
 #: What ``subset_document`` returns for a text outside the subset.
 OUTSIDE = object()
@@ -58,12 +55,28 @@ class _Outside(Exception):
     pass
 
 
-def _scalar(token: str):
+def _readable_unicode(character: str) -> bool:
+    """True for a non-ASCII character that PyYAML reads as itself anywhere:
+    printable, and neither a line break (NEL, U+2028, U+2029) nor a BOM."""
+    code = ord(character)
+    return (0xA0 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code) \
+        and character not in "\u2028\u2029\ufeff"
+
+
+def _scalar(token: str, in_flow: bool = False):
+    """The value of a scalar token, as PyYAML with the policy's rules reads it."""
     if token[0] in "\"'":
         return token[1:-1]
     if ":" in token:
+        # A plain 1:3 or M:9 is text by the policy's rule; "a: b" is a mapping, and
+        # in a flow list YAML 1.1 and 1.2 read a colon differently.
+        if in_flow or " " in token or "::" in token:
+            raise _Outside
         return token
-    if _NUMBER_ONLY.fullmatch(token):
+    if token[0].isdigit():
+        if not token.isdigit() or len(token) > _LONGEST_NUMBER \
+                or (token[0] == "0" and token != "0"):
+            raise _Outside   # 017 (octal), 08, 1 a...
         return int(token)
     if token.lower() in _RESOLVED_WORDS:
         raise _Outside
@@ -73,9 +86,25 @@ def _scalar(token: str):
 def _value(token):
     if token is None:
         return None
-    if token[0] == "[":
-        return [_scalar(match.group(1)) for match in _FLOW_ITEM.finditer(token[1:-1])]
-    return _scalar(token)
+    if token[0] != "[":
+        return _scalar(token)
+    inner = token[1:-1]
+    end = len(inner.rstrip(" "))     # what follows is blank
+    items = []
+    position = 0
+    while position < end:
+        item = _FLOW_ITEM.match(inner, position)
+        if item is None:
+            raise _Outside
+        items.append(_scalar(item.group(1), in_flow=True))
+        position = item.end()
+        if not item.group(2):
+            break
+        if position >= end:
+            raise _Outside   # [a,]
+    if position < end:
+        raise _Outside
+    return items
 
 
 def subset_document(text: str):
@@ -83,9 +112,8 @@ def subset_document(text: str):
     the text keeps to the subset above; else ``OUTSIDE``."""
     if "\r" in text:
         text = text.replace("\r\n", "\n")
-        if "\r" in text:
-            return OUTSIDE
-    if not _PLAIN_TEXT.fullmatch(text):
+    if _CONTROL.search(text) or not (text.isascii() or all(
+            character.isascii() or _readable_unicode(character) for character in set(text))):
         return OUTSIDE
     data = {}
     open_key = None      # the key of a ``key:`` line that a block list may follow
@@ -99,7 +127,8 @@ def subset_document(text: str):
                 return OUTSIDE
             key, spaces, token = match.groups()
             if key is not None:
-                if key in data or key.lower() in _RESOLVED_WORDS:
+                if key in data or key[0].isdigit() or len(key) > _LONGEST_KEY \
+                        or key.lower() in _RESOLVED_WORDS:
                     return OUTSIDE
                 data[key] = _value(token)
                 open_key = key if token is None else None
