@@ -242,3 +242,28 @@ def test_generated_documents_read_as_pyyaml_reads_them(text):
 def test_the_subset_is_read_without_pyyaml_and_as_pyyaml_reads_it(body):
     text = "\n".join(body) + "\n"
     assert assert_agrees(text), text
+
+
+@pytest.mark.parametrize("text", [
+    "task: fever\nlabels: [" + ", ".join(["A"] * 30) + "]\n",     # too many values (below)
+    "task: fever\nlabels:\n" + "- A\n" * 30,
+    "task: fever\nmax_evidence: 123456789012345678\n",                 # too large
+    "task: fever\nlabels: [A]\nbogus: 1\n",                            # unknown key
+    "task: scifact\nmax_evidence: 1:3\n",                              # not a number
+])
+def test_policy_files_are_judged_alike_whichever_reader(tmp_path, monkeypatch, text):
+    from scorer import policy
+    from scorer.policy import load_policy_file
+    monkeypatch.setattr(policy, "MAX_POLICY_VALUES", 25)
+    path = tmp_path / "policy.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert policyfile.subset_document(text) is not policyfile.OUTSIDE
+
+    def judged():
+        try:
+            return ("settings", build_policy(load_policy_file(str(path)), {}))
+        except ScorerError as error:
+            return ("error", str(error))
+    by_subset = judged()
+    monkeypatch.setattr(policyfile, "subset_document", lambda text: policyfile.OUTSIDE)
+    assert judged() == by_subset
