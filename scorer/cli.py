@@ -7,7 +7,6 @@ Everything below this module receives a frozen ``Request``.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 import scorer
@@ -383,7 +382,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
     except (stopping.Stopped, KeyboardInterrupt) as stop:
         with stopping.deferred(raise_pending=False):
             if not isinstance(stop, stopping.Stopped):
-                stop = stopping.Stopped(signal.SIGINT)
+                stop = stopping.Stopped(stopping.SIGINT)
             if written.committed:
                 sys.stderr.write(f"{stop.name} came after the reports were complete\n")
                 return stop.exit_status

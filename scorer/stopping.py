@@ -16,12 +16,22 @@ a background job) stays ignored.
 from __future__ import annotations
 
 import contextlib
-import signal
-import threading
+import sys
 
-#: The signals that stop a run: the exit status is 128 + the signal's number.
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
-                     if hasattr(signal, name))
+try:
+    # The C module behind ``signal``: the same functions and numbers, without
+    # the enum classes ``signal`` builds when imported (a run's start-up pays
+    # for every module; this is one of the costs that add up, issue 11).
+    import _signal as signal
+except ImportError:
+    import signal
+
+#: The names of the signals that stop a run, by number; the exit status is
+#: 128 + the number.
+_NAMES = {getattr(signal, name): name for name in ("SIGINT", "SIGTERM", "SIGHUP")
+          if hasattr(signal, name)}
+STOP_SIGNALS = tuple(_NAMES)
+SIGINT = signal.SIGINT
 
 
 class Stopped(BaseException):
@@ -33,7 +43,7 @@ class Stopped(BaseException):
 
     def __init__(self, signum: int):
         self.signum = signum
-        self.name = signal.Signals(signum).name
+        self.name = _NAMES.get(signum, f"signal {signum}")
         self.exit_status = 128 + signum
         super().__init__(f"stopped by {self.name}")
 
@@ -77,11 +87,19 @@ def deferred(raise_pending: bool = True):
             raise Stopped(signum)
 
 
+def _on_main_thread() -> bool:
+    """True on the main thread, the only one that may handle signals.  Without
+    ``threading`` imported no thread was started by it, so this is the only one
+    (importing it for the question costs a small run a millisecond)."""
+    threading = sys.modules.get("threading")
+    return threading is None or threading.current_thread() is threading.main_thread()
+
+
 @contextlib.contextmanager
 def stop_on_signals():
     """Within this block, SIGINT, SIGTERM and SIGHUP raise ``Stopped`` (once).
     Not nested: an inner use changes nothing."""
-    if _state.installed or threading.current_thread() is not threading.main_thread():
+    if _state.installed or not _on_main_thread():
         yield
         return
     previous = {}

@@ -22,7 +22,7 @@ HEAVY = ("numpy", "pandas", "scipy", "matplotlib")
 #: more together, and that the command line, the policy, the problems, the
 #: reports and their writing do without.
 START_UP = ("yaml", "dataclasses", "inspect", "typing", "tempfile", "random", "shutil",
-            "hashlib", "traceback", "textwrap")
+            "hashlib", "traceback", "textwrap", "signal", "threading")
 #: The modules of every run (scorer/cli.py and what it imports), and the others
 #: of a claims run that are not task code.
 GENERIC = ("scorer.cli", "scorer.textfile", "scorer.policyfile", "scorer.progress")
