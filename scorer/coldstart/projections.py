@@ -48,7 +48,7 @@ class TableLine:
     name: str
     runid: str
     level: int
-    counts: Optional[np.ndarray]   # None for LDC-MEAN lines (only GT is known)
+    counts: Optional[list]         # None for LDC-MEAN lines (only GT is known)
     ground_truth: int
     p: float
     r: float
@@ -267,6 +267,10 @@ class MeanValues:
         """(3, B): name i's values in every sample."""
         return self.table[i][self.code[i]].T
 
+    def sample(self, b: int) -> np.ndarray:
+        """(names, 3): every name's values in sample b."""
+        return self.table[np.arange(len(self.table)), self.code[:, b]]
+
 
 def _mean_tables(structure: RunStructure):
     """Per name and subset of drawn members: the mean P/R/F (members added in
@@ -354,32 +358,49 @@ def full_data(structure: RunStructure) -> np.ndarray:
     return np.ones((1, len(structure.sf_ids)), dtype=np.int64)
 
 
-def _line(structure, j, name) -> TableLine:
-    p, r, f = structure.values[j]
-    return TableLine(name, structure.runids[j], int(structure.levels[j]), structure.counts[j],
-                     int(structure.counts[j, _GT]), p, r, f)
+class _Rows:
+    """The counts table's rows as Python lists: the printed tables format them
+    one by one, which numpy scalars make several times slower."""
+
+    def __init__(self, structure: RunStructure):
+        self.structure = structure
+        self.levels = structure.levels.tolist()
+        self.counts = structure.counts.tolist()
+        self.values = structure.values.tolist()
+
+    def line(self, j: int, name: str) -> TableLine:
+        counts = self.counts[j]
+        p, r, f = self.values[j]
+        return TableLine(name, self.structure.runids[j], self.levels[j], counts, counts[_GT],
+                         p, r, f)
 
 
 def sf_lines(structure: RunStructure) -> list:
-    return [_line(structure, j, structure.names[j]) for j in range(structure.n_rows)]
+    rows = _Rows(structure)
+    return [rows.line(j, structure.names[j]) for j in range(structure.n_rows)]
 
 
 def ldc_max_lines(structure: RunStructure, choice: np.ndarray) -> list:
     """The rows of each LDC query's chosen entry point, renamed (full data)."""
     chosen = set(int(c) for c in choice[0] if c >= 0)
-    lines = [_line(structure, j, structure.ldc_row_names[j])
-             for j in range(structure.n_rows) if structure.row_sf[j] in chosen]
+    rows = _Rows(structure)
+    row_sf = structure.row_sf.tolist()
+    lines = [rows.line(j, structure.ldc_row_names[j])
+             for j in range(structure.n_rows) if row_sf[j] in chosen]
     lines.sort(key=lambda line: ec_sort_key(line.name))
     return lines
 
 
 def ldc_mean_lines(structure: RunStructure) -> list:
     repeats, values, gt = ldc_mean_rows(structure, full_data(structure))
+    # Python numbers, as for the other tables (see _Rows)
+    repeats, scores, gt = repeats[0].tolist(), values.sample(0).tolist(), gt[0].tolist()
+    levels = structure.levels.tolist()
     lines = []
     for i, name in enumerate(structure.mean_names):
         first = structure.mean_members[i][0]
-        p, r, f = values.row(i)[:, 0]
-        for _copy in range(int(repeats[0, i])):
-            lines.append(TableLine(name, structure.runids[first], int(structure.levels[first]),
-                                   None, int(gt[0, i]), p, r, f))
+        p, r, f = scores[i]
+        for _copy in range(repeats[i]):
+            lines.append(TableLine(name, structure.runids[first], levels[first],
+                                   None, gt[i], p, r, f))
     return lines
