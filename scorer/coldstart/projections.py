@@ -104,16 +104,19 @@ class RunStructure:
         for g, members in enumerate(self.ldc_members):
             group_of_sf[members] = g
         self.row_group = group_of_sf[self.row_sf]
-        self.rows_of_sf = [np.flatnonzero(self.row_sf == c) for c in range(len(self.sf_ids))]
-        sums = np.array([self.counts[rows].sum(axis=0) for rows in self.rows_of_sf])
+        # Rows of each SF query (in table order): one stable sort, not a scan per query.
+        by_sf = np.argsort(self.row_sf, kind="stable")
+        bounds = np.searchsorted(self.row_sf[by_sf], np.arange(len(self.sf_ids) + 1))
+        self.rows_of_sf = [by_sf[bounds[c]:bounds[c + 1]] for c in range(len(self.sf_ids))]
+        sums = np.zeros((len(self.sf_ids), self.counts.shape[1]), dtype=self.counts.dtype)
+        np.add.at(sums, self.row_sf, self.counts)
         _, _, self.sf_f1 = _prf(sums)
-        suffixes = list(table["suffix"])
-        self.ldc_row_names = [
-            f"{ldc_full_of_sf[self.sf_ids[self.row_sf[j]]]}:{suffixes[j]}" if suffixes[j]
-            else ldc_full_of_sf[self.sf_ids[self.row_sf[j]]] for j in range(self.n_rows)]
+        self.ldc_row_names = [f"{ldc_full_of_sf[q]}:{suffix}" if suffix else ldc_full_of_sf[q]
+                              for q, suffix in zip(table["query_id"], table["suffix"])]
         # LDC-MAX rows in the printed order: LDC query, then its entry points, then ECs.
-        self.ldc_max_rows = np.array([j for members in self.ldc_members for c in members
-                                      for j in self.rows_of_sf[c]], dtype=np.intp)
+        self.ldc_max_rows = np.concatenate(
+            [self.rows_of_sf[c] for members in self.ldc_members for c in members]
+            or [np.zeros(0, dtype=np.intp)]).astype(np.intp)
         # LDC-MEAN: rows grouped by LDC name; members in string order of their names.
         mean_groups: dict = {}
         for j in range(self.n_rows):
@@ -279,19 +282,27 @@ def _mean_tables(structure: RunStructure):
     n_names = len(structure.mean_names)
     width = max((len(m) for m in structure.mean_members), default=0)
     subsets = 2 ** width
-    table = np.zeros((n_names, subsets, 3))
-    gt = np.zeros((n_names, subsets), dtype=np.int64)
     drawn_count = np.zeros(subsets, dtype=np.int32)
     for code in range(subsets):
         drawn_count[code] = bin(code).count("1")
-    for i, members in enumerate(structure.mean_members):
+    # Python floats: the same double additions and divisions as numpy's,
+    # without a numpy call for each.
+    values = structure.values.tolist()
+    truth = structure.counts[:, _GT].tolist()
+    table_rows, gt_rows = [], []
+    for members in structure.mean_members:
+        means, firsts = [[0.0, 0.0, 0.0]] * subsets, [0] * subsets
         for code in range(1, 2 ** len(members)):
             chosen = [row for k, row in enumerate(members) if code >> k & 1]
-            total = np.zeros(3)
+            total = [0.0, 0.0, 0.0]
             for row in chosen:
-                total = total + structure.values[row]
-            table[i, code] = total / len(chosen)
-            gt[i, code] = structure.counts[chosen[0], _GT]
+                total = [t + v for t, v in zip(total, values[row])]
+            means[code] = [t / len(chosen) for t in total]
+            firsts[code] = truth[chosen[0]]
+        table_rows.append(means)
+        gt_rows.append(firsts)
+    table = np.array(table_rows, dtype=float).reshape(n_names, subsets, 3)
+    gt = np.array(gt_rows, dtype=np.int64).reshape(n_names, subsets)
     return table, gt, drawn_count
 
 
