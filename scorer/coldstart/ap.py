@@ -10,6 +10,7 @@ the scored run's id.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Optional
 
 from scorer.coldstart.counts import ec_sort_key
@@ -20,19 +21,23 @@ def node_confidence(entries, k: Optional[int]) -> float:
     """Σ c_i / i over the best min(n, K) confidences, divided by Σ_{i<=K} 1/i
     (K = None: over all n, divided by Σ_{i<=n} 1/i) (spec §4.7.2)."""
     confidences = sorted((e.confidence for e in entries), reverse=True)
+    if k is not None:
+        confidences = confidences[:k]
     numerator = 0.0
-    denominator = 0.0
     for i, confidence in enumerate(confidences, 1):
         numerator += confidence / i
-        denominator += 1 / i
-        if k is not None and i == k:
-            break
-    if k is not None:
-        # The denominator does not depend on how many justifications there were.
-        denominator = 0.0
-        for i in range(1, k + 1):
-            denominator += 1 / i
+    # With K, the denominator does not depend on how many justifications there were.
+    denominator = _harmonic(len(confidences) if k is None else k)
     return numerator / denominator if denominator else 0.0
+
+
+@functools.lru_cache(maxsize=None)
+def _harmonic(n: int) -> float:
+    """Σ_{i<=n} 1/i, added in that order (computed once per n)."""
+    total = 0.0
+    for i in range(1, n + 1):
+        total += 1 / i
+    return total
 
 
 class Node:

@@ -49,9 +49,18 @@ class TreeNode:
 class ECTree:
     def __init__(self):
         self.roots: dict = {}
+        #: every node by name (the same names are looked up again and again)
+        self._nodes: dict = {}
 
     def get(self, ec_name: str, quantity: Optional[str] = None) -> TreeNode:
-        """The node named ``ec_name``, created with its ancestors if missing."""
+        """The node named ``ec_name``, created with its ancestors if missing
+        (``quantity``: of a root made here)."""
+        node = self._nodes.get(ec_name)
+        if node is None:
+            node = self._nodes[ec_name] = self._make(ec_name, quantity)
+        return node
+
+    def _make(self, ec_name: str, quantity: Optional[str]) -> TreeNode:
         components = ec_name.split(":")
         root_name = components[0]
         node = self.roots.get(root_name)
@@ -108,6 +117,10 @@ class Evaluator:
         self.problems = problems
         self.right_names = frozenset(policy.right)
         self.duplicate_list = _duplicate_list(policy)
+        # The policy's settings as read once (they are read per tree node).
+        self.k = policy.k
+        self.post_policy = tuple((option, tuple(getattr(policy, option.lower())))
+                                 for option in POST_POLICY_OPTIONS)
         self._ec_cache: dict = {}
         self._candidates_by_base: dict = {}
 
@@ -260,8 +273,8 @@ class Evaluator:
                 assessment = evaluation.assessment_of.get(submission)
                 category = "UNASSESSED" if assessment is None else assessment.assessment
             lists.setdefault(category, []).append(submission)
-        for option in POST_POLICY_OPTIONS:
-            for item in getattr(self.policy, option.lower()):
+        for option, items in self.post_policy:
+            for item in items:
                 if item in lists:
                     # Note: the pre-policy category IGNORE (code I) shares its
                     # name with the post-policy IGNORE list (spec §7.6).
@@ -290,28 +303,30 @@ class Evaluator:
             child_lists = self.categorize(tree, child, evaluation)
             child_lists.setdefault("SUBMITTED", []).extend(child.submissions)
             for label, members in child_lists.items():
-                lists.setdefault(label, []).extend(members)
+                # categorize's lists are new and not kept: the first one is taken as it is
+                merged = lists.get(label)
+                if merged is None:
+                    lists[label] = members
+                else:
+                    merged.extend(members)
         if node.quantity == "single" and lists.get("RIGHT"):
             kept = lists["RIGHT"].pop()
             demoted = lists["RIGHT"]
             lists.setdefault("REDUNDANT", []).extend(demoted)
             lists["RIGHT"] = [kept]
             lists.setdefault(self.duplicate_list, []).extend(demoted)
-        flags = evaluation.flags
-        for submission in lists.get("WRONG", ()):
-            flags.setdefault(submission, set()).add("WRONG")
+        _flag(evaluation.flags, lists.get("WRONG", ()), "WRONG")
         self._apply_nominal_rule(lists, evaluation)
         counts = {label: len(lists.get(label, ())) for label in LABELS}
         for label in LABELS:
-            for submission in lists.get(label, ()):
-                flags.setdefault(submission, set()).add(label)
+            _flag(evaluation.flags, lists.get(label, ()), label)
         level = node.name.count(":")
         return Row(node.name, query_id, level, evaluation.runid, ground_truth, counts, lists)
 
     def _apply_nominal_rule(self, lists: dict, evaluation: RunEvaluation) -> None:
         """A node whose first K assessed justifications are all nominal (and not
         wrong) has its right answers ignored (spec §3.6, §7.38)."""
-        k = self.policy.k
+        k = self.k
         by_node: dict = {}
         for submission in lists.get("SUBMITTED", ()):
             by_node.setdefault(submission.fqnodeid or "", []).append(submission)
@@ -377,6 +392,16 @@ class Evaluator:
                     if row.level <= (limit or 0):
                         evaluation.rows.append(row)
         return evaluation
+
+
+def _flag(flags: dict, submissions, label: str) -> None:
+    """Add ``label`` to the labels each of ``submissions`` was listed under."""
+    for submission in submissions:
+        labels = flags.get(submission)
+        if labels is None:
+            flags[submission] = {label}
+        else:
+            labels.add(label)
 
 
 def scored_queries(queries, short_id: str, expand: Optional[str]) -> list:

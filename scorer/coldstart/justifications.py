@@ -38,10 +38,11 @@ def _check_per_node(run_files, per_document, total, problems):
     level_of_node = {}
     for entry in submissions:
         level_of_node[entry.fqnodeid] = entry.query.level
+    nodes_of_level: dict = {}
+    for fqnodeid in sorted(n for n in level_of_node if n is not None):
+        nodes_of_level.setdefault(level_of_node[fqnodeid], []).append(fqnodeid)
     for level in sorted({e.query.level for e in submissions}):
-        for fqnodeid in sorted(n for n in level_of_node if n is not None):
-            if level_of_node[fqnodeid] != level:
-                continue
+        for fqnodeid in nodes_of_level.get(level, ()):
             by_document: dict = {}
             for entry in run_files.submissions_by_node.get(fqnodeid, ()):
                 by_document.setdefault(entry.docid, []).append(entry)

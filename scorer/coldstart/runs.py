@@ -145,8 +145,9 @@ def _read_lines(path: str) -> Optional[list]:
 
 def _clean(line: str) -> str:
     """Remove CRs; a line whose first non-blank character is # is empty."""
-    line = line.replace("\r", "")
-    if line.lstrip().startswith("#"):
+    if "\r" in line:
+        line = line.replace("\r", "")
+    if "#" in line and line.lstrip().startswith("#"):
         return ""
     return line
 
@@ -183,7 +184,7 @@ def _load(path, lines, kind, queries: QuerySet, run_files: RunFiles, problems: P
     resolved: dict = {}
     for line_number, raw in enumerate(lines, 1):
         line = _clean(raw)
-        if not line.strip():
+        if not line or line.isspace():
             continue
         where = Where(path, line_number)
         if line in seen_lines:
@@ -312,10 +313,10 @@ def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
                               f"entry, query = {entry.query_id}, judgment = , "
                               f"ec = {value_ec}")
 
-    if not all(map(str.strip, fields)):
+    if "" in fields or any(map(str.isspace, fields)):
         columns = SUBMISSION_COLUMNS if kind == SUBMISSION else ASSESSMENT_COLUMNS
         for column, text in zip(columns, fields):
-            if not text.strip():
+            if not text or text.isspace():
                 problems.record("EMPTY_FIELD", column, where=where)
                 return None
     expected_slot = query.slot(0)
