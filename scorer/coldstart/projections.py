@@ -144,6 +144,10 @@ def _level_masks(levels: np.ndarray) -> dict:
 _SUM_LAYOUT = {"0": 0, "ALL": 1, "1": 2}
 
 
+#: Most elements (rows x samples) one batch of running_sums adds at once.
+_BATCH_ELEMENTS = 1 << 20
+
+
 def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) -> dict:
     """Per level (0, 1, ALL) and sample: Σ_j values[j], added repeats[b, j]
     times, one addition at a time in row order, over the rows of the level.
@@ -153,7 +157,9 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
     rows, each step for all samples at once: the first copy of a row is added
     to every sample (times 0 or 1), further copies only to the samples that
     have them.  Adding 0.0 leaves a sum as it is, so each result is the very
-    double of the Perl's running sum.
+    double of the Perl's running sum.  Consecutive rows without further
+    copies in any sample (all rows of the full data) are added by one
+    ``add.accumulate``, which also adds one row after the other.
     """
     n_samples, n_rows = repeats.shape
     acc = np.zeros((3, 3, n_samples))       # (level slot, metric, sample)
@@ -165,7 +171,18 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
         extra_copies = by_row[extra_rows, extra_samples] - 1
         bounds = np.searchsorted(extra_rows, np.arange(n_rows + 1))
         targets = {0: acc[0:2], 1: acc[1:3]}                    # ALL and the row's level
-        for j in range(n_rows):
+        batch = max(1, _BATCH_ELEMENTS // n_samples)
+        next_extra = iter(np.unique(extra_rows).tolist() + [n_rows])
+        stop = next(next_extra)
+        j = 0
+        while j < n_rows:
+            while stop < j:
+                stop = next(next_extra)
+            if stop - j > 1:
+                end = min(stop, j + batch)
+                _add_rows_in_order(acc, values, drawn, levels, j, end)
+                j = end
+                continue
             target = targets.get(levels[j], acc[1:2])
             value = values.row(j) if per_sample else values[j][:, None]
             target += value * drawn[j]
@@ -175,7 +192,28 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
                 target[:, :, samples] += value[:, samples] if per_sample else value
                 more = copies > 1
                 samples, copies = samples[more], copies[more] - 1
+            j += 1
     return {level: acc[index].T for level, index in _SUM_LAYOUT.items()}
+
+
+def _add_rows_in_order(acc: np.ndarray, values, drawn: np.ndarray, levels: np.ndarray,
+                       start: int, stop: int) -> None:
+    """Add the first copies of rows start..stop-1 (none has further copies)
+    to the running sums ``acc`` (slot, metric, sample), one row after the
+    other, as running_sums' loop would."""
+    if isinstance(values, MeanValues):
+        rows = np.take_along_axis(values.table[start:stop],
+                                  values.code[start:stop][:, :, None], axis=1)  # (rows, B, 3)
+        rows = rows.transpose(0, 2, 1)
+    else:
+        rows = values[start:stop][:, :, None]
+    rows = rows * drawn[start:stop][:, None, :]                                   # (rows, 3, B)
+    row_levels = levels[start:stop]
+    for slot, mask in ((0, row_levels == 0), (1, None), (2, row_levels == 1)):
+        added = rows if mask is None else rows[mask]
+        if len(added):
+            sequence = np.concatenate([acc[slot][None], added])
+            acc[slot] = np.add.accumulate(sequence, axis=0)[-1]
 
 
 def _integer_product(left: np.ndarray, right: np.ndarray) -> np.ndarray:
