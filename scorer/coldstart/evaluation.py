@@ -123,6 +123,16 @@ class Evaluator:
                                  for option in POST_POLICY_OPTIONS)
         self._ec_cache: dict = {}
         self._candidates_by_base: dict = {}
+        self._scored_queries: dict = {}
+
+    def scored_queries(self, short_id: str, expand: Optional[str]) -> list:
+        """:func:`scored_queries`, worked out once per query (re-expanding
+        hashes every entry point; scoring and AP both ask)."""
+        key = (short_id, expand)
+        found = self._scored_queries.get(key)
+        if found is None:
+            found = self._scored_queries[key] = scored_queries(self.queries, short_id, expand)
+        return found
 
     # -- equivalence class names (spec §3.3, §3.4) ---------------------------
     def query_ec(self, full_query_id: str) -> str:
@@ -251,10 +261,10 @@ class Evaluator:
                       evaluation: RunEvaluation) -> bool:
         """A hop-1 response counts only if the response that generated its query
         is in the parent EC, was assessed, and is right under the policy."""
-        components = ec_name.split(":")
-        if len(components) - 1 == 1:
+        depth = ec_name.count(":")
+        if depth == 1:
             return True
-        parent_name = ":".join(components[:-1])
+        parent_name = ec_name.rsplit(":", 1)[0] if depth else ""
         parent = tree.get(parent_name)
         generator = parent.first_submission_with_target(query_id)
         if generator is None:
@@ -382,7 +392,7 @@ class Evaluator:
         for short_id in sorted(queries_to_score):
             if progress is not None:
                 progress.advance()
-            for query in scored_queries(self.queries, short_id, expand):
+            for query in self.scored_queries(short_id, expand):
                 base = ids.parse_query_id(query.full_id).base
                 submissions = [s for s in self.run_files.submissions_by_base.get(base, ())
                                if s.runid == runid]
