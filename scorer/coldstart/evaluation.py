@@ -167,28 +167,31 @@ class Evaluator:
         return self.query_ec(entry.target_query.full_id)
 
     # -- matching a submission to its assessment (spec §3.3) -----------------
-    def _candidates(self, base: str) -> dict:
-        """parent EC -> assessments of this base, in load order."""
-        groups = self._candidates_by_base.get(base)
-        if groups is None:
-            groups = {}
+    def _candidates(self, base: str) -> tuple:
+        """The assessments of this base, in load order: by parent EC, and by
+        parent EC and the fields a response must share to be assessed by one
+        (query, value, both provenances)."""
+        found = self._candidates_by_base.get(base)
+        if found is None:
+            by_ec: dict = {}
+            by_response: dict = {}
             for assessment in self.run_files.assessments_by_base.get(base, ()):
-                groups.setdefault(self.parent_ec(assessment), []).append(assessment)
-            self._candidates_by_base[base] = groups
-        return groups
+                ec = self.parent_ec(assessment)
+                by_ec.setdefault(ec, []).append(assessment)
+                by_response.setdefault(_response_key(ec, assessment), []).append(assessment)
+            found = self._candidates_by_base[base] = (by_ec, by_response)
+        return found
 
     def find_assessment(self, submission):
-        candidates = self._candidates(submission.base).get(self.parent_ec(submission), ())
-        assessed = [a for a in candidates
-                    if a.query_id == submission.query_id and a.value == submission.value
-                    and a.relation_provenance == submission.relation_provenance
-                    and a.value_provenance == submission.value_provenance]
+        by_ec, by_response = self._candidates(submission.base)
+        ec = self.parent_ec(submission)
+        assessed = by_response.get(_response_key(ec, submission))
         if assessed:
             choices = assessed
         elif self.policy.discipline == "ASSESSED":
             choices = []
         else:
-            choices = [a for a in candidates if self._discipline_match(submission, a)]
+            choices = [a for a in by_ec.get(ec, ()) if self._discipline_match(submission, a)]
         if not choices:
             return None
         if len(choices) == 1:
@@ -402,6 +405,12 @@ class Evaluator:
                     if row.level <= (limit or 0):
                         evaluation.rows.append(row)
         return evaluation
+
+
+def _response_key(parent_ec: str, entry) -> tuple:
+    """What an assessment and a response share when one assessed the other."""
+    return (parent_ec, entry.query_id, entry.value, entry.relation_provenance,
+            entry.value_provenance)
 
 
 def _flag(flags: dict, submissions, label: str) -> None:
