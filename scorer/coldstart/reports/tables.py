@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 from typing import Optional
 
 #: -fields name -> (header, format, justification, what the cell shows)
@@ -92,10 +93,12 @@ _NO_COUNTS = (0,) * len(_COUNT_FIELDS)
 def _number_layout(fields: tuple) -> tuple:
     """The numeric fields of ``fields``, one %-format for all their cells
     (tab-separated: no formatted number holds a tab), and where each takes
-    its value from (_NUMBER_SOURCE)."""
+    its value from (a getter of _NUMBER_SOURCE's positions)."""
     numeric = tuple(field for field in fields if field not in _TEXT_FIELDS)
     fmt = "\t".join(FIELDS[field][1] for field in numeric)
-    return numeric, fmt, tuple(_NUMBER_SOURCE[field] for field in numeric)
+    positions = [_NUMBER_SOURCE[field] for field in numeric]
+    # (one number alone comes out bare, which % takes as well as a 1-tuple)
+    return numeric, fmt, operator.itemgetter(*positions) if positions else None
 
 
 def data_cells(fields: tuple, name: str, runid: str, level, counts, ground_truth,
@@ -107,7 +110,7 @@ def data_cells(fields: tuple, name: str, runid: str, level, counts, ground_truth
     Thousands of lines go through here, so a line's numbers are formatted by
     one %-operation; give Python ints and floats (numpy scalars format
     several times slower)."""
-    numeric, fmt, sources = _number_layout(fields)
+    numeric, fmt, pick = _number_layout(fields)
     cells = {}
     if "EC" in fields:
         cells["EC"] = name
@@ -117,7 +120,7 @@ def data_cells(fields: tuple, name: str, runid: str, level, counts, ground_truth
         cells["LEVEL"] = str(level)
     if numeric:
         numbers = [ground_truth, *(counts if counts is not None else _NO_COUNTS)[1:], p, r, f]
-        cells.update(zip(numeric, (fmt % tuple([numbers[i] for i in sources])).split("\t")))
+        cells.update(zip(numeric, (fmt % pick(numbers)).split("\t")))
     return cells
 
 
