@@ -209,7 +209,7 @@ def _normalise_confidence(text: str, problems: Problems, where: Where) -> float:
     if value == "1":
         problems.record("MISSING_DECIMAL_POINT", value, where=where)
         value = "1.0"
-    elif _SCIENTIFIC_CONFIDENCE.match(value):
+    elif "e" in value and _SCIENTIFIC_CONFIDENCE.match(value):   # (most have no e)
         problems.record("IMPROPER_CONFIDENCE_VALUE", value, where=where)
         value = "%.12f" % float(value)
     if not _LEGAL_CONFIDENCE.match(value):
