@@ -192,7 +192,7 @@ def _load(path, lines, kind, queries: QuerySet, run_files: RunFiles, problems: P
             continue
         seen_lines.add(line)
         fields = line.split("\t")
-        if not fields[-1]:
+        if not fields[-1]:     # trailing TABs: split as the Perl splits (§2.5.2)
             fields = perl_split(line, "\t")
         if len(fields) != len(columns):
             problems.record("WRONG_NUM_ENTRIES", len(columns), len(fields), where=where)
