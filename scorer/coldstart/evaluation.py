@@ -339,6 +339,8 @@ class Evaluator:
     def _apply_nominal_rule(self, lists: dict, evaluation: RunEvaluation) -> None:
         """A node whose first K assessed justifications are all nominal (and not
         wrong) has its right answers ignored (spec §3.6, §7.38)."""
+        if not lists.get("RIGHT") and not lists.get("REDUNDANT"):
+            return      # nothing that the rule could move
         k = self.k
         by_node: dict = {}
         for submission in lists.get("SUBMITTED", ()):
