@@ -10,6 +10,7 @@ the scored run's id.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Optional
 
 from scorer.coldstart.counts import ec_sort_key
@@ -20,19 +21,23 @@ def node_confidence(entries, k: Optional[int]) -> float:
     """Σ c_i / i over the best min(n, K) confidences, divided by Σ_{i<=K} 1/i
     (K = None: over all n, divided by Σ_{i<=n} 1/i) (spec §4.7.2)."""
     confidences = sorted((e.confidence for e in entries), reverse=True)
+    if k is not None:
+        confidences = confidences[:k]
     numerator = 0.0
-    denominator = 0.0
     for i, confidence in enumerate(confidences, 1):
         numerator += confidence / i
-        denominator += 1 / i
-        if k is not None and i == k:
-            break
-    if k is not None:
-        # The denominator does not depend on how many justifications there were.
-        denominator = 0.0
-        for i in range(1, k + 1):
-            denominator += 1 / i
+    # With K, the denominator does not depend on how many justifications there were.
+    denominator = _harmonic(len(confidences) if k is None else k)
     return numerator / denominator if denominator else 0.0
+
+
+@functools.lru_cache(maxsize=None)
+def _harmonic(n: int) -> float:
+    """Σ_{i<=n} 1/i, added in that order (computed once per n)."""
+    total = 0.0
+    for i in range(1, n + 1):
+        total += 1 / i
+    return total
 
 
 class Node:
@@ -79,6 +84,15 @@ class APRow:
     ap: float
     ground_truth: Optional[int]
     ranking: Ranking
+
+
+def _ranking(rankings: dict, level: str) -> Ranking:
+    """The ranking of ``level``, made if missing (not one per call, as
+    ``setdefault(level, Ranking())`` would)."""
+    ranking = rankings.get(level)
+    if ranking is None:
+        ranking = rankings[level] = Ranking()
+    return ranking
 
 
 def average_precision(ranking: Ranking) -> float:
@@ -215,8 +229,8 @@ class APScorer:
     @staticmethod
     def _rank(rankings: dict, node: Node, level: str, v: float) -> None:
         entry = RankedNode(node.nodeid, node.confidence, node.ec, v, node.line_number)
-        rankings.setdefault(level, Ranking()).nodes[node.nodeid] = entry
-        rankings.setdefault("ALL", Ranking()).nodes[node.nodeid] = entry
+        _ranking(rankings, level).nodes[node.nodeid] = entry
+        _ranking(rankings, "ALL").nodes[node.nodeid] = entry
 
     def _ground_truth(self, rankings: dict, query, base: str) -> None:
         """NUM_GROUND_TRUTH per level (spec §4.7.5)."""
@@ -224,16 +238,16 @@ class APScorer:
                       if a.value_ec not in ("", "0")})
         for ec in ecs:
             level = str(ec.count(":") - 1)
-            rankings.setdefault(level, Ranking()).ecs.append(ec)
-            rankings.setdefault("ALL", Ranking()).ecs.append(ec)
+            _ranking(rankings, level).ecs.append(ec)
+            _ranking(rankings, "ALL").ecs.append(ec)
         slot0, slot1 = query.slot_quantity(0), query.slot_quantity(1)
         if slot0:
-            rankings.setdefault("0", Ranking())
+            _ranking(rankings, "0")
         if slot1:
-            rankings.setdefault("1", Ranking())
+            _ranking(rankings, "1")
         for ranking in rankings.values():
             ranking.ground_truth = len(ranking.ecs)
-        level0 = rankings.setdefault("0", Ranking())
+        level0 = _ranking(rankings, "0")
         if slot0 == "single" and level0.ground_truth:
             level0.ground_truth = 1
         if slot1 == "single" and rankings["1"].ground_truth:
@@ -242,7 +256,7 @@ class APScorer:
         total = level0.ground_truth
         if slot1:
             total = (total or 0) + (rankings["1"].ground_truth or 0)
-        rankings.setdefault("ALL", Ranking()).ground_truth = total
+        _ranking(rankings, "ALL").ground_truth = total
 
 
 # -- AP tables: per SF query, per LDC query (LDC-MEAN), and their macro means --

@@ -44,27 +44,23 @@ def counts_table(rows, sf_to_ldc: dict, queries) -> dict:
     """One row per scored node, in the Perl's row order, with P, R and F1: a
     column name -> its values (lists; level, counts, P, R, F numpy arrays).
     :func:`counts_frame` makes a DataFrame of it; a plain run needs none."""
-    records = []
-    for row in rows:
-        first, _, suffix = row.name.partition(":")
-        ldc_id = sf_to_ldc.get(row.query_id)
-        ldc_query = queries.get(ldc_id) if ldc_id is not None else None
-        record = {
-            "name": row.name,
-            "query_id": row.query_id,
-            "sf_full_id": first,
-            "suffix": suffix.split(":")[0] if suffix else "",
-            "level": row.level,
-            "runid": row.runid,
-            "ldc_id": ldc_id,
-            "ldc_full_id": ldc_query.full_id if ldc_query is not None else None,
-            "GT": row.ground_truth,
-        }
-        for column, label in _COUNT_OF_LABEL.items():
-            record[column] = row.counts[label]
-        records.append(record)
-    records.sort(key=lambda record: ec_sort_key(record["name"]))
-    table = {column: [record[column] for record in records] for column in COLUMNS[:-3]}
+    rows = sorted(rows, key=lambda row: ec_sort_key(row.name))
+    names = [row.name.partition(":") for row in rows]
+    ldc_ids = [sf_to_ldc.get(row.query_id) for row in rows]
+    ldc_queries = [queries.get(ldc_id) if ldc_id is not None else None for ldc_id in ldc_ids]
+    table = {
+        "name": [row.name for row in rows],
+        "query_id": [row.query_id for row in rows],
+        "sf_full_id": [first for first, _, _ in names],
+        "suffix": [suffix.split(":")[0] if suffix else "" for _, _, suffix in names],
+        "level": [row.level for row in rows],
+        "runid": [row.runid for row in rows],
+        "ldc_id": ldc_ids,
+        "ldc_full_id": [q.full_id if q is not None else None for q in ldc_queries],
+        "GT": [row.ground_truth for row in rows],
+    }
+    for column, label in _COUNT_OF_LABEL.items():
+        table[column] = [row.counts[label] for row in rows]
     for column in ("level", *COUNT_COLUMNS):
         table[column] = np.array(table[column], dtype=np.int64)
     table["P"], table["R"], table["F"] = row_scores(table)

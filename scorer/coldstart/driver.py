@@ -12,7 +12,7 @@ from scorer.coldstart import queries as query_files
 from scorer.coldstart import resample
 from scorer.coldstart.ap import APScorer
 from scorer.coldstart.counts import counts_table
-from scorer.coldstart.evaluation import Evaluator, scored_queries
+from scorer.coldstart.evaluation import Evaluator
 from scorer.coldstart.justifications import check_justifications
 from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
@@ -140,7 +140,7 @@ def score(request, problems: Problems, samples=None) -> Outcome:
         for short_id in sorted(queries_to_score):
             progress.advance()
             limit = queries_to_score[short_id]
-            for query in scored_queries(queries, short_id, request.expand):
+            for query in evaluator.scored_queries(short_id, request.expand):
                 for row in ap_scorer.score_query(query, evaluation):
                     if row.level != "ALL" and (limit or 0) < int(row.level):
                         continue

@@ -49,9 +49,18 @@ class TreeNode:
 class ECTree:
     def __init__(self):
         self.roots: dict = {}
+        #: every node by name (the same names are looked up again and again)
+        self._nodes: dict = {}
 
     def get(self, ec_name: str, quantity: Optional[str] = None) -> TreeNode:
-        """The node named ``ec_name``, created with its ancestors if missing."""
+        """The node named ``ec_name``, created with its ancestors if missing
+        (``quantity``: of a root made here)."""
+        node = self._nodes.get(ec_name)
+        if node is None:
+            node = self._nodes[ec_name] = self._make(ec_name, quantity)
+        return node
+
+    def _make(self, ec_name: str, quantity: Optional[str]) -> TreeNode:
         components = ec_name.split(":")
         root_name = components[0]
         node = self.roots.get(root_name)
@@ -108,8 +117,22 @@ class Evaluator:
         self.problems = problems
         self.right_names = frozenset(policy.right)
         self.duplicate_list = _duplicate_list(policy)
+        # The policy's settings as read once (they are read per tree node).
+        self.k = policy.k
+        self.post_policy = tuple((option, tuple(getattr(policy, option.lower())))
+                                 for option in POST_POLICY_OPTIONS)
         self._ec_cache: dict = {}
         self._candidates_by_base: dict = {}
+        self._scored_queries: dict = {}
+
+    def scored_queries(self, short_id: str, expand: Optional[str]) -> list:
+        """:func:`scored_queries`, worked out once per query (re-expanding
+        hashes every entry point; scoring and AP both ask)."""
+        key = (short_id, expand)
+        found = self._scored_queries.get(key)
+        if found is None:
+            found = self._scored_queries[key] = scored_queries(self.queries, short_id, expand)
+        return found
 
     # -- equivalence class names (spec §3.3, §3.4) ---------------------------
     def query_ec(self, full_query_id: str) -> str:
@@ -144,28 +167,31 @@ class Evaluator:
         return self.query_ec(entry.target_query.full_id)
 
     # -- matching a submission to its assessment (spec §3.3) -----------------
-    def _candidates(self, base: str) -> dict:
-        """parent EC -> assessments of this base, in load order."""
-        groups = self._candidates_by_base.get(base)
-        if groups is None:
-            groups = {}
+    def _candidates(self, base: str) -> tuple:
+        """The assessments of this base, in load order: by parent EC, and by
+        parent EC and the fields a response must share to be assessed by one
+        (query, value, both provenances)."""
+        found = self._candidates_by_base.get(base)
+        if found is None:
+            by_ec: dict = {}
+            by_response: dict = {}
             for assessment in self.run_files.assessments_by_base.get(base, ()):
-                groups.setdefault(self.parent_ec(assessment), []).append(assessment)
-            self._candidates_by_base[base] = groups
-        return groups
+                ec = self.parent_ec(assessment)
+                by_ec.setdefault(ec, []).append(assessment)
+                by_response.setdefault(_response_key(ec, assessment), []).append(assessment)
+            found = self._candidates_by_base[base] = (by_ec, by_response)
+        return found
 
     def find_assessment(self, submission):
-        candidates = self._candidates(submission.base).get(self.parent_ec(submission), ())
-        assessed = [a for a in candidates
-                    if a.query_id == submission.query_id and a.value == submission.value
-                    and a.relation_provenance == submission.relation_provenance
-                    and a.value_provenance == submission.value_provenance]
+        by_ec, by_response = self._candidates(submission.base)
+        ec = self.parent_ec(submission)
+        assessed = by_response.get(_response_key(ec, submission))
         if assessed:
             choices = assessed
         elif self.policy.discipline == "ASSESSED":
             choices = []
         else:
-            choices = [a for a in candidates if self._discipline_match(submission, a)]
+            choices = [a for a in by_ec.get(ec, ()) if self._discipline_match(submission, a)]
         if not choices:
             return None
         if len(choices) == 1:
@@ -238,10 +264,10 @@ class Evaluator:
                       evaluation: RunEvaluation) -> bool:
         """A hop-1 response counts only if the response that generated its query
         is in the parent EC, was assessed, and is right under the policy."""
-        components = ec_name.split(":")
-        if len(components) - 1 == 1:
+        depth = ec_name.count(":")
+        if depth == 1:
             return True
-        parent_name = ":".join(components[:-1])
+        parent_name = ec_name.rsplit(":", 1)[0] if depth else ""
         parent = tree.get(parent_name)
         generator = parent.first_submission_with_target(query_id)
         if generator is None:
@@ -260,8 +286,8 @@ class Evaluator:
                 assessment = evaluation.assessment_of.get(submission)
                 category = "UNASSESSED" if assessment is None else assessment.assessment
             lists.setdefault(category, []).append(submission)
-        for option in POST_POLICY_OPTIONS:
-            for item in getattr(self.policy, option.lower()):
+        for option, items in self.post_policy:
+            for item in items:
                 if item in lists:
                     # Note: the pre-policy category IGNORE (code I) shares its
                     # name with the post-policy IGNORE list (spec §7.6).
@@ -290,28 +316,32 @@ class Evaluator:
             child_lists = self.categorize(tree, child, evaluation)
             child_lists.setdefault("SUBMITTED", []).extend(child.submissions)
             for label, members in child_lists.items():
-                lists.setdefault(label, []).extend(members)
+                # categorize's lists are new and not kept: the first one is taken as it is
+                merged = lists.get(label)
+                if merged is None:
+                    lists[label] = members
+                else:
+                    merged.extend(members)
         if node.quantity == "single" and lists.get("RIGHT"):
             kept = lists["RIGHT"].pop()
             demoted = lists["RIGHT"]
             lists.setdefault("REDUNDANT", []).extend(demoted)
             lists["RIGHT"] = [kept]
             lists.setdefault(self.duplicate_list, []).extend(demoted)
-        flags = evaluation.flags
-        for submission in lists.get("WRONG", ()):
-            flags.setdefault(submission, set()).add("WRONG")
+        _flag(evaluation.flags, lists.get("WRONG", ()), "WRONG")
         self._apply_nominal_rule(lists, evaluation)
         counts = {label: len(lists.get(label, ())) for label in LABELS}
         for label in LABELS:
-            for submission in lists.get(label, ()):
-                flags.setdefault(submission, set()).add(label)
+            _flag(evaluation.flags, lists.get(label, ()), label)
         level = node.name.count(":")
         return Row(node.name, query_id, level, evaluation.runid, ground_truth, counts, lists)
 
     def _apply_nominal_rule(self, lists: dict, evaluation: RunEvaluation) -> None:
         """A node whose first K assessed justifications are all nominal (and not
         wrong) has its right answers ignored (spec §3.6, §7.38)."""
-        k = self.policy.k
+        if not lists.get("RIGHT") and not lists.get("REDUNDANT"):
+            return      # nothing that the rule could move
+        k = self.k
         by_node: dict = {}
         for submission in lists.get("SUBMITTED", ()):
             by_node.setdefault(submission.fqnodeid or "", []).append(submission)
@@ -367,7 +397,7 @@ class Evaluator:
         for short_id in sorted(queries_to_score):
             if progress is not None:
                 progress.advance()
-            for query in scored_queries(self.queries, short_id, expand):
+            for query in self.scored_queries(short_id, expand):
                 base = ids.parse_query_id(query.full_id).base
                 submissions = [s for s in self.run_files.submissions_by_base.get(base, ())
                                if s.runid == runid]
@@ -377,6 +407,22 @@ class Evaluator:
                     if row.level <= (limit or 0):
                         evaluation.rows.append(row)
         return evaluation
+
+
+def _response_key(parent_ec: str, entry) -> tuple:
+    """What an assessment and a response share when one assessed the other."""
+    return (parent_ec, entry.query_id, entry.value, entry.relation_provenance,
+            entry.value_provenance)
+
+
+def _flag(flags: dict, submissions, label: str) -> None:
+    """Add ``label`` to the labels each of ``submissions`` was listed under."""
+    for submission in submissions:
+        labels = flags.get(submission)
+        if labels is None:
+            flags[submission] = {label}
+        else:
+            labels.add(label)
 
 
 def scored_queries(queries, short_id: str, expand: Optional[str]) -> list:

@@ -15,7 +15,6 @@ from scorer.problems import ScorerError
 _HEX_ID = re.compile(r"^(?:(.+)_)?([0-9A-Fa-f]{10})((?:_[0-9A-Fa-f]{12})*)$")
 _LDC_ID = re.compile(r"^(?:(.+)_)?(\d+)$")
 _NIL_NAMESPACE = b"\x00" * 16
-_PLAIN = re.compile(r'[ !#-\[\]-~]*\Z')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,7 +71,7 @@ def target_query_short_id(full_query_id: str, value: str, provenance: str) -> st
     then encodes those bytes as UTF-8 once more (spec §2.5.3, §7.43).
     """
     text = f"{full_query_id}:{value}:{provenance}"
-    if _PLAIN.match(text):
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
         # Printable ASCII without quotes or backslashes: escaping and the double
         # encoding leave it as it is.
         return _nil_uuid3_tail(text.encode("ascii"), 12)

@@ -38,12 +38,19 @@ def _check_per_node(run_files, per_document, total, problems):
     level_of_node = {}
     for entry in submissions:
         level_of_node[entry.fqnodeid] = entry.query.level
+    nodes_of_level: dict = {}
+    for fqnodeid in sorted(n for n in level_of_node if n is not None):
+        nodes_of_level.setdefault(level_of_node[fqnodeid], []).append(fqnodeid)
+    # A node with no more lines than both limits allow loses none (most nodes).
+    allowed = min((limit for limit in (per_document, total) if limit is not None),
+                  default=None)
     for level in sorted({e.query.level for e in submissions}):
-        for fqnodeid in sorted(n for n in level_of_node if n is not None):
-            if level_of_node[fqnodeid] != level:
+        for fqnodeid in nodes_of_level.get(level, ()):
+            lines = run_files.submissions_by_node.get(fqnodeid, ())
+            if allowed is None or len(lines) <= allowed:
                 continue
             by_document: dict = {}
-            for entry in run_files.submissions_by_node.get(fqnodeid, ()):
+            for entry in lines:
                 by_document.setdefault(entry.docid, []).append(entry)
             kept = []
             for entries in by_document.values():

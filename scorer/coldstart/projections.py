@@ -48,7 +48,7 @@ class TableLine:
     name: str
     runid: str
     level: int
-    counts: Optional[np.ndarray]   # None for LDC-MEAN lines (only GT is known)
+    counts: Optional[list]         # None for LDC-MEAN lines (only GT is known)
     ground_truth: int
     p: float
     r: float
@@ -104,16 +104,19 @@ class RunStructure:
         for g, members in enumerate(self.ldc_members):
             group_of_sf[members] = g
         self.row_group = group_of_sf[self.row_sf]
-        self.rows_of_sf = [np.flatnonzero(self.row_sf == c) for c in range(len(self.sf_ids))]
-        sums = np.array([self.counts[rows].sum(axis=0) for rows in self.rows_of_sf])
+        # Rows of each SF query (in table order): one stable sort, not a scan per query.
+        by_sf = np.argsort(self.row_sf, kind="stable")
+        bounds = np.searchsorted(self.row_sf[by_sf], np.arange(len(self.sf_ids) + 1))
+        self.rows_of_sf = [by_sf[bounds[c]:bounds[c + 1]] for c in range(len(self.sf_ids))]
+        sums = np.zeros((len(self.sf_ids), self.counts.shape[1]), dtype=self.counts.dtype)
+        np.add.at(sums, self.row_sf, self.counts)
         _, _, self.sf_f1 = _prf(sums)
-        suffixes = list(table["suffix"])
-        self.ldc_row_names = [
-            f"{ldc_full_of_sf[self.sf_ids[self.row_sf[j]]]}:{suffixes[j]}" if suffixes[j]
-            else ldc_full_of_sf[self.sf_ids[self.row_sf[j]]] for j in range(self.n_rows)]
+        self.ldc_row_names = [f"{ldc_full_of_sf[q]}:{suffix}" if suffix else ldc_full_of_sf[q]
+                              for q, suffix in zip(table["query_id"], table["suffix"])]
         # LDC-MAX rows in the printed order: LDC query, then its entry points, then ECs.
-        self.ldc_max_rows = np.array([j for members in self.ldc_members for c in members
-                                      for j in self.rows_of_sf[c]], dtype=np.intp)
+        self.ldc_max_rows = np.concatenate(
+            [self.rows_of_sf[c] for members in self.ldc_members for c in members]
+            or [np.zeros(0, dtype=np.intp)]).astype(np.intp)
         # LDC-MEAN: rows grouped by LDC name; members in string order of their names.
         mean_groups: dict = {}
         for j in range(self.n_rows):
@@ -141,6 +144,10 @@ def _level_masks(levels: np.ndarray) -> dict:
 _SUM_LAYOUT = {"0": 0, "ALL": 1, "1": 2}
 
 
+#: Most elements (rows x samples) one batch of running_sums adds at once.
+_BATCH_ELEMENTS = 1 << 20
+
+
 def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) -> dict:
     """Per level (0, 1, ALL) and sample: Σ_j values[j], added repeats[b, j]
     times, one addition at a time in row order, over the rows of the level.
@@ -150,7 +157,9 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
     rows, each step for all samples at once: the first copy of a row is added
     to every sample (times 0 or 1), further copies only to the samples that
     have them.  Adding 0.0 leaves a sum as it is, so each result is the very
-    double of the Perl's running sum.
+    double of the Perl's running sum.  Consecutive rows without further
+    copies in any sample (all rows of the full data) are added by one
+    ``add.accumulate``, which also adds one row after the other.
     """
     n_samples, n_rows = repeats.shape
     acc = np.zeros((3, 3, n_samples))       # (level slot, metric, sample)
@@ -162,7 +171,18 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
         extra_copies = by_row[extra_rows, extra_samples] - 1
         bounds = np.searchsorted(extra_rows, np.arange(n_rows + 1))
         targets = {0: acc[0:2], 1: acc[1:3]}                    # ALL and the row's level
-        for j in range(n_rows):
+        batch = max(1, _BATCH_ELEMENTS // n_samples)
+        next_extra = iter(np.unique(extra_rows).tolist() + [n_rows])
+        stop = next(next_extra)
+        j = 0
+        while j < n_rows:
+            while stop < j:
+                stop = next(next_extra)
+            if stop - j > 1:
+                end = min(stop, j + batch)
+                _add_rows_in_order(acc, values, drawn, levels, j, end)
+                j = end
+                continue
             target = targets.get(levels[j], acc[1:2])
             value = values.row(j) if per_sample else values[j][:, None]
             target += value * drawn[j]
@@ -172,7 +192,28 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
                 target[:, :, samples] += value[:, samples] if per_sample else value
                 more = copies > 1
                 samples, copies = samples[more], copies[more] - 1
+            j += 1
     return {level: acc[index].T for level, index in _SUM_LAYOUT.items()}
+
+
+def _add_rows_in_order(acc: np.ndarray, values, drawn: np.ndarray, levels: np.ndarray,
+                       start: int, stop: int) -> None:
+    """Add the first copies of rows start..stop-1 (none has further copies)
+    to the running sums ``acc`` (slot, metric, sample), one row after the
+    other, as running_sums' loop would."""
+    if isinstance(values, MeanValues):
+        rows = np.take_along_axis(values.table[start:stop],
+                                  values.code[start:stop][:, :, None], axis=1)  # (rows, B, 3)
+        rows = rows.transpose(0, 2, 1)
+    else:
+        rows = values[start:stop][:, :, None]
+    rows = rows * drawn[start:stop][:, None, :]                                   # (rows, 3, B)
+    row_levels = levels[start:stop]
+    for slot, mask in ((0, row_levels == 0), (1, None), (2, row_levels == 1)):
+        added = rows if mask is None else rows[mask]
+        if len(added):
+            sequence = np.concatenate([acc[slot][None], added])
+            acc[slot] = np.add.accumulate(sequence, axis=0)[-1]
 
 
 def _integer_product(left: np.ndarray, right: np.ndarray) -> np.ndarray:
@@ -267,6 +308,10 @@ class MeanValues:
         """(3, B): name i's values in every sample."""
         return self.table[i][self.code[i]].T
 
+    def sample(self, b: int) -> np.ndarray:
+        """(names, 3): every name's values in sample b."""
+        return self.table[np.arange(len(self.table)), self.code[:, b]]
+
 
 def _mean_tables(structure: RunStructure):
     """Per name and subset of drawn members: the mean P/R/F (members added in
@@ -275,19 +320,27 @@ def _mean_tables(structure: RunStructure):
     n_names = len(structure.mean_names)
     width = max((len(m) for m in structure.mean_members), default=0)
     subsets = 2 ** width
-    table = np.zeros((n_names, subsets, 3))
-    gt = np.zeros((n_names, subsets), dtype=np.int64)
     drawn_count = np.zeros(subsets, dtype=np.int32)
     for code in range(subsets):
         drawn_count[code] = bin(code).count("1")
-    for i, members in enumerate(structure.mean_members):
+    # Python floats: the same double additions and divisions as numpy's,
+    # without a numpy call for each.
+    values = structure.values.tolist()
+    truth = structure.counts[:, _GT].tolist()
+    table_rows, gt_rows = [], []
+    for members in structure.mean_members:
+        means, firsts = [[0.0, 0.0, 0.0]] * subsets, [0] * subsets
         for code in range(1, 2 ** len(members)):
             chosen = [row for k, row in enumerate(members) if code >> k & 1]
-            total = np.zeros(3)
+            total = [0.0, 0.0, 0.0]
             for row in chosen:
-                total = total + structure.values[row]
-            table[i, code] = total / len(chosen)
-            gt[i, code] = structure.counts[chosen[0], _GT]
+                total = [t + v for t, v in zip(total, values[row])]
+            means[code] = [t / len(chosen) for t in total]
+            firsts[code] = truth[chosen[0]]
+        table_rows.append(means)
+        gt_rows.append(firsts)
+    table = np.array(table_rows, dtype=float).reshape(n_names, subsets, 3)
+    gt = np.array(gt_rows, dtype=np.int64).reshape(n_names, subsets)
     return table, gt, drawn_count
 
 
@@ -354,32 +407,49 @@ def full_data(structure: RunStructure) -> np.ndarray:
     return np.ones((1, len(structure.sf_ids)), dtype=np.int64)
 
 
-def _line(structure, j, name) -> TableLine:
-    p, r, f = structure.values[j]
-    return TableLine(name, structure.runids[j], int(structure.levels[j]), structure.counts[j],
-                     int(structure.counts[j, _GT]), p, r, f)
+class _Rows:
+    """The counts table's rows as Python lists: the printed tables format them
+    one by one, which numpy scalars make several times slower."""
+
+    def __init__(self, structure: RunStructure):
+        self.structure = structure
+        self.levels = structure.levels.tolist()
+        self.counts = structure.counts.tolist()
+        self.values = structure.values.tolist()
+
+    def line(self, j: int, name: str) -> TableLine:
+        counts = self.counts[j]
+        p, r, f = self.values[j]
+        return TableLine(name, self.structure.runids[j], self.levels[j], counts, counts[_GT],
+                         p, r, f)
 
 
 def sf_lines(structure: RunStructure) -> list:
-    return [_line(structure, j, structure.names[j]) for j in range(structure.n_rows)]
+    rows = _Rows(structure)
+    return [rows.line(j, structure.names[j]) for j in range(structure.n_rows)]
 
 
 def ldc_max_lines(structure: RunStructure, choice: np.ndarray) -> list:
     """The rows of each LDC query's chosen entry point, renamed (full data)."""
     chosen = set(int(c) for c in choice[0] if c >= 0)
-    lines = [_line(structure, j, structure.ldc_row_names[j])
-             for j in range(structure.n_rows) if structure.row_sf[j] in chosen]
+    rows = _Rows(structure)
+    row_sf = structure.row_sf.tolist()
+    lines = [rows.line(j, structure.ldc_row_names[j])
+             for j in range(structure.n_rows) if row_sf[j] in chosen]
     lines.sort(key=lambda line: ec_sort_key(line.name))
     return lines
 
 
 def ldc_mean_lines(structure: RunStructure) -> list:
     repeats, values, gt = ldc_mean_rows(structure, full_data(structure))
+    # Python numbers, as for the other tables (see _Rows)
+    repeats, scores, gt = repeats[0].tolist(), values.sample(0).tolist(), gt[0].tolist()
+    levels = structure.levels.tolist()
     lines = []
     for i, name in enumerate(structure.mean_names):
         first = structure.mean_members[i][0]
-        p, r, f = values.row(i)[:, 0]
-        for _copy in range(int(repeats[0, i])):
-            lines.append(TableLine(name, structure.runids[first], int(structure.levels[first]),
-                                   None, int(gt[0, i]), p, r, f))
+        p, r, f = scores[i]
+        for _copy in range(repeats[i]):
+            lines.append(TableLine(name, structure.runids[first], levels[first],
+                                   None, gt[i], p, r, f))
     return lines

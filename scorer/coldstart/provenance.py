@@ -67,8 +67,8 @@ class Provenance:
         return provenance
 
 
-#: Provenance strings that parsed without any problem (most of them; they
-#: repeat between the assessments and the runs).
+#: Per number of spans allowed, the provenance strings that parsed without
+#: any problem (most of them; they repeat between the assessments and the runs).
 _CLEAN: dict = {}
 
 
@@ -79,22 +79,25 @@ _ONE_PLAIN_SPAN = re.compile(r"([^:,;\s]+):(\d{1,18})-(\d{1,18})")
 
 def parse_provenance(text: str, max_spans: int, problems: Problems, where: Where) -> Provenance:
     """Parse, recording problems at ``where``; clean strings are parsed once."""
-    key = (text, max_spans)
-    cached = _CLEAN.get(key)
+    clean = _CLEAN.get(max_spans)
+    if clean is None:
+        clean = _CLEAN[max_spans] = {}
+    cached = clean.get(text)
     if cached is not None:
         return cached
     plain = _ONE_PLAIN_SPAN.fullmatch(text)
     if plain is not None and max_spans >= 1:
         docid, start, end = plain.groups()
-        if int(start) <= int(end) < int(start) + MAX_CHARS_PER_SPAN:
-            provenance = _CLEAN[key] = Provenance.one_span(docid, start, end, text)
+        first = int(start)
+        if first <= int(end) < first + MAX_CHARS_PER_SPAN:
+            provenance = clean[text] = Provenance.one_span(docid, start, end, text)
             return provenance
     found: list = []
     provenance = _parse(text, max_spans, found)
     for name, args in found:
         problems.record(name, *args, where=where)
     if not found:
-        _CLEAN[key] = provenance
+        clean[text] = provenance
     return provenance
 
 

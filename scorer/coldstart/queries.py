@@ -147,7 +147,7 @@ def generate_query(parent: Query, short_id: str, value: str, docid: str,
     language = infer_language(docid, problems, None)
     return Query(short_id, parent.prefix, level=parent.level + 1, parent=parent,
                  slot_names=parent.slots[1:],
-                 entry_points=[EntryPoint(docid, None, None, value, language)],
+                 entry_points=(EntryPoint(docid, None, None, value, language),),
                  generated=True)
 
 

@@ -145,8 +145,9 @@ def _read_lines(path: str) -> Optional[list]:
 
 def _clean(line: str) -> str:
     """Remove CRs; a line whose first non-blank character is # is empty."""
-    line = line.replace("\r", "")
-    if line.lstrip().startswith("#"):
+    if "\r" in line:
+        line = line.replace("\r", "")
+    if "#" in line and line.lstrip().startswith("#"):
         return ""
     return line
 
@@ -178,21 +179,26 @@ def identify_file_type(path: str, lines: list) -> str:
 def _load(path, lines, kind, queries: QuerySet, run_files: RunFiles, problems: Problems):
     columns = SUBMISSION_COLUMNS if kind == SUBMISSION else ASSESSMENT_COLUMNS
     seen_lines: set = set()
+    # full query id -> (query, base) once its line found it loaded: most ids
+    # recur on many lines, and a query found stays (reading only adds queries).
+    resolved: dict = {}
     for line_number, raw in enumerate(lines, 1):
         line = _clean(raw)
-        if not line.strip():
+        if not line or line.isspace():
             continue
         where = Where(path, line_number)
         if line in seen_lines:
             problems.record("DUPLICATE_LINE", "\n" + line, where=where)
             continue
         seen_lines.add(line)
-        fields = perl_split(line, "\t")
+        fields = line.split("\t")
+        if not fields[-1]:     # trailing TABs: split as the Perl splits (§2.5.2)
+            fields = perl_split(line, "\t")
         if len(fields) != len(columns):
             problems.record("WRONG_NUM_ENTRIES", len(columns), len(fields), where=where)
             continue
-        entry = _make_entry(kind, dict(zip(columns, fields)), line, path, line_number, where,
-                            queries, run_files, problems)
+        entry = _make_entry(kind, fields, line, path, line_number, where, queries, resolved,
+                            problems)
         if entry is None:
             continue
         _accept(entry, run_files, path, line_number)
@@ -203,7 +209,7 @@ def _normalise_confidence(text: str, problems: Problems, where: Where) -> float:
     if value == "1":
         problems.record("MISSING_DECIMAL_POINT", value, where=where)
         value = "1.0"
-    elif _SCIENTIFIC_CONFIDENCE.match(value):
+    elif "e" in value and _SCIENTIFIC_CONFIDENCE.match(value):   # (most have no e)
         problems.record("IMPROPER_CONFIDENCE_VALUE", value, where=where)
         value = "%.12f" % float(value)
     if not _LEGAL_CONFIDENCE.match(value):
@@ -212,78 +218,88 @@ def _normalise_confidence(text: str, problems: Problems, where: Where) -> float:
     return float(value)
 
 
-def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
-                run_files: RunFiles, problems: Problems) -> Optional[Entry]:
-    entry = Entry()
-    entry.kind = kind
-    entry.file, entry.line_number, entry.line = path, line_number, line
-    entry.value = fields["VALUE"]
-    if kind == SUBMISSION:
-        entry.full_query_id = fields["FULL_QUERY_ID"]
-        entry.slot_name = fields["SLOT_NAME"]
-        entry.runid = fields["RUNID"]
-        entry.confidence = _normalise_confidence(fields["CONFIDENCE"], problems, where)
-        value_type = fields["VALUE_TYPE"]
-        if not slots.is_node_type(value_type):
-            problems.record("ILLEGAL_VALUE_TYPE", value_type, where=where)
-        entry.value_type = value_type.upper()
-        entry.nodeid = fields["NODEID"]
-    else:
-        query_and_slot = fields["QUERY_AND_SLOT_NAME"]
-        if ":" not in query_and_slot:
-            raise ScorerError(f"{path} line {line_number}: column QUERY_AND_SLOT_NAME must be "
-                              f"QUERYID:domain:slot, not '{query_and_slot}'")
-        entry.full_query_id, entry.slot_name = query_and_slot.split(":", 1)
-        entry.assessment_id = fields["ASSESSMENT_ID"]
-        entry.value_mention_type = fields["VALUE_MENTION_TYPE"]
-        entry.ec_mention_type = fields["EC_MENTION_TYPE"]
-        entry.value_ec = fields["VALUE_EC"]
-
-    # The line's query must have been read or generated, under exactly this full id.
+def _resolve_query(full_query_id: str, path, line_number, where, queries: QuerySet,
+                   problems: Problems) -> tuple:
+    """(query, base) of a line's query id: it must have been read or
+    generated, under exactly this full id."""
     try:
-        parsed = ids.parse_query_id(entry.full_query_id)
+        parsed = ids.parse_query_id(full_query_id)
     except ScorerError as error:
         raise ScorerError(f"{path} line {line_number}: {error}")
     query = queries.get(parsed.short_id)
-    if query is None or query.full_id != entry.full_query_id:
+    if query is None or query.full_id != full_query_id:
         problems.record("UNLOADED_QUERY", parsed.short_id, where=where)
-        raise ScorerError(f"{path} line {line_number}: Query {entry.full_query_id} not loaded "
+        raise ScorerError(f"{path} line {line_number}: Query {full_query_id} not loaded "
                           f"(it is neither in the query files nor generated by an earlier line; "
                           f"with -expand the files must use the expanded SF query ids)")
+    return query, ids.parse_query_id(query.full_id).base
+
+
+def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
+                resolved: dict, problems: Problems) -> Optional[Entry]:
+    """The entry of one line (``fields``: its columns), or None when a
+    problem drops it; problems are recorded in the Perl's order."""
+    entry = Entry()
+    entry.kind = kind
+    entry.file, entry.line_number, entry.line = path, line_number, line
+    if kind == SUBMISSION:
+        (full_query_id, slot_name, runid, relation_text, value, value_type, value_text,
+         confidence, nodeid) = fields
+        entry.runid = runid
+        entry.confidence = _normalise_confidence(confidence, problems, where)
+        if not slots.is_node_type(value_type):
+            problems.record("ILLEGAL_VALUE_TYPE", value_type, where=where)
+        entry.value_type = value_type.upper()
+        entry.nodeid = nodeid
+    else:
+        (assessment_id, query_and_slot, relation_text, value, value_text, code,
+         value_mention_type, provenance_code, value_ec, ec_mention_type) = fields
+        if ":" not in query_and_slot:
+            raise ScorerError(f"{path} line {line_number}: column QUERY_AND_SLOT_NAME must be "
+                              f"QUERYID:domain:slot, not '{query_and_slot}'")
+        full_query_id, slot_name = query_and_slot.split(":", 1)
+        entry.assessment_id = assessment_id
+        entry.value_mention_type = value_mention_type
+        entry.ec_mention_type = ec_mention_type
+        entry.value_ec = value_ec
+    entry.full_query_id, entry.slot_name, entry.value = full_query_id, slot_name, value
+
+    query_and_base = resolved.get(full_query_id)
+    if query_and_base is None:
+        query_and_base = resolved[full_query_id] = _resolve_query(
+            full_query_id, path, line_number, where, queries, problems)
+    query, entry.base = query_and_base
     entry.query = query
     entry.query_id = query.short_id
-    entry.base = ids.parse_query_id(query.full_id).base
 
-    if slots.quantity(entry.slot_name) is None:
-        problems.record("UNKNOWN_SLOT_NAME", entry.slot_name, where=where)
+    if slots.quantity(slot_name) is None:
+        problems.record("UNKNOWN_SLOT_NAME", slot_name, where=where)
 
-    relation = parse_provenance(fields["RELATION_PROVENANCE_TRIPLES"], 4, problems, where)
-    value_provenance = parse_provenance(fields["VALUE_PROVENANCE_TRIPLES"], 2, problems, where)
+    relation = parse_provenance(relation_text, 4, problems, where)
+    value_provenance = parse_provenance(value_text, 2, problems, where)
     if relation.docid != value_provenance.docid:
         problems.record("MULTIPLE_DOCIDS_IN_RESPONSE", "\n" + line, where=where)
     entry.relation_provenance = relation.text
     entry.value_provenance = value_provenance.text
     entry.docid = value_provenance.docid if value_provenance.docid is not None else "NO DOCUMENT"
 
-    entry.target_query_id = ids.target_query_short_id(query.full_id, entry.value,
-                                                      value_provenance.text)
-    target = queries.get(entry.target_query_id)
+    entry.target_query_id = target_id = ids.target_query_short_id(full_query_id, value,
+                                                                  value_provenance.text)
+    target = queries.get(target_id)
     if target is None:
-        target = generate_query(query, entry.target_query_id, entry.value,
-                                value_provenance.docid or "", problems)
+        target = generate_query(query, target_id, value, value_provenance.docid or "", problems)
         queries.add(target)
     entry.target_query = target
 
     if kind == ASSESSMENT:
-        code = fields["VALUE_ASSESSMENT"]
         entry.assessment = ASSESSMENT_CODES.get(code)
-        has_ec = entry.value_ec not in ("", "0")
+        has_ec = value_ec not in ("", "0")
         if entry.assessment in ("CORRECT", "INEXACT") and not has_ec:
             raise ScorerError(f"{path} line {line_number}: Correct entry without equivalence "
                               f"class, query = {entry.query_id} at line {line_number}")
         if has_ec:
             # The EC is named after a loaded query; the Perl dies later without a place.
-            root = entry.value_ec.split(":", 1)[0]
+            root = value_ec.split(":", 1)[0]
             try:
                 known = queries.get(ids.parse_query_id(root).short_id) is not None
             except ScorerError:
@@ -291,26 +307,27 @@ def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
             if not known:
                 raise ScorerError(f"{path} line {line_number}: column VALUE_EC must be "
                                   f"QUERYID:N[:N...] (or 0) naming a loaded query, not "
-                                  f"'{shorten(entry.value_ec)}'")
+                                  f"'{shorten(value_ec)}'")
         if entry.assessment not in ("CORRECT", "INEXACT") and has_ec:
             raise ScorerError(f"{path} line {line_number}: Equivalence class without correct "
                               f"entry, query = {entry.query_id}, judgment = , "
-                              f"ec = {entry.value_ec}")
+                              f"ec = {value_ec}")
 
-    if not all(map(str.strip, fields.values())):
-        for column, value in fields.items():
-            if not value.strip():
+    if "" in fields or any(map(str.isspace, fields)):
+        columns = SUBMISSION_COLUMNS if kind == SUBMISSION else ASSESSMENT_COLUMNS
+        for column, text in zip(columns, fields):
+            if not text or text.isspace():
                 problems.record("EMPTY_FIELD", column, where=where)
                 return None
     expected_slot = query.slot(0)
-    if entry.slot_name != expected_slot:
-        problems.record("WRONG_SLOT_NAME", entry.slot_name, query.full_id,
+    if slot_name != expected_slot:
+        problems.record("WRONG_SLOT_NAME", slot_name, query.full_id,
                         "" if expected_slot is None else expected_slot, where=where)
         return None
     if kind == ASSESSMENT:
-        for column in ("VALUE_ASSESSMENT", "PROVENANCE_ASSESSMENT"):
-            if fields[column] not in ASSESSMENT_CODES:
-                raise ScorerError(f"Unknown assessment code: {shorten(fields[column])} in file: "
+        for column_code in (code, provenance_code):
+            if column_code not in ASSESSMENT_CODES:
+                raise ScorerError(f"Unknown assessment code: {shorten(column_code)} in file: "
                                   f"{path} at line: {line_number}")
     return entry
 

@@ -3,7 +3,8 @@ macro averages (spec §5.3)."""
 from __future__ import annotations
 
 from scorer.coldstart.ap import ldc_mean_ap_lines, macro_ap, sf_ap_lines
-from scorer.coldstart.reports.tables import AP_FIELDS, Widths, data_cells, macro_cells, render_line
+from scorer.coldstart.reports.tables import (AP_FIELDS, Widths, data_cells, macro_cells,
+                                             render_line, render_lines)
 
 SF_DESCRIPTION = "SF: Slot-filling score variant considering all entrypoints as a separate query"
 LDC_MEAN_DESCRIPTION = ("LDC-MEAN: LDC level score variant considering averaging scores for all "
@@ -25,13 +26,11 @@ def render(ap_rows, runid, sf_to_ldc, ldc_full_id_of, has_index: bool, tabs: boo
                  for l in lines]
         macro = [macro_cells(AP_FIELDS, runid, level, value, 0.0, 0.0)
                  for level, value in macro_ap(lines).items()]
-        for line_cells in cells + macro:
-            widths.widen(line_cells)
+        widths.widen_all(cells + macro)
         snapshot = widths.snapshot()
         out.append(description + "\n\n")
         if cells or macro:
-            out.append(render_line(None, AP_FIELDS, snapshot, tabs))
-        out.extend(render_line(c, AP_FIELDS, snapshot, tabs) for c in cells + macro)
+            out.append(render_lines([None, *cells, *macro], AP_FIELDS, snapshot, tabs))
         out.append("\n")
         prefix = "SF" if description is SF_DESCRIPTION else "LDC-MEAN"
         summary.extend((prefix, m) for m in macro)

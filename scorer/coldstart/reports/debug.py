@@ -33,13 +33,13 @@ def render_categories(rows, assessment_of) -> str:
                     item[3].append(label)
         for line_number in sorted(summary):
             submission, assessment, prepolicy, labels = summary[line_number]
-            out.append(f"\tFQNODEID:\t{submission.fqnodeid or '-'}\n")
-            out.append(f"\tSUBMISSION:\t{submission.line}\n")
-            out.append(f"\tTARGET_QID:\t{submission.target_query.full_id}\n")
-            out.append(f"\tASSESSMENT:\t{assessment.line if assessment is not None else '-'}\n\n")
-            out.append(f"\tPREPOLICY ASSESSMENT:\t{prepolicy}\n")
-            out.append(f"\tPOSTPOLICY ASSESSMENT:\t{','.join(sorted(labels))}\n")
-            out.append(DOTS)
+            out.append(f"\tFQNODEID:\t{submission.fqnodeid or '-'}\n"
+                       f"\tSUBMISSION:\t{submission.line}\n"
+                       f"\tTARGET_QID:\t{submission.target_query.full_id}\n"
+                       f"\tASSESSMENT:\t{assessment.line if assessment is not None else '-'}\n\n"
+                       f"\tPREPOLICY ASSESSMENT:\t{prepolicy}\n"
+                       f"\tPOSTPOLICY ASSESSMENT:\t{','.join(sorted(labels))}\n"
+                       f"{DOTS}")
     out.append("\n")
     return "".join(out)
 
@@ -49,15 +49,15 @@ def render_ap(ap_rows) -> str:
     out = ["AP COMPUTATION DEBUG INFO BEGINS:\n"]
     for row in sorted(ap_rows, key=lambda row: (row.query_full_id, row.level)):
         ranking = row.ranking
-        out.append(RULE)
-        out.append(f"QUERY_ID:         {row.query_full_id}\n")
-        out.append(f"LEVEL:            {row.level}\n")
-        out.append(f"AP:               {row.ap:0.4f}\n")
         ground_truth = "" if ranking.ground_truth is None else str(ranking.ground_truth)
-        out.append(f"NUM_GROUND_TRUTH: {ground_truth}\n")
-        out.append("GROUND TRUTH:\n")
-        out.append("\n".join(f"  {ec}" for ec in sorted(ranking.ecs)) + "\n")
-        out.append("RANKING:\n........\nRANK NODEID CONFIDENCE MAPPED_EC V\n")
+        ecs = "".join(f"\n  {ec}" for ec in sorted(ranking.ecs))
+        out.append(f"{RULE}"
+                   f"QUERY_ID:         {row.query_full_id}\n"
+                   f"LEVEL:            {row.level}\n"
+                   f"AP:               {row.ap:0.4f}\n"
+                   f"NUM_GROUND_TRUTH: {ground_truth}\n"
+                   f"GROUND TRUTH:\n{ecs[1:]}\n"
+                   "RANKING:\n........\nRANK NODEID CONFIDENCE MAPPED_EC V\n")
         for rank, entry in enumerate(ranking.ordered(), 1):
             out.append(f"{rank} {entry.nodeid} {entry.confidence:0.4f} {entry.ec or '-'} "
                        f"{entry.v:0.4f}\n")

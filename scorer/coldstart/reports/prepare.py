@@ -7,8 +7,8 @@ import dataclasses
 
 from scorer.coldstart import projections
 from scorer.coldstart.projections import LEVELS, MACRO, MICRO
-from scorer.coldstart.reports.tables import (LDC_MEAN_FIELDS, Section, Widths, counts_dict,
-                                             data_cells, macro_cells)
+from scorer.coldstart.reports.tables import (LDC_MEAN_FIELDS, Section, Widths, data_cells,
+                                             macro_cells)
 
 SUMMARY_PREFIXES = {"SF": "SF", "LDCMAX": "LDC-MAX", "LDCMEAN": "LDC-MEAN"}
 
@@ -21,9 +21,8 @@ class ScoreTables:
 
 
 def _line_cells(fields, line) -> dict:
-    counts = counts_dict(line.counts) if line.counts is not None else None
-    return data_cells(fields, line.name, line.runid, line.level, counts, line.ground_truth,
-                      line.p, line.r, line.f)
+    return data_cells(fields, line.name, line.runid, line.level, line.counts,
+                      line.ground_truth, line.p, line.r, line.f)
 
 
 def _aggregate_cells(fields, runid, aggregates, variant, with_micro: bool):
@@ -37,7 +36,7 @@ def _aggregate_cells(fields, runid, aggregates, variant, with_micro: bool):
                 continue
             if kind == MICRO:
                 cells = data_cells(fields, "ALL-Micro", runid, level,
-                                   counts_dict(aggregate.counts[0]), int(aggregate.counts[0][0]),
+                                   aggregate.counts[0].tolist(), int(aggregate.counts[0][0]),
                                    aggregate.p[0], aggregate.r[0], aggregate.f[0])
             else:
                 cells = macro_cells(fields, runid, level, aggregate.p[0], aggregate.r[0],
@@ -61,8 +60,7 @@ def prepare(structure, runid: str, fields) -> ScoreTables:
     for variant, lines, with_micro in variants:
         cells = [_line_cells(fields, line) for line in lines]
         aggregate_cells = _aggregate_cells(fields, runid, aggregates, variant, with_micro)
-        for line in cells + aggregate_cells:
-            widths.widen(line)
+        widths.widen_all(cells + aggregate_cells)
         print_fields = LDC_MEAN_FIELDS if variant == "LDCMEAN" else fields
         sections[variant] = Section(cells + aggregate_cells, widths.snapshot(), print_fields)
         summary.extend((SUMMARY_PREFIXES[variant], line) for line in aggregate_cells)

@@ -9,6 +9,8 @@ table prepared before them.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
 from typing import Optional
 
 #: -fields name -> (header, format, justification, what the cell shows)
@@ -63,34 +65,62 @@ class Widths:
         self.widths = {name: len(FIELDS[name][0]) for name in fields}
 
     def widen(self, cells: dict) -> None:
+        self.widen_all((cells,))
+
+    def widen_all(self, lines) -> None:
+        """Widen by every line of ``lines`` (cell dicts), a column at a time."""
         widths = self.widths
-        for name, text in cells.items():
-            if len(text) > widths.get(name, 0):
-                widths[name] = len(text)
+        names = {name for cells in lines for name in cells} if lines else ()
+        for name in names:
+            longest = max([len(cells.get(name, "")) for cells in lines])
+            if longest > widths.get(name, 0):
+                widths[name] = longest
 
     def snapshot(self) -> dict:
         return dict(self.widths)
 
 
-def data_cells(fields, name: str, runid: str, level, counts: Optional[dict],
-               ground_truth, p: float, r: float, f: float) -> dict:
-    """Cells of a data or ALL-Micro line; a missing count shows as 0."""
+#: Where a numeric cell takes its value in data_cells' ``numbers`` list: GT,
+#: the other counts in _COUNT_FIELDS order, then P, R, F (an AP line's AP is its P).
+_NUMBER_SOURCE = {**{field: i for i, field in enumerate(_COUNT_FIELDS)},
+                  "P": len(_COUNT_FIELDS), "R": len(_COUNT_FIELDS) + 1,
+                  "F": len(_COUNT_FIELDS) + 2, "AP": len(_COUNT_FIELDS)}
+_TEXT_FIELDS = ("EC", "RUNID", "LEVEL")
+_NO_COUNTS = (0,) * len(_COUNT_FIELDS)
+
+
+@functools.lru_cache(maxsize=None)
+def _number_layout(fields: tuple) -> tuple:
+    """The numeric fields of ``fields``, one %-format for all their cells
+    (tab-separated: no formatted number holds a tab), and where each takes
+    its value from (a getter of _NUMBER_SOURCE's positions)."""
+    numeric = tuple(field for field in fields if field not in _TEXT_FIELDS)
+    fmt = "\t".join(FIELDS[field][1] for field in numeric)
+    positions = [_NUMBER_SOURCE[field] for field in numeric]
+    # (one number alone comes out bare, which % takes as well as a 1-tuple)
+    return numeric, fmt, operator.itemgetter(*positions) if positions else None
+
+
+def data_cells(fields: tuple, name: str, runid: str, level, counts, ground_truth,
+               p: float, r: float, f: float) -> dict:
+    """Cells of a data or ALL-Micro line.  ``counts``: a counts-table row
+    (values in _COUNT_FIELDS order; None shows every count as 0), its GT
+    replaced by ``ground_truth``.
+
+    Thousands of lines go through here, so a line's numbers are formatted by
+    one %-operation; give Python ints and floats (numpy scalars format
+    several times slower)."""
+    numeric, fmt, pick = _number_layout(fields)
     cells = {}
-    for field in fields:
-        fmt = FIELDS[field][1]
-        if field == "EC":
-            value = name
-        elif field == "RUNID":
-            value = runid
-        elif field == "LEVEL":
-            value = str(level)
-        elif field == "GT":
-            value = ground_truth
-        elif field in ("P", "R", "F", "AP"):
-            value = {"P": p, "R": r, "F": f, "AP": p}[field]
-        else:
-            value = counts.get(field, 0) if counts is not None else 0
-        cells[field] = fmt % value
+    if "EC" in fields:
+        cells["EC"] = name
+    if "RUNID" in fields:
+        cells["RUNID"] = runid
+    if "LEVEL" in fields:
+        cells["LEVEL"] = str(level)
+    if numeric:
+        numbers = [ground_truth, *(counts if counts is not None else _NO_COUNTS)[1:], p, r, f]
+        cells.update(zip(numeric, (fmt % pick(numbers)).split("\t")))
     return cells
 
 
@@ -112,22 +142,44 @@ def macro_cells(fields, runid: str, level: str, p: float, r: float, f: float) ->
     return cells
 
 
+def line_format(fields, widths: dict, tabs: bool) -> str:
+    """A ``%``-format printing one line's cells (in ``fields`` order): each
+    padded to its column's width, left or right as the field says, separated
+    by a space; with ``tabs``, unpadded and separated by tabs."""
+    if tabs:
+        return "\t".join("%s" for _ in fields) + "\n"
+    columns = []
+    for field in fields:
+        width = widths.get(field, 0)
+        flag = "" if FIELDS[field][2] == "R" else "-"
+        columns.append(f"%{flag}{width}s" if width else "%s")
+    return " ".join(columns) + "\n"
+
+
+def header_cells(fields) -> dict:
+    return {field: FIELDS[field][0] for field in fields}
+
+
 def render_line(cells: Optional[dict], fields, widths: dict, tabs: bool,
                 prefix: Optional[str] = None) -> str:
     """One printed line; ``cells`` None prints the header."""
-    parts = []
-    for field in fields:
-        header, _fmt, justify, _help = FIELDS[field]
-        text = header if cells is None else cells.get(field, "")
-        if field == "EC" and prefix:
-            text = f"{prefix}-{text}"
-        if tabs:
-            parts.append(text)
-        elif justify == "R":
-            parts.append(text.rjust(widths.get(field, 0)))
-        else:
-            parts.append(text.ljust(widths.get(field, 0)))
-    return ("\t" if tabs else " ").join(parts) + "\n"
+    return render_lines([cells], fields, widths, tabs, prefix)
+
+
+def render_lines(lines, fields, widths: dict, tabs: bool, prefix: Optional[str] = None) -> str:
+    """Printed lines (each a cells dict, None for the header), through one format."""
+    fmt = line_format(fields, widths, tabs)
+    header = header_cells(fields)
+    text = []
+    for cells in lines:
+        if cells is None:
+            cells = header
+        values = [cells.get(field, "") for field in fields]
+        if prefix and "EC" in fields:
+            position = fields.index("EC")
+            values[position] = f"{prefix}-{values[position]}"
+        text.append(fmt % tuple(values))
+    return "".join(text)
 
 
 @dataclasses.dataclass
@@ -140,13 +192,6 @@ class Section:
 
 
 def render_section(section: Section, tabs: bool) -> str:
-    text = []
-    if section.lines:
-        text.append(render_line(None, section.fields, section.widths, tabs))
-        text.extend(render_line(cells, section.fields, section.widths, tabs)
-                    for cells in section.lines)
-    return "".join(text)
-
-
-def counts_dict(counts_row) -> dict:
-    return {field: int(value) for field, value in zip(_COUNT_FIELDS, counts_row)}
+    if not section.lines:
+        return ""
+    return render_lines([None, *section.lines], section.fields, section.widths, tabs)
