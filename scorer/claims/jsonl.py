@@ -8,8 +8,7 @@ and every refusal names the file and the line.
 from __future__ import annotations
 
 import json
-import re
-from typing import Iterator
+from json.encoder import encode_basestring
 
 from scorer.limits import MAX_JSON_DEPTH, has_lone_surrogate, json_depth
 from scorer.problems import ScorerError
@@ -32,7 +31,7 @@ def read_objects(path: str) -> list[tuple[int, dict]]:
     return list(_objects(path))
 
 
-def _objects(path: str) -> Iterator[tuple[int, dict]]:
+def _objects(path: str):
     for number, line in enumerate(read_lines(path), 1):
         if not line or line.isspace():
             raise ScorerError(f"{path} line {number}: empty line; every line must hold "
@@ -100,8 +99,9 @@ def type_name(value) -> str:
 
 
 _INT = {int}
-#: What ``json.dumps(..., ensure_ascii=False)`` escapes in a string.
-_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
+#: ``json.dumps(text, ensure_ascii=False)`` of a string: the encoder's own C
+#: function for it, without the encoder's set-up cost.
+_string = encode_basestring
 
 
 def show(value) -> str:
@@ -112,26 +112,30 @@ def show(value) -> str:
 
 def shows(values) -> list:
     """:func:`show` of each value.  The values the reports show by the
-    thousand (whole numbers, plain strings, ``[page, line]`` pairs, lists of
-    whole numbers) are written directly, the same text without the encoder's
-    set-up cost; anything else goes through ``json.dumps``.  One call for many
+    thousand (whole numbers, strings, ``[page, line]`` pairs, lists of whole
+    numbers) are written directly, the same text without the encoder's set-up
+    cost; anything else goes through ``json.dumps``.  One call for many
     values: a call per value would cost as much again."""
     texts = []
+    append = texts.append
+    string = _string
     for value in values:
         kind = type(value)
         if kind is list or kind is tuple:
-            if len(value) == 2 and type(value[0]) is str and type(value[1]) is int:
-                if _ESCAPED.search(value[0]) is None:
-                    texts.append(f'["{value[0]}", {int.__repr__(value[1])}]')
+            if len(value) == 2:
+                page, line = value
+                if type(page) is str and type(line) is int:
+                    # {line}: str() of an int, its repr (bool, a subclass, is left out)
+                    append(f"[{string(page)}, {line}]")
                     continue
-            elif not value or set(map(type, value)) == _INT:
-                texts.append("[" + ", ".join(map(int.__repr__, value)) + "]")
+            if not value or set(map(type, value)) == _INT:
+                append("[" + ", ".join(map(int.__repr__, value)) + "]")
                 continue
         elif kind is int:
-            texts.append(int.__repr__(value))
+            append(int.__repr__(value))
             continue
-        elif kind is str and _ESCAPED.search(value) is None:
-            texts.append('"' + value + '"')
+        elif kind is str:
+            append(string(value))
             continue
-        texts.append(json.dumps(value, ensure_ascii=False))
+        append(json.dumps(value, ensure_ascii=False))
     return texts
