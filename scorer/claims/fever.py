@@ -89,22 +89,25 @@ def _string(value, where: str, what: str) -> str:
 
 def _gold_groups(evidence, source: tuple) -> tuple:
     """Verifiable gold evidence: a list of groups, each a list of
-    ``[annotation, evidence id, page, line]`` entries -> groups of ``[page, line]``."""
+    ``[annotation, evidence id, page, line]`` entries -> ``(groups, anywhere)``:
+    the groups as tuples of ``[page, line]`` lists, and all their sentences in one list."""
     if not isinstance(evidence, list):
         raise ScorerError(f"{source[0]} line {source[1]}: gold 'evidence' must be a list of "
                           f"evidence groups, not {type_name(evidence)}")
-    groups = []
+    groups, anywhere = [], []
     for group in evidence:
         if not isinstance(group, list):
             raise ScorerError(f"{source[0]} line {source[1]}: a gold evidence group must be a "
                               f"list of [annotation, id, page, line] entries, not {show(group)}")
+        sentences = []
         for entry in group:
             if not isinstance(entry, list) or len(entry) < 4:
                 raise ScorerError(f"{source[0]} line {source[1]}: gold evidence entry "
                                   f"{show(entry)} is not an [annotation, id, page, line] list")
-        # entry[2:4]: the [page, line] list in one step.
-        groups.append(tuple([entry[2:4] for entry in group]))
-    return tuple(groups)
+            sentences.append(entry[2:4])  # [page, line] in one step
+        groups.append(tuple(sentences))
+        anywhere += sentences
+    return tuple(groups), anywhere
 
 
 def _check_format(evidence: list, path: str, line: int) -> None:
@@ -132,15 +135,15 @@ def _check_format(evidence: list, path: str, line: int) -> None:
                                   f"[page (string), line (integer)] pairs")
 
 
-def _resolve_gold(index: int, line: int, prediction: dict, inputs: Inputs) -> tuple:
-    """``(label, evidence, source, inline)`` of one prediction, inline or blind."""
-    if "evidence" in prediction and "label" in prediction:
-        return prediction["label"], prediction["evidence"], (inputs.predictions_path, line), True
-    if inputs.gold is None:
-        raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
-                          f"'label' and 'evidence' of its own and no gold file was given "
-                          f"(give the gold file first, then the predictions)")
-    if len(inputs.gold) != len(inputs.predictions):
+def _blind_gold(index: int, line: int, inputs: Inputs, paired: bool) -> tuple:
+    """``(label, evidence, source, False)`` of a prediction without its own label
+    and evidence: the gold line at its position (``paired``: the gold file has a
+    line for every prediction)."""
+    if not paired:
+        if inputs.gold is None:
+            raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
+                              f"'label' and 'evidence' of its own and no gold file was given "
+                              f"(give the gold file first, then the predictions)")
         raise ScorerError(f"{inputs.predictions_path} line {line}: blind prediction, but "
                           f"{inputs.gold_path} has {len(inputs.gold)} line(s) for "
                           f"{len(inputs.predictions)} prediction(s); gold and predictions "
@@ -170,10 +173,11 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
         keys, key_source = claim_keys(claim_names([g["id"] for _, g in inputs.gold]), lines)
     else:
         keys, key_source = claim_keys(None, lines)
+    paired = inputs.gold is not None and len(inputs.gold) == len(predictions)
     outcomes, inline = [], 0
     for index, (line, prediction) in enumerate(predictions):
         outcome = score_claim(keys[index], names[index], index, line, prediction, inputs,
-                              max_evidence)
+                              max_evidence, paired)
         inline += outcome.inline
         if outcome.label.upper() not in known:
             _unknown_label(problems, policy, outcome.label, outcome.gold_source)
@@ -205,11 +209,15 @@ def _unknown_label(problems: Problems, policy: Policy, label: str, source: tuple
 
 
 def score_claim(key: str, name: str, index: int, line: int, prediction: dict, inputs: Inputs,
-                max_evidence: int | None) -> ClaimOutcome:
+                max_evidence: int | None, paired: bool) -> ClaimOutcome:
     if "predicted_evidence" not in prediction:
         raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
                           f"'predicted_evidence'")
-    label, evidence, source, inline = _resolve_gold(index, line, prediction, inputs)
+    if "evidence" in prediction and "label" in prediction:
+        label, evidence, source, inline = (prediction["label"], prediction["evidence"],
+                                           (inputs.predictions_path, line), True)
+    else:
+        label, evidence, source, inline = _blind_gold(index, line, inputs, paired)
     if not isinstance(label, str):
         _string(label, f"{source[0]} line {source[1]}", "the gold 'label'")
     if "predicted_label" not in prediction:
@@ -235,28 +243,22 @@ def score_claim(key: str, name: str, index: int, line: int, prediction: dict, in
             predicted, n_read, (), label_right, None,
             _record(Counts, (1, int(label_right), int(label_right), 0.0, 0, 0, 0, 0, 0))))
 
-    groups = _gold_groups(evidence, source)
+    groups, anywhere = _gold_groups(evidence, source)
     complete = None
     for number, group in enumerate(groups, 1):
-        for sentence in group:
-            if sentence not in read:
-                break
-        else:
+        if all(map(read.__contains__, group)):
             complete = number
             break
     matched, hits = (), 0
-    if groups:
-        anywhere = [sentence for group in groups for sentence in group]
-        found = [(position, sentence) for position, sentence in enumerate(read, 1)
-                 if sentence in anywhere]
-        if found:
-            # Precision counts only gold entries with a line (not null).
-            scored = [sentence for sentence in anywhere if sentence[1] is not None]
-            matched = tuple([(position,
-                              tuple([number for number, group in enumerate(groups, 1)
-                                     if sentence in group]),
-                              sentence in scored) for position, sentence in found])
-            hits = sum([in_gold for _position, _groups, in_gold in matched])
+    if any(map(anywhere.__contains__, read)):
+        # Precision counts only gold entries with a line (not null).
+        scored = [sentence for sentence in anywhere if sentence[1] is not None]
+        matched = tuple([(position,
+                          tuple([number for number, group in enumerate(groups, 1)
+                                 if sentence in group]),
+                          sentence in scored)
+                         for position, sentence in enumerate(read, 1) if sentence in anywhere])
+        hits = sum([in_gold for _position, _groups, in_gold in matched])
     strict = label_right and complete is not None
     recall = int(not groups or complete is not None)
     counts = _record(Counts, (1, int(label_right), int(strict), hits / n_read if read else 1.0,

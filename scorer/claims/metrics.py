@@ -231,7 +231,9 @@ def claim_keys(texts: list | None, lines: list) -> tuple[list, str]:
     ``texts`` is None) ``line<N>``."""
     if texts is None:
         return [f"line{line}" for line in lines], "line"
-    usable = all(text and _UNUSABLE_IN_KEY.search(text) is None for text in texts)
+    # One search of all the texts joined: one of them holds a blank, ':' or ','
+    # exactly when the whole does.
+    usable = all(texts) and _UNUSABLE_IN_KEY.search("".join(texts)) is None
     if usable and len(set(texts)) == len(texts):
         return texts, "id"
     return [f"line{line}" for line in lines], "line"

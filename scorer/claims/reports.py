@@ -164,14 +164,15 @@ def _rationales(gold: "scifact_task.GoldAbstract") -> str:
 
 def _scifact_claim(outcome: "scifact_task.ClaimOutcome", max_evidence) -> str:
     gold, predicted = outcome.gold, outcome.predicted
-    out = [RULE, f"CLAIM {outcome.name}\tgold line {gold.line}\tpredictions line {predicted.line}\n"]
-    out.append(_fact("GOLD LABEL", outcome.gold_label))
+    # Lines as f-strings of texts (docs and labels are strings): a thousand
+    # claims make a .debug.
     source = "top-level label" if predicted.label is not None else "from predicted abstracts"
-    out.append(_fact("PREDICTED LABEL", outcome.predicted_label, source,
-                     "RIGHT" if outcome.counts.label_correct else "WRONG"))
-    for abstract in gold.abstracts.values():
-        out.append(_fact("GOLD ABSTRACT", abstract.doc, abstract.label,
-                         "rationales " + _rationales(abstract)))
+    out = [f"{RULE}CLAIM {outcome.name}\tgold line {gold.line}\tpredictions line "
+           f"{predicted.line}\n\tGOLD LABEL:\t{outcome.gold_label}\n\tPREDICTED LABEL:\t"
+           f"{outcome.predicted_label}\t{source}\t"
+           f"{'RIGHT' if outcome.counts.label_correct else 'WRONG'}\n"]
+    out += [f"\tGOLD ABSTRACT:\t{abstract.doc}\t{abstract.label}\trationales "
+            f"{_rationales(abstract)}\n" for abstract in gold.abstracts.values()]
     for abstract in outcome.abstracts:
         out.append(SUBRULE)
         out += _scifact_abstract(abstract)
@@ -198,16 +199,16 @@ def _scifact_claim(outcome: "scifact_task.ClaimOutcome", max_evidence) -> str:
 def _scifact_abstract(outcome: "scifact_task.AbstractOutcome") -> list:
     predicted, gold = outcome.predicted, outcome.gold
     joined = f"joined from {predicted.sets} set(s)" if predicted.sets else ""
-    out = [_fact("PREDICTED ABSTRACT", predicted.doc, predicted.label,
-                 "sentences " + show(list(predicted.sentences)), *([joined] if joined else []))]
+    out = [f"\tPREDICTED ABSTRACT:\t{predicted.doc}\t{predicted.label}\tsentences "
+           f"{show(list(predicted.sentences))}{chr(9) + joined if joined else ''}\n"]
     if gold is None:
         out.append(_fact("GOLD", "NONE", "not a gold abstract of this claim: retrieved, "
                                          "never correct"))
     else:
-        out.append(_fact("GOLD", gold.doc, gold.label, "rationales " + _rationales(gold)))
-        out.append(_fact("LABEL", "RIGHT" if outcome.label_right else "WRONG"))
+        out.append(f"\tGOLD:\t{gold.doc}\t{gold.label}\trationales {_rationales(gold)}\n"
+                   f"\tLABEL:\t{'RIGHT' if outcome.label_right else 'WRONG'}\n")
         if not outcome.label_right:
-            out.append(_fact("RATIONALIZED", "NO", "label wrong"))
+            out.append("\tRATIONALIZED:\tNO\tlabel wrong\n")
         else:
             read = list(predicted.sentences if outcome.cap is None
                         else predicted.sentences[:outcome.cap])
@@ -220,23 +221,25 @@ def _scifact_abstract(outcome: "scifact_task.AbstractOutcome") -> list:
             else:
                 out.append(_fact("RATIONALIZED", "NO", f"no gold rationale within the "
                                  f"{first} {show(read)}"))
-    for sentence in outcome.sentences:
-        out.append(_fact(f"SENTENCE {show(sentence.sentence)}", *_sentence_verdict(
-            sentence, outcome.label_right)))
+    # The sentences shown by one call (a call per sentence would cost as much again).
+    out += [f"\tSENTENCE {text}:\t{_sentence_verdict(sentence, outcome.label_right)}\n"
+            for sentence, text in zip(outcome.sentences,
+                                      shows([s.sentence for s in outcome.sentences]))]
     return out
 
 
-def _sentence_verdict(sentence: "scifact_task.SentenceOutcome", label_right: bool) -> tuple:
+def _sentence_verdict(sentence: "scifact_task.SentenceOutcome", label_right: bool) -> str:
+    """The verdict and its reasons, tab-separated."""
     verdict = sentence.verdict
     if verdict == scifact_task.CORRECT:
-        return (verdict, f"rationale {show(list(sentence.rationale))} wholly predicted",
-                "counts for label" if label_right else "not for label: label wrong")
+        return (f"{verdict}\trationale {show(list(sentence.rationale))} wholly predicted\t"
+                f"{'counts for label' if label_right else 'not for label: label wrong'}")
     if verdict == scifact_task.INCOMPLETE:
-        return (verdict, f"rationale {show(list(sentence.rationale))} lacks "
-                         f"{show(list(sentence.missing))}")
+        return (f"{verdict}\trationale {show(list(sentence.rationale))} lacks "
+                f"{show(list(sentence.missing))}")
     if verdict == scifact_task.REPEATED:
-        return (verdict, "retrieved again, not counted again")
-    return (verdict,)
+        return f"{verdict}\tretrieved again, not counted again"
+    return verdict
 
 
 class _FeverDebug:
