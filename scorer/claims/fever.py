@@ -135,26 +135,23 @@ def _check_format(evidence: list, path: str, line: int) -> None:
                                   f"[page (string), line (integer)] pairs")
 
 
-def _blind_gold(index: int, line: int, inputs: Inputs, paired: bool) -> tuple:
-    """``(label, evidence, source, False)`` of a prediction without its own label
-    and evidence: the gold line at its position (``paired``: the gold file has a
-    line for every prediction)."""
-    if not paired:
-        if inputs.gold is None:
-            raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
-                              f"'label' and 'evidence' of its own and no gold file was given "
-                              f"(give the gold file first, then the predictions)")
-        raise ScorerError(f"{inputs.predictions_path} line {line}: blind prediction, but "
-                          f"{inputs.gold_path} has {len(inputs.gold)} line(s) for "
-                          f"{len(inputs.predictions)} prediction(s); gold and predictions "
-                          f"are paired by line")
-    gold_line, gold = inputs.gold[index]
-    if "evidence" not in gold or "label" not in gold:
-        key = "evidence" if "evidence" not in gold else "label"
-        raise ScorerError(f"{inputs.gold_path} line {gold_line}: the gold claim has no "
-                          f"'{key}' (needed by the prediction on {inputs.predictions_path} "
-                          f"line {line})")
-    return gold["label"], gold["evidence"], (inputs.gold_path, gold_line), False
+def _no_gold(line: int, gold_row, inputs: Inputs) -> ScorerError:
+    """Why a prediction without its own label and evidence has no gold:
+    ``gold_row``, the gold line at its position, is None or lacks them."""
+    if gold_row is None and inputs.gold is None:
+        return ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
+                           f"'label' and 'evidence' of its own and no gold file was given "
+                           f"(give the gold file first, then the predictions)")
+    if gold_row is None:
+        return ScorerError(f"{inputs.predictions_path} line {line}: blind prediction, but "
+                           f"{inputs.gold_path} has {len(inputs.gold)} line(s) for "
+                           f"{len(inputs.predictions)} prediction(s); gold and predictions "
+                           f"are paired by line")
+    gold_line, gold = gold_row
+    key = "evidence" if "evidence" not in gold else "label"
+    return ScorerError(f"{inputs.gold_path} line {gold_line}: the gold claim has no "
+                       f"'{key}' (needed by the prediction on {inputs.predictions_path} "
+                       f"line {line})")
 
 
 def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
@@ -164,6 +161,8 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
                           f"label accuracy are undefined without claims")
     max_evidence = policy.max_evidence
     known = {label.upper() for label in policy.labels}
+    #: Labels as written that are known (case aside): a set lookup, not upper(), per claim.
+    accepted = set()
     lines = [line for line, _ in predictions]
     names = claim_names([p.get("id") for _, p in predictions])
     if all("id" in p for _, p in predictions):
@@ -173,17 +172,24 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
         keys, key_source = claim_keys(claim_names([g["id"] for _, g in inputs.gold]), lines)
     else:
         keys, key_source = claim_keys(None, lines)
+    # Blind predictions take the gold line at their position: the files must pair up.
     paired = inputs.gold is not None and len(inputs.gold) == len(predictions)
+    gold_rows = inputs.gold if paired else [None] * len(predictions)
     outcomes, inline = [], 0
-    for index, (line, prediction) in enumerate(predictions):
-        outcome = score_claim(keys[index], names[index], index, line, prediction, inputs,
-                              max_evidence, paired)
+    for key, name, (line, prediction), gold_row in zip(keys, names, predictions, gold_rows):
+        outcome = score_claim(key, name, line, prediction, gold_row, inputs, max_evidence)
         inline += outcome.inline
-        if outcome.label.upper() not in known:
-            _unknown_label(problems, policy, outcome.label, outcome.gold_source)
-        if outcome.predicted_label.upper() not in known:
-            _unknown_label(problems, policy, outcome.predicted_label,
-                           (inputs.predictions_path, line))
+        label, predicted_label = outcome.label, outcome.predicted_label
+        if label not in accepted:
+            if label.upper() in known:
+                accepted.add(label)
+            else:
+                _unknown_label(problems, policy, label, outcome.gold_source)
+        if predicted_label not in accepted:
+            if predicted_label.upper() in known:
+                accepted.add(predicted_label)
+            else:
+                _unknown_label(problems, policy, predicted_label, (inputs.predictions_path, line))
         outcomes.append(outcome)
     if inputs.gold is not None and inline:
         problems.record("CLAIM_WARNING",
@@ -208,16 +214,23 @@ def _unknown_label(problems: Problems, policy: Policy, label: str, source: tuple
                     f"{NEI} verifiable)", where=Where(*source))
 
 
-def score_claim(key: str, name: str, index: int, line: int, prediction: dict, inputs: Inputs,
-                max_evidence: int | None, paired: bool) -> ClaimOutcome:
+def score_claim(key: str, name: str, line: int, prediction: dict, gold_row: tuple | None,
+                inputs: Inputs, max_evidence: int | None) -> ClaimOutcome:
+    """One prediction scored against its own label and evidence when it has both,
+    else against ``gold_row``, the ``(line, object)`` of the gold file at its
+    position (None: no gold file, or one of another length)."""
     if "predicted_evidence" not in prediction:
         raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
                           f"'predicted_evidence'")
     if "evidence" in prediction and "label" in prediction:
         label, evidence, source, inline = (prediction["label"], prediction["evidence"],
                                            (inputs.predictions_path, line), True)
+    elif gold_row is not None and "evidence" in gold_row[1] and "label" in gold_row[1]:
+        gold = gold_row[1]
+        label, evidence, source, inline = (gold["label"], gold["evidence"],
+                                           (inputs.gold_path, gold_row[0]), False)
     else:
-        label, evidence, source, inline = _blind_gold(index, line, inputs, paired)
+        raise _no_gold(line, gold_row, inputs)
     if not isinstance(label, str):
         _string(label, f"{source[0]} line {source[1]}", "the gold 'label'")
     if "predicted_label" not in prediction:
