@@ -15,9 +15,8 @@ from scorer.problems import ScorerError
 from scorer.textfile import read_text
 
 
-def read_lines(path: str) -> list[str]:
-    """The file's lines as Python's text mode splits them (``\\n``, ``\\r\\n``, ``\\r``)."""
-    text = read_text(path)
+def _lines(text: str) -> list[str]:
+    """The text's lines as Python's text mode splits them (``\\n``, ``\\r\\n``, ``\\r``)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -28,11 +27,14 @@ def read_lines(path: str) -> list[str]:
 
 def read_objects(path: str) -> list[tuple[int, dict]]:
     """``(line number, object)`` for every line; each line must hold one JSON object."""
-    return list(_objects(path))
-
-
-def _objects(path: str):
-    for number, line in enumerate(read_lines(path), 1):
+    # A loop filling a list, not a generator: no generator resumed per line.
+    objects = []
+    append = objects.append
+    text = read_text(path)
+    # Only an escape \uD800-\uDFFF makes a lone surrogate (the file itself is
+    # strict UTF-8): lines are searched for one only when the file has one.
+    escapes = "\\ud" in text or "\\uD" in text
+    for number, line in enumerate(_lines(text), 1):
         if not line or line.isspace():
             raise ScorerError(f"{path} line {number}: empty line; every line must hold "
                               f"one JSON object (the reference evaluators stop here too)")
@@ -50,8 +52,7 @@ def _objects(path: str):
             # int() refuses numbers of more than 4,300 digits (sys.get_int_max_str_digits).
             raise ScorerError(f"{path} line {number}: a number too long to read "
                               f"(JSON numbers here are ids, lines and counts)")
-        # Only an escape \uD800-\uDFFF makes one: the file itself is strict UTF-8.
-        if ("\\ud" in line or "\\uD" in line) and \
+        if escapes and ("\\ud" in line or "\\uD" in line) and \
                 has_lone_surrogate(json.dumps(value, ensure_ascii=False)):
             raise ScorerError(f"{path} line {number}: a string holds a lone surrogate "
                               f"(an escape \\ud800 to \\udfff not part of a pair), which is "
@@ -59,7 +60,8 @@ def _objects(path: str):
         if not isinstance(value, dict):
             raise ScorerError(f"{path} line {number}: expected a JSON object "
                               f"{{...}}, found {type_name(value)}")
-        yield number, value
+        append((number, value))
+    return objects
 
 
 #: The C scanner behind ``json.loads``, called directly: the same parse
