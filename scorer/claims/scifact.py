@@ -20,7 +20,7 @@ detected per file (see :func:`read_predictions`).
 """
 from __future__ import annotations
 
-from collections import Counter, namedtuple
+from collections import namedtuple
 
 from scorer.claims.jsonl import read_objects, show, type_name
 from scorer.claims.metrics import (CLAIMS, Evaluation, claim_columns, claim_keys, claim_names,
@@ -51,6 +51,10 @@ ABSTRACT_NOT_IN_GOLD = "ABSTRACT NOT IN GOLD"
 # a tuple is the cheapest record to make, and typing.NamedTuple or
 # dataclasses would cost a plain run more start-up time than scoring a
 # thousand claims.
+
+#: ``Record(*fields)`` without the generated ``__new__``'s Python call (all
+#: fields given, defaults included): for the records made per sentence.
+_record = tuple.__new__
 
 #: rationales: in file order, each the list of its sentences as written.
 GoldAbstract = namedtuple("GoldAbstract", "doc label rationales")
@@ -234,10 +238,11 @@ def read_predictions(path: str) -> tuple:
 def claim_label(labels) -> str:
     """A claim's label from its abstracts' labels: NOT_ENOUGH_INFO when there are
     none, else the most frequent, ties going to the later label in string order."""
-    labels = list(labels)
-    if not labels:
+    counts: dict = {}  # first-seen order, as collections.Counter keeps (without its cost)
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    if not counts:
         return NEI
-    counts = Counter(labels)
     return max(counts, key=lambda label: (counts[label], label))
 
 
@@ -321,8 +326,8 @@ def score_abstract(predicted: PredictedAbstract, gold: GoldAbstract | None,
                    gold_line: int) -> AbstractOutcome:
     if gold is None:
         return AbstractOutcome(predicted, None, False, None, None,
-                               tuple(SentenceOutcome(s, ABSTRACT_NOT_IN_GOLD)
-                                     for s in predicted.sentences))
+                               tuple([_record(SentenceOutcome, (s, ABSTRACT_NOT_IN_GOLD, None, ()))
+                                      for s in predicted.sentences]))
     rationale_sets = [set(r) for r in gold.rationales]
     label_right = predicted.label == gold.label
     cap, found = None, None
@@ -335,7 +340,7 @@ def score_abstract(predicted: PredictedAbstract, gold: GoldAbstract | None,
     outcomes, seen = [], set()
     for sentence in predicted.sentences:
         if sentence in seen:
-            outcomes.append(SentenceOutcome(sentence, REPEATED))
+            outcomes.append(_record(SentenceOutcome, (sentence, REPEATED, None, ())))
             continue
         seen.add(sentence)
         holders = [i for i, s in enumerate(rationale_sets) if sentence in s]
@@ -346,10 +351,10 @@ def score_abstract(predicted: PredictedAbstract, gold: GoldAbstract | None,
                 f"({inputs.gold_path} line {gold_line}); a sentence may belong to one "
                 f"rationale of an abstract only")
         if not holders:
-            outcomes.append(SentenceOutcome(sentence, NOT_IN_RATIONALE))
+            outcomes.append(_record(SentenceOutcome, (sentence, NOT_IN_RATIONALE, None, ())))
             continue
         rationale = gold.rationales[holders[0]]
         missing = tuple(dict.fromkeys(s for s in rationale if s not in chosen))
-        outcomes.append(SentenceOutcome(sentence, INCOMPLETE if missing else CORRECT,
-                                        rationale, missing))
+        outcomes.append(_record(SentenceOutcome, (sentence, INCOMPLETE if missing else CORRECT,
+                                                  rationale, missing)))
     return AbstractOutcome(predicted, gold, label_right, cap, found, tuple(outcomes))
