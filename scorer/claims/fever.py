@@ -56,7 +56,8 @@ Counts = namedtuple("Counts", COLUMNS)
 #: - key: the claim's key (resampling); line: the prediction's line; name: its
 #:   id as the report shows it;
 #: - gold_source: where the gold came from, ``(path, line)`` (the prediction's
-#:   own line when inline, True then);
+#:   own line when inline); inline: True when the prediction carries its own
+#:   label and evidence;
 #: - label, predicted_label, label_right, verifiable;
 #: - groups: gold groups as tuples of ``[page, line]`` lists (verifiable claims), else ();
 #: - predicted: the predicted evidence as given; read: how many of it are read;
