@@ -3,10 +3,12 @@ the track and the pictures, not a plain scoring run (issue 11: their import
 is most of a small run's time); nor does a claims run or ``-version`` pay for
 modules that only save typing (dataclasses, typing), PyYAML for a policy that
 keeps to the common subset (scorer/policyfile.py), tempfile, or OpenSSL's
-hashlib for fingerprints of small files."""
+hashlib for fingerprints of small files.  The claim modules (scorer/claims)
+import neither ``dataclasses`` (which pulls in ``inspect``) nor ``typing``
+on a plain run, whatever the generic modules import."""
 from __future__ import annotations
 
-import re
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -39,19 +41,10 @@ def has_builtin_sha256() -> bool:
     return True
 
 
-def imported_by_task_code(module: str) -> bool:
-    """True while scorer/claims/ itself imports ``module`` (its own change
-    removes dataclasses and typing there; these tests then hold for whole runs)."""
-    pattern = re.compile(rf"^\s*(import|from) {module}\b", re.M)
-    return any(pattern.search(path.read_text(encoding="utf-8"))
-               for path in (ROOT / "scorer" / "claims").glob("*.py"))
-
-
 def unwanted_for_runs() -> tuple:
+    """START_UP, but OpenSSL's hashlib where Python has no SHA-256 of its own."""
     return tuple(module for module in START_UP
-                 if not imported_by_task_code(module)
-                 and not (module == "inspect" and imported_by_task_code("dataclasses"))
-                 and (module != "hashlib" or has_builtin_sha256()))
+                 if module != "hashlib" or has_builtin_sha256())
 
 
 def modules_after(arguments: list, cwd: Path, watched=HEAVY) -> tuple:
@@ -125,3 +118,50 @@ def test_a_policy_outside_the_subset_still_reads_with_pyyaml(tmp_path):
              for name in ("gold.jsonl", "predictions.jsonl")]
     arguments = ["-policy", str(policy), "-output_file", str(tmp_path / "run"), *files]
     assert modules_after(arguments, tmp_path, ("yaml",)) == (0, ["yaml"])
+
+
+#: What the claim modules must not import on a plain run (start-up time).
+SLOW_TO_IMPORT = ("dataclasses", "typing", "inspect")
+
+
+def imports_by_claim_modules(arguments: list, cwd: Path) -> tuple:
+    """(exit status, [(importer, module)]) of every import statement a module
+    of scorer.claims executes during ``python -m scorer ARGUMENTS``: the
+    statements themselves are recorded (through ``builtins.__import__``), so a
+    module another one has imported already still counts."""
+    script = f"""
+import builtins, json, sys
+seen, real = [], builtins.__import__
+def record(name, globals=None, locals=None, fromlist=(), level=0):
+    importer = (globals or {{}}).get("__name__") or ""
+    if importer.startswith("scorer.claims") and level == 0:
+        seen.append((importer, name))
+    return real(name, globals, locals, fromlist, level)
+builtins.__import__ = record
+from scorer.cli import main
+status = main({arguments!r})
+print(json.dumps([status, seen]))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    status, seen = json.loads(done.stdout.splitlines()[-1])
+    return status, [tuple(pair) for pair in seen]
+
+
+@pytest.mark.parametrize("task, files", [
+    ("scifact", [str(FIXTURES / "scifact" / "basic" / name)
+                 for name in ("gold.jsonl", "predictions.jsonl")]),
+    ("fever", [str(FIXTURES / "fever" / "blind" / name)
+               for name in ("actual.jsonl", "predictions.jsonl")]),
+])
+def test_plain_claim_runs_import_no_slow_module_from_claim_modules(tmp_path, task, files):
+    arguments = ["-policy", str(ROOT / "configs" / f"{task}.yaml"),
+                 "-output_file", str(tmp_path / "run"), *files]
+    status, seen = imports_by_claim_modules(arguments, tmp_path)
+    assert status == 0
+    # The record is real: the claim modules' own imports are in it.
+    assert ("scorer.claims.driver", "scorer.claims") in seen
+    slow = [(importer, name) for importer, name in seen
+            if name.split(".")[0] in SLOW_TO_IMPORT + HEAVY]
+    assert slow == []

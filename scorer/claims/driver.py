@@ -7,9 +7,6 @@ writes them (atomically) and the error log.  Fatal input problems raise
 """
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING, Optional
-
 from scorer.claims import fever, reports, scifact
 from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
@@ -17,6 +14,8 @@ from scorer.problems import Problems, ScorerError, Where
 from scorer.reports import Reports
 from scorer.request import Request
 
+#: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # numpy and pandas are imported only by runs with samples
     from scorer.bootstrap import SampleSet
 
@@ -40,7 +39,7 @@ _GOLD_KEYS = {"scifact": ("claim", "cited_doc_ids"), "fever": ("label", "evidenc
 _PREDICTION_KEYS = {"scifact": (), "fever": ("predicted_label", "predicted_evidence")}
 
 
-def _looks_like(path: str, task: str) -> Optional[str]:
+def _looks_like(path: str, task: str) -> str | None:
     """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
     import json
     from scorer.limits import MAX_JSON_DEPTH, json_depth
@@ -76,7 +75,7 @@ def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     raise ScorerError(f"the claims driver scores {' and '.join(TASKS)}, not '{policy.task}'")
 
 
-def sample_set(request: Request, evaluation: Evaluation) -> tuple[Optional[SampleSet], bool]:
+def sample_set(request: Request, evaluation: Evaluation) -> tuple[SampleSet | None, bool]:
     """The samples asked for, and whether they were generated here (not read)."""
     if request.samples is not None and request.bootstrap is not None:
         raise ScorerError("give -samples FILE or -bootstrap N, not both")
@@ -120,11 +119,16 @@ def unknown_ids(samples: SampleSet, keys: list) -> list:
                               for member in element.members if member not in known))
 
 
-@dataclasses.dataclass
 class Outcome:
-    reports: Reports
-    evaluation: Evaluation
-    samples: Optional[SampleSet] = None
+    """A scored run: its reports, its evaluation, and the samples used (or None)."""
+
+    __slots__ = ("reports", "evaluation", "samples")
+
+    def __init__(self, reports: Reports, evaluation: Evaluation,
+                 samples: SampleSet | None = None):
+        self.reports = reports
+        self.evaluation = evaluation
+        self.samples = samples
 
 
 def run(request: Request, problems: Problems) -> Reports:
@@ -132,7 +136,7 @@ def run(request: Request, problems: Problems) -> Reports:
     return score(request, problems).reports
 
 
-def score(request: Request, problems: Problems, samples: Optional[SampleSet] = None) -> Outcome:
+def score(request: Request, problems: Problems, samples: SampleSet | None = None) -> Outcome:
     """Score one claim-task run: the reports and the evaluation (``samples``:
     the request's samples when the caller has read or drawn them already)."""
     policy = request.policy

@@ -25,11 +25,11 @@ label, as the reference does.
 """
 from __future__ import annotations
 
-import dataclasses
-from typing import NamedTuple, Optional
+from collections import namedtuple
 
 from scorer.claims.jsonl import read_objects, show, type_name
-from scorer.claims.metrics import CLAIMS, Evaluation, claim_columns, claim_keys, full_data
+from scorer.claims.metrics import (CLAIMS, Evaluation, claim_columns, claim_keys, claim_names,
+                                   full_data)
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 
@@ -38,55 +38,38 @@ NEI = "NOT ENOUGH INFO"
 COLUMNS = (CLAIMS, "label_correct", "strict", "precision", "precision_counted", "recall",
            "recall_counted", "evidence_read", "evidence_in_gold")
 
+# Records are collections.namedtuple classes (typing.NamedTuple and dataclasses
+# cost a plain run more start-up time than scoring a thousand claims), and a
+# run makes one outcome per claim: they are made with ``_record`` (tuple.__new__:
+# no Python-level __new__ call per record).
+_record = tuple.__new__
 
-@dataclasses.dataclass(frozen=True)
-class Inputs:
-    #: The gold ("actual") file for blind predictions, or None.
-    gold_path: Optional[str]
-    predictions_path: str
-    #: ``(line, object)`` pairs; None without a gold file.
-    gold: Optional[list]
-    predictions: list
+#: gold_path: the gold ("actual") file for blind predictions, or None;
+#: gold, predictions: ``(line, object)`` pairs (gold: None without a gold file).
+Inputs = namedtuple("Inputs", "gold_path predictions_path gold predictions")
 
+#: One row of the counts table (``COLUMNS``).
+Counts = namedtuple("Counts", COLUMNS)
 
-# Outcomes are named tuples: a run makes one per claim and one per predicted
-# sentence, tens of thousands, and a tuple is the cheapest record to make.
-
-class SentenceOutcome(NamedTuple):
-    sentence: object
-    #: 1-based position among the predicted sentences.
-    position: int
-    #: False: beyond max_evidence, not read.
-    read: bool
-    #: 1-based numbers of the gold groups holding it (verifiable claims).
-    groups: tuple
-    #: Counted as right by precision (in a gold group entry with a line).
-    in_gold: bool
-
-
-#: ``SentenceOutcome(*fields)`` without the generated ``__new__``'s Python call.
-_sentence = tuple.__new__
-
-
-class ClaimOutcome(NamedTuple):
-    key: str
-    line: int
-    id: object
-    #: Where the gold came from: ``(path, line)``; the prediction's own line when inline.
-    gold_source: tuple
-    #: True when the prediction carries its own label and evidence.
-    inline: bool
-    label: str
-    predicted_label: str
-    label_right: bool
-    verifiable: bool
-    #: Gold groups as ``[page, line]`` lists (verifiable claims), else ().
-    groups: tuple
-    sentences: tuple  # SentenceOutcome, predicted order
-    strict: bool
-    #: 1-based number of the gold group that made the claim strict or recalled.
-    group: Optional[int]
-    counts: dict
+#: One claim scored, for the .debug report:
+#:
+#: - key: the claim's key (resampling); line: the prediction's line; name: its
+#:   id as the report shows it;
+#: - gold_source: where the gold came from, ``(path, line)`` (the prediction's
+#:   own line when inline); inline: True when the prediction carries its own
+#:   label and evidence;
+#: - label, predicted_label, label_right, verifiable;
+#: - groups: gold groups as tuples of ``[page, line]`` lists (verifiable claims), else ();
+#: - predicted: the predicted evidence as given; read: how many of it are read;
+#: - matched: ``(position, groups, in_gold)`` of every sentence read that is in a
+#:   gold group (verifiable claims; position 1-based, groups their 1-based
+#:   numbers, in_gold: counted by precision, in a group entry with a line);
+#:   every other sentence read is in no gold group;
+#: - strict; group: the 1-based number of the gold group that made the claim
+#:   strict or recalled, else None; counts: its :class:`Counts` row.
+ClaimOutcome = namedtuple("ClaimOutcome", (
+    "key", "line", "name", "gold_source", "inline", "label", "predicted_label", "label_right",
+    "verifiable", "groups", "predicted", "read", "matched", "strict", "group", "counts"))
 
 
 def read_inputs(files: tuple) -> Inputs:
@@ -105,25 +88,27 @@ def _string(value, where: str, what: str) -> str:
     return value
 
 
-def _gold_groups(evidence, where: str) -> tuple:
+def _gold_groups(evidence, source: tuple) -> tuple:
     """Verifiable gold evidence: a list of groups, each a list of
-    ``[annotation, evidence id, page, line]`` entries -> groups of ``[page, line]``."""
+    ``[annotation, evidence id, page, line]`` entries -> ``(groups, anywhere)``:
+    the groups as tuples of ``[page, line]`` lists, and all their sentences in one list."""
     if not isinstance(evidence, list):
-        raise ScorerError(f"{where}: gold 'evidence' must be a list of evidence groups, "
-                          f"not {type_name(evidence)}")
-    groups = []
+        raise ScorerError(f"{source[0]} line {source[1]}: gold 'evidence' must be a list of "
+                          f"evidence groups, not {type_name(evidence)}")
+    groups, anywhere = [], []
     for group in evidence:
         if not isinstance(group, list):
-            raise ScorerError(f"{where}: a gold evidence group must be a list of "
-                              f"[annotation, id, page, line] entries, not {show(group)}")
+            raise ScorerError(f"{source[0]} line {source[1]}: a gold evidence group must be a "
+                              f"list of [annotation, id, page, line] entries, not {show(group)}")
         sentences = []
         for entry in group:
             if not isinstance(entry, list) or len(entry) < 4:
-                raise ScorerError(f"{where}: gold evidence entry {show(entry)} is not an "
-                                  f"[annotation, id, page, line] list")
-            sentences.append([entry[2], entry[3]])
+                raise ScorerError(f"{source[0]} line {source[1]}: gold evidence entry "
+                                  f"{show(entry)} is not an [annotation, id, page, line] list")
+            sentences.append(entry[2:4])  # [page, line] in one step
         groups.append(tuple(sentences))
-    return tuple(groups)
+        anywhere += sentences
+    return tuple(groups), anywhere
 
 
 def _check_format(evidence: list, path: str, line: int) -> None:
@@ -151,26 +136,23 @@ def _check_format(evidence: list, path: str, line: int) -> None:
                                   f"[page (string), line (integer)] pairs")
 
 
-def _resolve_gold(index: int, line: int, prediction: dict, inputs: Inputs) -> tuple:
-    """``(label, evidence, source, inline)`` of one prediction, inline or blind."""
-    if "evidence" in prediction and "label" in prediction:
-        return prediction["label"], prediction["evidence"], (inputs.predictions_path, line), True
-    if inputs.gold is None:
-        raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
-                          f"'label' and 'evidence' of its own and no gold file was given "
-                          f"(give the gold file first, then the predictions)")
-    if len(inputs.gold) != len(inputs.predictions):
-        raise ScorerError(f"{inputs.predictions_path} line {line}: blind prediction, but "
-                          f"{inputs.gold_path} has {len(inputs.gold)} line(s) for "
-                          f"{len(inputs.predictions)} prediction(s); gold and predictions "
-                          f"are paired by line")
-    gold_line, gold = inputs.gold[index]
-    if "evidence" not in gold or "label" not in gold:
-        key = "evidence" if "evidence" not in gold else "label"
-        raise ScorerError(f"{inputs.gold_path} line {gold_line}: the gold claim has no "
-                          f"'{key}' (needed by the prediction on {inputs.predictions_path} "
-                          f"line {line})")
-    return gold["label"], gold["evidence"], (inputs.gold_path, gold_line), False
+def _no_gold(line: int, gold_row, inputs: Inputs) -> ScorerError:
+    """Why a prediction without its own label and evidence has no gold:
+    ``gold_row``, the gold line at its position, is None or lacks them."""
+    if gold_row is None and inputs.gold is None:
+        return ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
+                           f"'label' and 'evidence' of its own and no gold file was given "
+                           f"(give the gold file first, then the predictions)")
+    if gold_row is None:
+        return ScorerError(f"{inputs.predictions_path} line {line}: blind prediction, but "
+                           f"{inputs.gold_path} has {len(inputs.gold)} line(s) for "
+                           f"{len(inputs.predictions)} prediction(s); gold and predictions "
+                           f"are paired by line")
+    gold_line, gold = gold_row
+    key = "evidence" if "evidence" not in gold else "label"
+    return ScorerError(f"{inputs.gold_path} line {gold_line}: the gold claim has no "
+                       f"'{key}' (needed by the prediction on {inputs.predictions_path} "
+                       f"line {line})")
 
 
 def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
@@ -180,24 +162,35 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
                           f"label accuracy are undefined without claims")
     max_evidence = policy.max_evidence
     known = {label.upper() for label in policy.labels}
+    #: Labels as written that are known (case aside): a set lookup, not upper(), per claim.
+    accepted = set()
     lines = [line for line, _ in predictions]
-    ids = [p.get("id") for _, p in predictions]
+    names = claim_names([p.get("id") for _, p in predictions])
     if all("id" in p for _, p in predictions):
-        keys, key_source = claim_keys(ids, lines)
+        keys, key_source = claim_keys(names, lines)
     elif inputs.gold is not None and len(inputs.gold) == len(predictions) and \
             all("id" in g for _, g in inputs.gold):
-        keys, key_source = claim_keys([g["id"] for _, g in inputs.gold], lines)
+        keys, key_source = claim_keys(claim_names([g["id"] for _, g in inputs.gold]), lines)
     else:
         keys, key_source = claim_keys(None, lines)
+    # Blind predictions take the gold line at their position: the files must pair up.
+    paired = inputs.gold is not None and len(inputs.gold) == len(predictions)
+    gold_rows = inputs.gold if paired else [None] * len(predictions)
     outcomes, inline = [], 0
-    for index, (line, prediction) in enumerate(predictions):
-        outcome = score_claim(keys[index], index, line, prediction, inputs, max_evidence)
+    for key, name, (line, prediction), gold_row in zip(keys, names, predictions, gold_rows):
+        outcome = score_claim(key, name, line, prediction, gold_row, inputs, max_evidence)
         inline += outcome.inline
-        if outcome.label.upper() not in known:
-            _unknown_label(problems, policy, outcome.label, outcome.gold_source)
-        if outcome.predicted_label.upper() not in known:
-            _unknown_label(problems, policy, outcome.predicted_label,
-                           (inputs.predictions_path, line))
+        label, predicted_label = outcome.label, outcome.predicted_label
+        if label not in accepted:
+            if label.upper() in known:
+                accepted.add(label)
+            else:
+                _unknown_label(problems, policy, label, outcome.gold_source)
+        if predicted_label not in accepted:
+            if predicted_label.upper() in known:
+                accepted.add(predicted_label)
+            else:
+                _unknown_label(problems, policy, predicted_label, (inputs.predictions_path, line))
         outcomes.append(outcome)
     if inputs.gold is not None and inline:
         problems.record("CLAIM_WARNING",
@@ -222,12 +215,23 @@ def _unknown_label(problems: Problems, policy: Policy, label: str, source: tuple
                     f"{NEI} verifiable)", where=Where(*source))
 
 
-def score_claim(key: str, index: int, line: int, prediction: dict, inputs: Inputs,
-                max_evidence: Optional[int]) -> ClaimOutcome:
+def score_claim(key: str, name: str, line: int, prediction: dict, gold_row: tuple | None,
+                inputs: Inputs, max_evidence: int | None) -> ClaimOutcome:
+    """One prediction scored against its own label and evidence when it has both,
+    else against ``gold_row``, the ``(line, object)`` of the gold file at its
+    position (None: no gold file, or one of another length)."""
     if "predicted_evidence" not in prediction:
         raise ScorerError(f"{inputs.predictions_path} line {line}: the prediction has no "
                           f"'predicted_evidence'")
-    label, evidence, source, inline = _resolve_gold(index, line, prediction, inputs)
+    if "evidence" in prediction and "label" in prediction:
+        label, evidence, source, inline = (prediction["label"], prediction["evidence"],
+                                           (inputs.predictions_path, line), True)
+    elif gold_row is not None and "evidence" in gold_row[1] and "label" in gold_row[1]:
+        gold = gold_row[1]
+        label, evidence, source, inline = (gold["label"], gold["evidence"],
+                                           (inputs.gold_path, gold_row[0]), False)
+    else:
+        raise _no_gold(line, gold_row, inputs)
     if not isinstance(label, str):
         _string(label, f"{source[0]} line {source[1]}", "the gold 'label'")
     if "predicted_label" not in prediction:
@@ -242,51 +246,37 @@ def score_claim(key: str, index: int, line: int, prediction: dict, inputs: Input
                           f"be a list of [page, line] pairs, not {type_name(predicted)}")
     gold_label = label.upper()
     label_right = gold_label == predicted_label.upper()
-    verifiable = gold_label != NEI
     if label_right:
         _check_format(predicted, inputs.predictions_path, line)
     read = predicted if max_evidence is None else predicted[:max_evidence]
     n_read = len(read)
-    if not verifiable:
-        strict = label_right
-        sentences = tuple([_sentence(SentenceOutcome, (sentence, position, position <= n_read,
-                                                       (), False))
-                           for position, sentence in enumerate(predicted, 1)])
-        counts = {CLAIMS: 1, "label_correct": int(label_right), "strict": int(strict),
-                  "precision": 0.0, "precision_counted": 0, "recall": 0, "recall_counted": 0,
-                  "evidence_read": 0, "evidence_in_gold": 0}
-        return ClaimOutcome(key, line, prediction.get("id"), source, inline, label,
-                            predicted_label, label_right, False, (), sentences, strict, None,
-                            counts)
+    if gold_label == NEI:
+        # Not verifiable: the label alone decides; no sentence is looked at.
+        return _record(ClaimOutcome, (
+            key, line, name, source, inline, label, predicted_label, label_right, False, (),
+            predicted, n_read, (), label_right, None,
+            _record(Counts, (1, int(label_right), int(label_right), 0.0, 0, 0, 0, 0, 0))))
 
-    groups = _gold_groups(evidence, f"{source[0]} line {source[1]}")
+    groups, anywhere = _gold_groups(evidence, source)
     complete = None
     for number, group in enumerate(groups, 1):
-        for sentence in group:
-            if sentence not in read:
-                break
-        else:
+        if all(map(read.__contains__, group)):
             complete = number
             break
+    matched, hits = (), 0
+    if any(map(anywhere.__contains__, read)):
+        # Precision counts only gold entries with a line (not null).
+        scored = [sentence for sentence in anywhere if sentence[1] is not None]
+        matched = tuple([(position,
+                          tuple([number for number, group in enumerate(groups, 1)
+                                 if sentence in group]),
+                          sentence in scored)
+                         for position, sentence in enumerate(read, 1) if sentence in anywhere])
+        hits = sum([in_gold for _position, _groups, in_gold in matched])
     strict = label_right and complete is not None
-    # Every sentence of any gold group, and those precision counts (line not null).
-    anywhere = [e for group in groups for e in group]
-    scored = [e for e in anywhere if e[1] is not None]
-    sentences, hits = [], 0
-    for position, sentence in enumerate(predicted, 1):
-        if sentence not in anywhere:
-            sentences.append(_sentence(SentenceOutcome, (sentence, position, position <= n_read,
-                                                         (), False)))
-            continue
-        holders = tuple([number for number, group in enumerate(groups, 1) if sentence in group])
-        in_gold = sentence in scored
-        if in_gold and position <= n_read:
-            hits += 1
-        sentences.append(_sentence(SentenceOutcome, (sentence, position, position <= n_read,
-                                                     holders, in_gold)))
-    counts = {CLAIMS: 1, "label_correct": int(label_right), "strict": int(strict),
-              "precision": hits / n_read if read else 1.0, "precision_counted": 1,
-              "recall": int(len(groups) == 0 or complete is not None), "recall_counted": 1,
-              "evidence_read": n_read, "evidence_in_gold": hits}
-    return ClaimOutcome(key, line, prediction.get("id"), source, inline, label, predicted_label,
-                        label_right, True, groups, tuple(sentences), strict, complete, counts)
+    recall = int(not groups or complete is not None)
+    counts = _record(Counts, (1, int(label_right), int(strict), hits / n_read if read else 1.0,
+                              1, recall, 1, n_read, hits))
+    return _record(ClaimOutcome, (key, line, name, source, inline, label, predicted_label,
+                                  label_right, True, groups, predicted, n_read, matched, strict,
+                                  complete, counts))

@@ -8,17 +8,15 @@ and every refusal names the file and the line.
 from __future__ import annotations
 
 import json
-import re
-from typing import Iterator
+from json.encoder import encode_basestring
 
 from scorer.limits import MAX_JSON_DEPTH, has_lone_surrogate, json_depth
 from scorer.problems import ScorerError
 from scorer.textfile import read_text
 
 
-def read_lines(path: str) -> list[str]:
-    """The file's lines as Python's text mode splits them (``\\n``, ``\\r\\n``, ``\\r``)."""
-    text = read_text(path)
+def _lines(text: str) -> list[str]:
+    """The text's lines as Python's text mode splits them (``\\n``, ``\\r\\n``, ``\\r``)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -29,11 +27,14 @@ def read_lines(path: str) -> list[str]:
 
 def read_objects(path: str) -> list[tuple[int, dict]]:
     """``(line number, object)`` for every line; each line must hold one JSON object."""
-    return list(_objects(path))
-
-
-def _objects(path: str) -> Iterator[tuple[int, dict]]:
-    for number, line in enumerate(read_lines(path), 1):
+    # A loop filling a list, not a generator: no generator resumed per line.
+    objects = []
+    append = objects.append
+    text = read_text(path)
+    # Only an escape \uD800-\uDFFF makes a lone surrogate (the file itself is
+    # strict UTF-8): lines are searched for one only when the file has one.
+    escapes = "\\ud" in text or "\\uD" in text
+    for number, line in enumerate(_lines(text), 1):
         if not line or line.isspace():
             raise ScorerError(f"{path} line {number}: empty line; every line must hold "
                               f"one JSON object (the reference evaluators stop here too)")
@@ -51,8 +52,7 @@ def _objects(path: str) -> Iterator[tuple[int, dict]]:
             # int() refuses numbers of more than 4,300 digits (sys.get_int_max_str_digits).
             raise ScorerError(f"{path} line {number}: a number too long to read "
                               f"(JSON numbers here are ids, lines and counts)")
-        # Only an escape \uD800-\uDFFF makes one: the file itself is strict UTF-8.
-        if ("\\ud" in line or "\\uD" in line) and \
+        if escapes and ("\\ud" in line or "\\uD" in line) and \
                 has_lone_surrogate(json.dumps(value, ensure_ascii=False)):
             raise ScorerError(f"{path} line {number}: a string holds a lone surrogate "
                               f"(an escape \\ud800 to \\udfff not part of a pair), which is "
@@ -60,7 +60,8 @@ def _objects(path: str) -> Iterator[tuple[int, dict]]:
         if not isinstance(value, dict):
             raise ScorerError(f"{path} line {number}: expected a JSON object "
                               f"{{...}}, found {type_name(value)}")
-        yield number, value
+        append((number, value))
+    return objects
 
 
 #: The C scanner behind ``json.loads``, called directly: the same parse
@@ -100,8 +101,9 @@ def type_name(value) -> str:
 
 
 _INT = {int}
-#: What ``json.dumps(..., ensure_ascii=False)`` escapes in a string.
-_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
+#: ``json.dumps(text, ensure_ascii=False)`` of a string: the encoder's own C
+#: function for it, without the encoder's set-up cost.
+_string = encode_basestring
 
 
 def show(value) -> str:
@@ -112,26 +114,30 @@ def show(value) -> str:
 
 def shows(values) -> list:
     """:func:`show` of each value.  The values the reports show by the
-    thousand (whole numbers, plain strings, ``[page, line]`` pairs, lists of
-    whole numbers) are written directly, the same text without the encoder's
-    set-up cost; anything else goes through ``json.dumps``.  One call for many
+    thousand (whole numbers, strings, ``[page, line]`` pairs, lists of whole
+    numbers) are written directly, the same text without the encoder's set-up
+    cost; anything else goes through ``json.dumps``.  One call for many
     values: a call per value would cost as much again."""
     texts = []
+    append = texts.append
+    string = _string
     for value in values:
         kind = type(value)
         if kind is list or kind is tuple:
-            if len(value) == 2 and type(value[0]) is str and type(value[1]) is int:
-                if _ESCAPED.search(value[0]) is None:
-                    texts.append(f'["{value[0]}", {int.__repr__(value[1])}]')
+            if len(value) == 2:
+                page, line = value
+                if type(page) is str and type(line) is int:
+                    # {line}: str() of an int, its repr (bool, a subclass, is left out)
+                    append(f"[{string(page)}, {line}]")
                     continue
-            elif not value or set(map(type, value)) == _INT:
-                texts.append("[" + ", ".join(map(int.__repr__, value)) + "]")
+            if not value or set(map(type, value)) == _INT:
+                append("[" + ", ".join(map(int.__repr__, value)) + "]")
                 continue
         elif kind is int:
-            texts.append(int.__repr__(value))
+            append(int.__repr__(value))
             continue
-        elif kind is str and _ESCAPED.search(value) is None:
-            texts.append('"' + value + '"')
+        elif kind is str:
+            append(string(value))
             continue
-        texts.append(json.dumps(value, ensure_ascii=False))
+        append(json.dumps(value, ensure_ascii=False))
     return texts

@@ -17,42 +17,50 @@ once.  Both read the definitions below, so they cannot drift apart.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import operator
 import re
-from typing import Optional, Union
 
-from scorer.claims.jsonl import show
+from scorer.claims.jsonl import shows
+
+# Plain classes, not dataclasses: a claim run imports neither ``dataclasses``
+# (which pulls in ``inspect``) nor ``typing``; they cost more start-up time
+# than scoring a thousand claims.
 
 
-@dataclasses.dataclass(frozen=True)
 class Ratio:
-    name: str
-    explanation: str
-    numerator: str
-    denominator: str
-    #: The value when the denominator sums to 0.
-    if_empty: float = 0.0
+    """A column summed over claims / another column summed over claims."""
+
+    __slots__ = ("name", "explanation", "numerator", "denominator", "if_empty")
+
+    def __init__(self, name: str, explanation: str, numerator: str, denominator: str,
+                 if_empty: float = 0.0):
+        self.name = name
+        self.explanation = explanation
+        self.numerator = numerator
+        self.denominator = denominator
+        #: The value when the denominator sums to 0.
+        self.if_empty = if_empty
 
     @property
     def columns(self) -> tuple:
         return (self.numerator, self.denominator)
 
 
-@dataclasses.dataclass(frozen=True)
 class HarmonicMean:
-    name: str
-    explanation: str
-    precision: str
-    recall: str
+    """``2 * p * r / (p + r)`` of two metrics' values (named ``precision`` and ``recall``)."""
+
+    __slots__ = ("name", "explanation", "precision", "recall")
+
+    def __init__(self, name: str, explanation: str, precision: str, recall: str):
+        self.name = name
+        self.explanation = explanation
+        self.precision = precision
+        self.recall = recall
 
     @property
     def columns(self) -> tuple:
         return ()
-
-
-Metric = Union[Ratio, HarmonicMean]
 
 #: Every claim row has ``claims`` = 1, so a sum of it counts claims.
 CLAIMS = "claims"
@@ -157,39 +165,46 @@ def full_data(task: str, table) -> dict:
     return {name: float(value) for name, value in values.items()}
 
 
-@dataclasses.dataclass
 class Evaluation:
     """One scored run of a claim task."""
 
-    task: str
-    #: Paths of the files read, in the order given (gold first).
-    files: tuple
-    #: Claim identifiers in file order (unique; resampling draws these).
-    keys: list
-    #: The counts table as plain lists: column -> one value per claim, file order.
-    columns: dict
-    #: Per-claim outcomes for the ``.debug`` report, in file order.
-    outcomes: list
-    #: Full-data metric values, registry order.
-    metrics: dict
-    max_evidence: Optional[int] = None
-    #: How claim keys were made ("id" or "line"), stated in the reports.
-    key_source: str = "id"
+    __slots__ = ("task", "files", "keys", "columns", "outcomes", "metrics", "max_evidence",
+                 "key_source", "_counts")
+
+    def __init__(self, task: str, files: tuple, keys: list, columns: dict, outcomes: list,
+                 metrics: dict, max_evidence: int | None = None, key_source: str = "id"):
+        self.task = task
+        #: Paths of the files read, in the order given (gold first).
+        self.files = files
+        #: Claim identifiers in file order (unique; resampling draws these).
+        self.keys = keys
+        #: The counts table as plain lists: column -> one value per claim, file order.
+        self.columns = columns
+        #: Per-claim outcomes for the ``.debug`` report, in file order.
+        self.outcomes = outcomes
+        #: Full-data metric values, registry order.
+        self.metrics = metrics
+        self.max_evidence = max_evidence
+        #: How claim keys were made ("id" or "line"), stated in the reports.
+        self.key_source = key_source
+        self._counts = None
 
     @property
     def counts(self):
         """The counts table as a DataFrame: one row per claim (index: ``keys``),
         sufficient statistics as columns.  Built on first use, so that a plain
         scoring run never imports pandas."""
-        table = self.__dict__.get("_counts")
-        if table is None:
-            table = self.__dict__["_counts"] = counts_frame(self.columns, self.keys)
-        return table
+        if self._counts is None:
+            self._counts = counts_frame(self.columns, self.keys)
+        return self._counts
 
 
 def claim_columns(rows: list, columns: tuple) -> dict:
-    """The counts table as column lists: ``rows`` are dicts of column -> count, one per claim."""
-    return {column: [row[column] for row in rows] for column in columns}
+    """The counts table as column lists: ``rows`` are tuples in ``columns``
+    order, one per claim (transposed by ``zip``: no lookup per cell)."""
+    if not rows:
+        return {column: [] for column in columns}
+    return dict(zip(columns, map(list, zip(*rows))))
 
 
 def counts_frame(columns: dict, keys: list):
@@ -205,13 +220,20 @@ def counts_frame(columns: dict, keys: list):
 _UNUSABLE_IN_KEY = re.compile(r"[\s:,]")
 
 
-def claim_keys(ids: Optional[list], lines: list) -> tuple[list, str]:
-    """Identifiers for resampling: the ids as text when they are unique and fit in a
-    samples file (no blank, ':' or ','), else (or when ``ids`` is None) ``line<N>``."""
-    if ids is None:
+def claim_names(ids: list) -> list:
+    """Claim ids as text: a string as it is, any other JSON value as written."""
+    return [value if type(value) is str else text for value, text in zip(ids, shows(ids))]
+
+
+def claim_keys(texts: list | None, lines: list) -> tuple[list, str]:
+    """Identifiers for resampling: the ids as text (:func:`claim_names`) when they
+    are unique and fit in a samples file (no blank, ':' or ','), else (or when
+    ``texts`` is None) ``line<N>``."""
+    if texts is None:
         return [f"line{line}" for line in lines], "line"
-    texts = [value if type(value) is str else show(value) for value in ids]
-    usable = all(text and _UNUSABLE_IN_KEY.search(text) is None for text in texts)
+    # One search of all the texts joined: one of them holds a blank, ':' or ','
+    # exactly when the whole does.
+    usable = all(texts) and _UNUSABLE_IN_KEY.search("".join(texts)) is None
     if usable and len(set(texts)) == len(texts):
         return texts, "id"
     return [f"line{line}" for line in lines], "line"

@@ -17,7 +17,6 @@ Layouts follow the Cold Start family (``scorer/coldstart``, the Perl tables):
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Optional
 
 import scorer
 from scorer.textfile import fingerprint_lines
@@ -27,6 +26,8 @@ from scorer.claims.jsonl import show, shows
 from scorer.claims.metrics import Evaluation, metrics_of
 from scorer.policy import Policy
 
+#: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # numpy is imported only by runs with samples
     from scorer.bootstrap import SampleSet
 
@@ -37,11 +38,11 @@ CONFIDENCE_HEADER = "99%(   95%(   90%(   mean   scr.   )90%   )95%   )99%"
 CONFIDENCE_NAME_WIDTH = 20
 
 
-def _limit_text(max_evidence: Optional[int]) -> str:
+def _limit_text(max_evidence: int | None) -> str:
     return "all" if max_evidence is None else str(max_evidence)
 
 
-def signature(policy: Policy, samples: Optional[SampleSet], seed: Optional[int]) -> str:
+def signature(policy: Policy, samples: SampleSet | None, seed: int | None) -> str:
     """What produced the numbers, in one line (sacrebleu style)."""
     return "|".join((
         f"scorer:{scorer.__version__}",
@@ -54,7 +55,7 @@ def signature(policy: Policy, samples: Optional[SampleSet], seed: Optional[int])
     ))
 
 
-def _samples_digest(samples: Optional[SampleSet]) -> str:
+def _samples_digest(samples: SampleSet | None) -> str:
     if samples is None:
         return "none"
     from scorer.bootstrap import samples_digest
@@ -83,8 +84,8 @@ def json_text(evaluation: Evaluation, signature_line: str) -> str:
 
 
 def params_text(*, program: str, argv: tuple, cwd: str, policy: Policy,
-                policy_file: Optional[str], files: tuple, samples_file: Optional[str],
-                bootstrap: Optional[int], seed: Optional[int], signature_line: str) -> str:
+                policy_file: str | None, files: tuple, samples_file: str | None,
+                bootstrap: int | None, seed: int | None, signature_line: str) -> str:
     invocation = " ".join([program, *argv])
     lines = ["#Invoked as:", f"{cwd}$ {invocation}", "", "#Policy Selected:",
              f"  task => {policy.task}",
@@ -143,12 +144,14 @@ def debug_text(evaluation: Evaluation) -> str:
 def debug_pieces(evaluation: Evaluation):
     """The ``.debug`` text piece by piece (a claim a piece), for writing it
     without holding it whole: it is the largest report by far."""
-    writer = _scifact_claim if evaluation.task == "scifact" else _fever_claim
-    yield (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
-           f"max_evidence {_limit_text(evaluation.max_evidence)}\n")
     max_evidence = evaluation.max_evidence
-    for outcome in evaluation.outcomes:
-        yield writer(outcome, max_evidence)
+    yield (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
+           f"max_evidence {_limit_text(max_evidence)}\n")
+    if evaluation.task == "scifact":
+        for outcome in evaluation.outcomes:
+            yield _scifact_claim(outcome, max_evidence)
+        return
+    yield from map(_FeverDebug(max_evidence).claim, evaluation.outcomes)
 
 
 def _fact(name: str, *values) -> str:
@@ -161,15 +164,15 @@ def _rationales(gold: "scifact_task.GoldAbstract") -> str:
 
 def _scifact_claim(outcome: "scifact_task.ClaimOutcome", max_evidence) -> str:
     gold, predicted = outcome.gold, outcome.predicted
-    out = [RULE, f"CLAIM {show(gold.id) if not isinstance(gold.id, str) else gold.id}"
-           f"\tgold line {gold.line}\tpredictions line {predicted.line}\n"]
-    out.append(_fact("GOLD LABEL", outcome.gold_label))
+    # Lines as f-strings of texts (docs and labels are strings): a thousand
+    # claims make a .debug.
     source = "top-level label" if predicted.label is not None else "from predicted abstracts"
-    out.append(_fact("PREDICTED LABEL", outcome.predicted_label, source,
-                     "RIGHT" if outcome.counts["label_correct"] else "WRONG"))
-    for abstract in gold.abstracts.values():
-        out.append(_fact("GOLD ABSTRACT", abstract.doc, abstract.label,
-                         "rationales " + _rationales(abstract)))
+    out = [f"{RULE}CLAIM {outcome.name}\tgold line {gold.line}\tpredictions line "
+           f"{predicted.line}\n\tGOLD LABEL:\t{outcome.gold_label}\n\tPREDICTED LABEL:\t"
+           f"{outcome.predicted_label}\t{source}\t"
+           f"{'RIGHT' if outcome.counts.label_correct else 'WRONG'}\n"]
+    out += [f"\tGOLD ABSTRACT:\t{abstract.doc}\t{abstract.label}\trationales "
+            f"{_rationales(abstract)}\n" for abstract in gold.abstracts.values()]
     for abstract in outcome.abstracts:
         out.append(SUBRULE)
         out += _scifact_abstract(abstract)
@@ -184,30 +187,28 @@ def _scifact_claim(outcome: "scifact_task.ClaimOutcome", max_evidence) -> str:
         out.append(_fact("MISSED GOLD ABSTRACT", abstract.doc, abstract.label,
                          "rationales " + _rationales(abstract)))
     c = outcome.counts
-    out.append(_fact("ABSTRACT COUNTS", f"relevant {c['abstract_relevant']}",
-                     f"retrieved {c['abstract_retrieved']}",
-                     f"label_only {c['abstract_correct_label_only']}",
-                     f"rationalized {c['abstract_correct_rationalized']}"))
-    out.append(_fact("SENTENCE COUNTS", f"relevant {c['sentence_relevant']}",
-                     f"retrieved {c['sentence_retrieved']}",
-                     f"selection {c['sentence_correct_selection']}",
-                     f"label {c['sentence_correct_label']}"))
+    out.append(f"\tABSTRACT COUNTS:\trelevant {c.abstract_relevant}\t"
+               f"retrieved {c.abstract_retrieved}\tlabel_only {c.abstract_correct_label_only}\t"
+               f"rationalized {c.abstract_correct_rationalized}\n"
+               f"\tSENTENCE COUNTS:\trelevant {c.sentence_relevant}\t"
+               f"retrieved {c.sentence_retrieved}\tselection {c.sentence_correct_selection}\t"
+               f"label {c.sentence_correct_label}\n")
     return "".join(out)
 
 
 def _scifact_abstract(outcome: "scifact_task.AbstractOutcome") -> list:
     predicted, gold = outcome.predicted, outcome.gold
     joined = f"joined from {predicted.sets} set(s)" if predicted.sets else ""
-    out = [_fact("PREDICTED ABSTRACT", predicted.doc, predicted.label,
-                 "sentences " + show(list(predicted.sentences)), *([joined] if joined else []))]
+    out = [f"\tPREDICTED ABSTRACT:\t{predicted.doc}\t{predicted.label}\tsentences "
+           f"{show(list(predicted.sentences))}{chr(9) + joined if joined else ''}\n"]
     if gold is None:
         out.append(_fact("GOLD", "NONE", "not a gold abstract of this claim: retrieved, "
                                          "never correct"))
     else:
-        out.append(_fact("GOLD", gold.doc, gold.label, "rationales " + _rationales(gold)))
-        out.append(_fact("LABEL", "RIGHT" if outcome.label_right else "WRONG"))
+        out.append(f"\tGOLD:\t{gold.doc}\t{gold.label}\trationales {_rationales(gold)}\n"
+                   f"\tLABEL:\t{'RIGHT' if outcome.label_right else 'WRONG'}\n")
         if not outcome.label_right:
-            out.append(_fact("RATIONALIZED", "NO", "label wrong"))
+            out.append("\tRATIONALIZED:\tNO\tlabel wrong\n")
         else:
             read = list(predicted.sentences if outcome.cap is None
                         else predicted.sentences[:outcome.cap])
@@ -220,92 +221,109 @@ def _scifact_abstract(outcome: "scifact_task.AbstractOutcome") -> list:
             else:
                 out.append(_fact("RATIONALIZED", "NO", f"no gold rationale within the "
                                  f"{first} {show(read)}"))
-    for sentence in outcome.sentences:
-        out.append(_fact(f"SENTENCE {show(sentence.sentence)}", *_sentence_verdict(
-            sentence, outcome.label_right)))
+    # The sentences shown by one call (a call per sentence would cost as much again).
+    out += [f"\tSENTENCE {text}:\t{_sentence_verdict(sentence, outcome.label_right)}\n"
+            for sentence, text in zip(outcome.sentences,
+                                      shows([s.sentence for s in outcome.sentences]))]
     return out
 
 
-def _sentence_verdict(sentence: "scifact_task.SentenceOutcome", label_right: bool) -> tuple:
+def _sentence_verdict(sentence: "scifact_task.SentenceOutcome", label_right: bool) -> str:
+    """The verdict and its reasons, tab-separated."""
     verdict = sentence.verdict
     if verdict == scifact_task.CORRECT:
-        return (verdict, f"rationale {show(list(sentence.rationale))} wholly predicted",
-                "counts for label" if label_right else "not for label: label wrong")
+        return (f"{verdict}\trationale {show(list(sentence.rationale))} wholly predicted\t"
+                f"{'counts for label' if label_right else 'not for label: label wrong'}")
     if verdict == scifact_task.INCOMPLETE:
-        return (verdict, f"rationale {show(list(sentence.rationale))} lacks "
-                         f"{show(list(sentence.missing))}")
+        return (f"{verdict}\trationale {show(list(sentence.rationale))} lacks "
+                f"{show(list(sentence.missing))}")
     if verdict == scifact_task.REPEATED:
-        return (verdict, "retrieved again, not counted again")
-    return (verdict,)
+        return f"{verdict}\tretrieved again, not counted again"
+    return verdict
 
 
-def _fever_claim(outcome: "fever_task.ClaimOutcome", max_evidence) -> str:
-    # Lines written as f-strings (not _fact): ten thousand claims make a .debug.
-    name = outcome.id if isinstance(outcome.id, str) else show(outcome.id)
-    origin = "inline" if outcome.inline else f"gold line {outcome.gold_source[1]}"
-    verifiable = outcome.verifiable
-    out = [RULE, f"CLAIM {name}\tpredictions line {outcome.line}\n"
-                 f"\tGOLD LABEL:\t{outcome.label}\t{origin}\t"
-                 f"{'verifiable' if verifiable else 'not verifiable'}\n"
-                 f"\tPREDICTED LABEL:\t{outcome.predicted_label}\t"
-                 f"{'RIGHT' if outcome.label_right else 'WRONG'}\n"]
-    if verifiable:
-        if not outcome.groups:
-            out.append(_fact("GOLD EVIDENCE", "none"))
-        out += [f"\tGOLD GROUP {number}:\t"
-                f"{chr(9).join(shows(group)) if group else '(empty)'}\n"
-                for number, group in enumerate(outcome.groups, 1)]
-    read_limit = "all" if max_evidence is None else f"the first {max_evidence}"
-    out += [f"\tPREDICTED {sentence.position}:\t{text}\t"
-            f"{_fever_sentence_verdict(sentence, outcome, read_limit)}\n"
-            for sentence, text in zip(outcome.sentences,
-                                      shows([s.sentence for s in outcome.sentences]))]
-    out.append(_fact("STRICT", *_fever_strict(outcome, read_limit)))
-    c = outcome.counts
-    if verifiable:
-        if c["evidence_read"]:
-            out.append(f"\tPRECISION:\t{c['precision']:.4f}\t{c['evidence_in_gold']} of "
-                       f"{c['evidence_read']} sentences read in the gold evidence\n")
+class _FeverDebug:
+    """The .debug text of FEVER claims.  Ten thousand claims make a .debug:
+    each outcome is unpacked once, its lines are f-strings of text (no number
+    formatted twice: the lines' heads and the texts that depend only on
+    max_evidence are made once), and its predicted sentences are shown by
+    one :func:`shows` call."""
+
+    def __init__(self, max_evidence: int | None):
+        read_limit = "all" if max_evidence is None else f"the first {max_evidence}"
+        self.not_read = f"NOT READ (beyond {read_limit})"
+        self.strict_head = f"complete among {read_limit} predicted sentences\n"
+        self.not_strict = (f"\tSTRICT:\tNO\tno gold group complete among {read_limit} "
+                           f"predicted sentences\n")
+        #: "\tPREDICTED N:\t" for N = 1, 2, ... (grown as claims need)
+        self.heads: list = []
+
+    def claim(self, outcome: fever_task.ClaimOutcome) -> str:
+        (_key, line, name, gold_source, inline, label, predicted_label, label_right, verifiable,
+         groups, predicted, n_read, matched, strict, group, c) = outcome
+        origin = "inline" if inline else f"gold line {gold_source[1]}"
+        out = [f"{RULE}CLAIM {name}\tpredictions line {line}\n"
+               f"\tGOLD LABEL:\t{label}\t{origin}\t"
+               f"{'verifiable' if verifiable else 'not verifiable'}\n"
+               f"\tPREDICTED LABEL:\t{predicted_label}\t{'RIGHT' if label_right else 'WRONG'}\n"]
+        if verifiable:
+            if not groups:
+                out.append("\tGOLD EVIDENCE:\tnone\n")
+            out += [f"\tGOLD GROUP {number}:\t{_TAB.join(shows(group)) if group else '(empty)'}\n"
+                    for number, group in enumerate(groups, 1)]
+            verdicts = ["NOT IN GOLD"] * n_read
+            for position, holders, in_gold in matched:
+                verdicts[position - 1] = _fever_in_gold(holders, in_gold)
         else:
-            out.append(_fact("PRECISION", "%.4f" % c["precision"], "no sentence read"))
-        if not outcome.groups:
-            out.append(_fact("RECALL", c["recall"], "gold evidence is empty"))
-        elif outcome.group is not None:
-            out.append(f"\tRECALL:\t{c['recall']}\tgold group {outcome.group} complete "
+            verdicts = [_NOT_SCORED] * n_read
+        if len(predicted) > n_read:
+            verdicts += [self.not_read] * (len(predicted) - n_read)
+        heads = self.heads
+        while len(heads) < len(predicted):
+            heads.append(f"\tPREDICTED {len(heads) + 1}:\t")
+        out += [f"{head}{text}\t{verdict}\n"
+                for head, text, verdict in zip(heads, shows(predicted), verdicts)]
+        if not verifiable:
+            out.append(_NEI_RIGHT if label_right else _NEI_WRONG)
+            return "".join(out)
+        if strict:
+            out.append(f"\tSTRICT:\tYES\tgold group {group} {self.strict_head}")
+        elif not label_right:
+            out.append(_LABEL_WRONG)
+        elif not groups:
+            out.append(_NO_GROUP)
+        else:
+            out.append(self.not_strict)
+        if c.evidence_read:
+            out.append(f"\tPRECISION:\t{c.precision:.4f}\t{c.evidence_in_gold} of "
+                       f"{c.evidence_read} sentences read in the gold evidence\n")
+        else:
+            out.append(_fact("PRECISION", "%.4f" % c.precision, "no sentence read"))
+        if not groups:
+            out.append(_fact("RECALL", c.recall, "gold evidence is empty"))
+        elif group is not None:
+            out.append(f"\tRECALL:\t{c.recall}\tgold group {group} complete "
                        f"among the sentences read\n")
         else:
-            out.append(f"\tRECALL:\t{c['recall']}\tno gold group complete among the "
+            out.append(f"\tRECALL:\t{c.recall}\tno gold group complete among the "
                        f"sentences read\n")
-    else:
-        out.append(_NOT_VERIFIABLE)
-    return "".join(out)
+        return "".join(out)
 
 
+_TAB = "\t"
+_NOT_SCORED = f"NOT SCORED (gold label {fever_task.NEI})"
+_LABEL_WRONG = "\tSTRICT:\tNO\tlabel wrong\n"
+_NO_GROUP = "\tSTRICT:\tNO\tgold evidence is empty: no group to complete\n"
 _NOT_VERIFIABLE = (_fact("PRECISION", "not counted", f"gold label {fever_task.NEI}")
                    + _fact("RECALL", "not counted", f"gold label {fever_task.NEI}"))
+#: The end of a claim whose gold label is NOT ENOUGH INFO, label right and wrong.
+_NEI_RIGHT = (f"\tSTRICT:\tYES\tlabel right; {fever_task.NEI} needs no evidence\n"
+              + _NOT_VERIFIABLE)
+_NEI_WRONG = _LABEL_WRONG + _NOT_VERIFIABLE
 
 
-def _fever_sentence_verdict(sentence, outcome, read_limit: str) -> str:
-    if not sentence.read:
-        return f"NOT READ (beyond {read_limit})"
-    if not outcome.verifiable:
-        return f"NOT SCORED (gold label {fever_task.NEI})"
-    if sentence.in_gold:
-        groups = ", ".join(str(g) for g in sentence.groups)
-        return f"IN GOLD (group{'s' if len(sentence.groups) > 1 else ''} {groups})"
-    if sentence.groups:
-        return "IN GOLD GROUP WITH A NULL LINE (not counted by precision)"
-    return "NOT IN GOLD"
-
-
-def _fever_strict(outcome, read_limit: str) -> tuple:
-    if not outcome.label_right:
-        return ("NO", "label wrong")
-    if not outcome.verifiable:
-        return ("YES", f"label right; {fever_task.NEI} needs no evidence")
-    if outcome.strict:
-        return ("YES", f"gold group {outcome.group} complete among {read_limit} predicted "
-                       f"sentences")
-    if not outcome.groups:
-        return ("NO", "gold evidence is empty: no group to complete")
-    return ("NO", f"no gold group complete among {read_limit} predicted sentences")
+def _fever_in_gold(groups: tuple, in_gold: bool) -> str:
+    """The verdict on a sentence read that is in gold groups ``groups``."""
+    if in_gold:
+        return f"IN GOLD (group{'s' if len(groups) > 1 else ''} {', '.join(map(str, groups))})"
+    return "IN GOLD GROUP WITH A NULL LINE (not counted by precision)"

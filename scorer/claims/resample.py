@@ -17,7 +17,6 @@ on the BLAS, the number of threads or the machine.
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 import numpy as np
 import pandas as pd
@@ -108,7 +107,7 @@ def confidence_rows(values: pd.DataFrame, full: dict,
     return rows
 
 
-def interval(values: pd.DataFrame, name: str, level: int) -> Optional[tuple]:
+def interval(values: pd.DataFrame, name: str, level: int) -> tuple | None:
     """``(low, high)`` of one metric at one confidence level (None without samples)."""
     n = len(values)
     if n == 0:

@@ -20,11 +20,11 @@ detected per file (see :func:`read_predictions`).
 """
 from __future__ import annotations
 
-from collections import Counter
-from typing import NamedTuple, Optional
+from collections import namedtuple
 
 from scorer.claims.jsonl import read_objects, show, type_name
-from scorer.claims.metrics import CLAIMS, Evaluation, claim_columns, claim_keys, full_data
+from scorer.claims.metrics import (CLAIMS, Evaluation, claim_columns, claim_keys, claim_names,
+                                   full_data)
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 
@@ -47,79 +47,52 @@ ABSTRACT_NOT_IN_GOLD = "ABSTRACT NOT IN GOLD"
 
 # ---------------------------------------------------------------- input records
 
-# Records are named tuples: a run makes several per claim, and a tuple is the
-# cheapest record to make.
+# Records are collections.namedtuple classes: a run makes several per claim,
+# a tuple is the cheapest record to make, and typing.NamedTuple or
+# dataclasses would cost a plain run more start-up time than scoring a
+# thousand claims.
 
-class GoldAbstract(NamedTuple):
-    doc: str
-    label: str
-    #: Rationales in file order, each the list of its sentences as written.
-    rationales: tuple
+#: ``Record(*fields)`` without the generated ``__new__``'s Python call (all
+#: fields given, defaults included): for the records made per sentence.
+_record = tuple.__new__
 
+#: rationales: in file order, each the list of its sentences as written.
+GoldAbstract = namedtuple("GoldAbstract", "doc label rationales")
 
-class GoldClaim(NamedTuple):
-    line: int
-    id: object
-    abstracts: dict  # doc -> GoldAbstract, file order
+#: abstracts: doc -> GoldAbstract, file order.
+GoldClaim = namedtuple("GoldClaim", "line id abstracts")
 
+#: sets: evidence-sets shape, how many sets were joined (0 in the leaderboard shape).
+PredictedAbstract = namedtuple("PredictedAbstract", "doc label sentences sets", defaults=(0,))
 
-class PredictedAbstract(NamedTuple):
-    doc: str
-    label: str
-    sentences: tuple
-    #: Evidence-sets shape: how many sets were joined (0 in the leaderboard shape).
-    sets: int = 0
+#: label: evidence-sets shape, the top-level claim label (None in the leaderboard
+#: shape); dropped: evidence-sets shape, abstracts labelled NOT_ENOUGH_INFO, left out.
+PredictedClaim = namedtuple("PredictedClaim", "line id abstracts label dropped",
+                            defaults=(None, ()))
 
-
-class PredictedClaim(NamedTuple):
-    line: int
-    id: object
-    abstracts: tuple
-    #: Evidence-sets shape: the top-level claim label; None in the leaderboard shape.
-    label: Optional[str] = None
-    #: Evidence-sets shape: abstracts labelled NOT_ENOUGH_INFO, left out.
-    dropped: tuple = ()
-
-
-class Inputs(NamedTuple):
-    gold_path: str
-    predictions_path: str
-    gold: list
-    predictions: list
-    shape: str
+Inputs = namedtuple("Inputs", "gold_path predictions_path gold predictions shape")
 
 
 # ---------------------------------------------------------------- per-claim outcomes
 
-class SentenceOutcome(NamedTuple):
-    sentence: object
-    verdict: str
-    #: The gold rationale holding the sentence (CORRECT, INCOMPLETE), else None.
-    rationale: Optional[tuple] = None
-    #: INCOMPLETE: the rationale's sentences that were not predicted.
-    missing: tuple = ()
+#: rationale: the gold rationale holding the sentence (CORRECT, INCOMPLETE),
+#: else None; missing: INCOMPLETE, the rationale's sentences not predicted.
+SentenceOutcome = namedtuple("SentenceOutcome", "sentence verdict rationale missing",
+                             defaults=(None, ()))
 
+#: cap: sentences read for "rationalized" (None: all), only when the label is
+#: right; rationale: the first gold rationale found among those sentences, else
+#: None; sentences: SentenceOutcome, in predicted order.
+AbstractOutcome = namedtuple("AbstractOutcome",
+                             "predicted gold label_right cap rationale sentences")
 
-class AbstractOutcome(NamedTuple):
-    predicted: PredictedAbstract
-    gold: Optional[GoldAbstract]
-    label_right: bool
-    #: Sentences read for "rationalized" (None: all); only when the label is right.
-    cap: Optional[int]
-    #: The first gold rationale found among those sentences, else None.
-    rationale: Optional[tuple]
-    sentences: tuple  # SentenceOutcome, in predicted order
+#: One row of the counts table (``COLUMNS``).
+Counts = namedtuple("Counts", COLUMNS)
 
-
-class ClaimOutcome(NamedTuple):
-    key: str
-    gold: GoldClaim
-    predicted: PredictedClaim
-    gold_label: str
-    predicted_label: str
-    abstracts: tuple  # AbstractOutcome
-    missed: tuple     # gold abstracts not predicted
-    counts: dict
+#: name: the claim id as the report shows it; abstracts: AbstractOutcome;
+#: missed: gold abstracts not predicted; counts: its :class:`Counts` row.
+ClaimOutcome = namedtuple("ClaimOutcome", "key name gold predicted gold_label predicted_label "
+                                          "abstracts missed counts")
 
 
 # ---------------------------------------------------------------- reading
@@ -154,7 +127,7 @@ def _label(value, where: str, what: str) -> str:
     return value
 
 
-def _evidence_sets(doc: str, sets, where: str, role: str) -> tuple[str, tuple]:
+def _evidence_sets(doc: str, sets, where: str, role: str) -> tuple:
     """A list of ``{sentences, label}`` sets -> (their common label, their sentence lists)."""
     what = f"abstract {show(doc)}"
     if not isinstance(sets, list):
@@ -215,7 +188,7 @@ def detect_shape(objects: list) -> str:
     return LEADERBOARD
 
 
-def read_predictions(path: str) -> tuple[list, str]:
+def read_predictions(path: str) -> tuple:
     objects = read_objects(path)
     shape = detect_shape(objects)
     first_line = next((line for line, obj in objects
@@ -265,10 +238,11 @@ def read_predictions(path: str) -> tuple[list, str]:
 def claim_label(labels) -> str:
     """A claim's label from its abstracts' labels: NOT_ENOUGH_INFO when there are
     none, else the most frequent, ties going to the later label in string order."""
-    labels = list(labels)
-    if not labels:
+    counts: dict = {}  # first-seen order, as collections.Counter keeps (without its cost)
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    if not counts:
         return NEI
-    counts = Counter(labels)
     return max(counts, key=lambda label: (counts[label], label))
 
 
@@ -297,10 +271,11 @@ def check_order(inputs: Inputs) -> None:
 def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     """Score every claim; the counts table and outcomes in gold order."""
     check_order(inputs)
-    keys, key_source = claim_keys([g.id for g in inputs.gold], [g.line for g in inputs.gold])
+    names = claim_names([g.id for g in inputs.gold])
+    keys, key_source = claim_keys(names, [g.line for g in inputs.gold])
     allowed = tuple(policy.labels)
-    outcomes = [score_claim(key, g, p, inputs, allowed, policy.max_evidence)
-                for key, g, p in zip(keys, inputs.gold, inputs.predictions)]
+    outcomes = [score_claim(key, name, g, p, inputs, allowed, policy.max_evidence)
+                for key, name, g, p in zip(keys, names, inputs.gold, inputs.predictions)]
     if key_source == "line" and inputs.gold:
         problems.record("CLAIM_WARNING",
                         "claim ids are not unique or hold a blank, ':' or ','; claims are "
@@ -311,52 +286,48 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
                       outcomes, full_data("scifact", table), policy.max_evidence, key_source)
 
 
-def score_claim(key: str, gold: GoldClaim, predicted: PredictedClaim, inputs: Inputs,
-                allowed: tuple, max_evidence: Optional[int]) -> ClaimOutcome:
-    where = f"{inputs.predictions_path} line {predicted.line}"
-    counts = dict.fromkeys(COLUMNS, 0)
-    counts[CLAIMS] = 1
-    counts["abstract_relevant"] = len(gold.abstracts)
-    counts["sentence_relevant"] = sum(len(r) for a in gold.abstracts.values()
-                                      for r in a.rationales)
+def score_claim(key: str, name: str, gold: GoldClaim, predicted: PredictedClaim,
+                inputs: Inputs, allowed: tuple, max_evidence: int | None) -> ClaimOutcome:
     if predicted.label is not None and predicted.label not in allowed + (NEI,):
-        raise ScorerError(f"{where}: claim label {show(predicted.label)} is not allowed; "
-                          f"allowed: {', '.join(allowed + (NEI,))}")
+        raise ScorerError(f"{inputs.predictions_path} line {predicted.line}: claim label "
+                          f"{show(predicted.label)} is not allowed; allowed: "
+                          f"{', '.join(allowed + (NEI,))}")
     abstracts = []
+    retrieved = label_only = rationalized = selection = label_and_selection = 0
     for abstract in predicted.abstracts:
         if abstract.label not in allowed:
-            raise ScorerError(f"{where}: abstract {show(abstract.doc)} is predicted with "
-                              f"label {show(abstract.label)}; allowed: {', '.join(allowed)}")
+            raise ScorerError(f"{inputs.predictions_path} line {predicted.line}: abstract "
+                              f"{show(abstract.doc)} is predicted with label "
+                              f"{show(abstract.label)}; allowed: {', '.join(allowed)}")
         outcome = score_abstract(abstract, gold.abstracts.get(abstract.doc), max_evidence,
-                                 where, inputs.gold_path, gold.line)
+                                 inputs, predicted.line, gold.line)
         abstracts.append(outcome)
-        counts["abstract_retrieved"] += 1
-        counts["sentence_retrieved"] += len(abstract.sentences)
+        retrieved += len(abstract.sentences)
+        right = sum([s.verdict == CORRECT for s in outcome.sentences])
+        selection += right
         if outcome.label_right:
-            counts["abstract_correct_label_only"] += 1
-            if outcome.rationale is not None:
-                counts["abstract_correct_rationalized"] += 1
-        right = sum(1 for s in outcome.sentences if s.verdict == CORRECT)
-        counts["sentence_correct_selection"] += right
-        if outcome.label_right:
-            counts["sentence_correct_label"] += right
+            label_only += 1
+            rationalized += outcome.rationale is not None
+            label_and_selection += right
     gold_label = claim_label(a.label for a in gold.abstracts.values())
     predicted_label = (predicted.label if predicted.label is not None
                        else claim_label(a.label for a in predicted.abstracts))
-    counts["label_correct"] = int(gold_label == predicted_label)
     predicted_docs = {a.doc for a in predicted.abstracts}
     missed = tuple(a for doc, a in gold.abstracts.items() if doc not in predicted_docs)
-    return ClaimOutcome(key, gold, predicted, gold_label, predicted_label, tuple(abstracts),
-                        missed, counts)
+    counts = Counts(1, len(gold.abstracts), len(abstracts), label_only, rationalized,
+                    sum([len(r) for a in gold.abstracts.values() for r in a.rationales]),
+                    retrieved, selection, label_and_selection, int(gold_label == predicted_label))
+    return ClaimOutcome(key, name, gold, predicted, gold_label, predicted_label,
+                        tuple(abstracts), missed, counts)
 
 
-def score_abstract(predicted: PredictedAbstract, gold: Optional[GoldAbstract],
-                   max_evidence: Optional[int], where: str, gold_path: str,
+def score_abstract(predicted: PredictedAbstract, gold: GoldAbstract | None,
+                   max_evidence: int | None, inputs: Inputs, line: int,
                    gold_line: int) -> AbstractOutcome:
     if gold is None:
         return AbstractOutcome(predicted, None, False, None, None,
-                               tuple(SentenceOutcome(s, ABSTRACT_NOT_IN_GOLD)
-                                     for s in predicted.sentences))
+                               tuple([_record(SentenceOutcome, (s, ABSTRACT_NOT_IN_GOLD, None, ()))
+                                      for s in predicted.sentences]))
     rationale_sets = [set(r) for r in gold.rationales]
     label_right = predicted.label == gold.label
     cap, found = None, None
@@ -369,20 +340,21 @@ def score_abstract(predicted: PredictedAbstract, gold: Optional[GoldAbstract],
     outcomes, seen = [], set()
     for sentence in predicted.sentences:
         if sentence in seen:
-            outcomes.append(SentenceOutcome(sentence, REPEATED))
+            outcomes.append(_record(SentenceOutcome, (sentence, REPEATED, None, ())))
             continue
         seen.add(sentence)
         holders = [i for i, s in enumerate(rationale_sets) if sentence in s]
         if len(holders) > 1:
             raise ScorerError(
-                f"{where}: sentence {show(sentence)} of abstract {show(predicted.doc)} lies in "
-                f"{len(holders)} gold rationales ({gold_path} line {gold_line}); a sentence "
-                f"may belong to one rationale of an abstract only")
+                f"{inputs.predictions_path} line {line}: sentence {show(sentence)} of abstract "
+                f"{show(predicted.doc)} lies in {len(holders)} gold rationales "
+                f"({inputs.gold_path} line {gold_line}); a sentence may belong to one "
+                f"rationale of an abstract only")
         if not holders:
-            outcomes.append(SentenceOutcome(sentence, NOT_IN_RATIONALE))
+            outcomes.append(_record(SentenceOutcome, (sentence, NOT_IN_RATIONALE, None, ())))
             continue
         rationale = gold.rationales[holders[0]]
         missing = tuple(dict.fromkeys(s for s in rationale if s not in chosen))
-        outcomes.append(SentenceOutcome(sentence, INCOMPLETE if missing else CORRECT,
-                                        rationale, missing))
+        outcomes.append(_record(SentenceOutcome, (sentence, INCOMPLETE if missing else CORRECT,
+                                                  rationale, missing)))
     return AbstractOutcome(predicted, gold, label_right, cap, found, tuple(outcomes))
