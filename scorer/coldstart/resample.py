@@ -142,15 +142,22 @@ def ap_sample_values(run_units, samples) -> tuple:
     query counting once per draw."""
     from scorer import statistic
     from scorer.coldstart.units import BY_NAME
-    values, originals = {}, {}
     metric_of = {"SF": BY_NAME["sf_ap"], "LDCMEAN": BY_NAME["ldcmean_ap"]}
+    present = []
     for code, variant, level in AP_CODES:
         full = run_units.ap_levels(variant)
-        if level not in full:
-            continue
-        unit_statistic = run_units.statistic(metric_of[variant], level)
-        weights = samples.group_multiplicities(unit_statistic.units)
-        sampled = statistic.values(unit_statistic, weights)
-        values[code] = round4(sampled)
-        originals[code] = "%6.4f" % full[level]
+        if level in full:
+            present.append((code, run_units.statistic(metric_of[variant], level), full[level]))
+    # The draws are counted once for every unit of any code (counting is
+    # the cost: 20 million draws for 10,000 samples of 2,000 LDC queries).
+    units = sorted({unit for _code, unit_statistic, _full in present
+                    for unit in unit_statistic.units})
+    column = {unit: i for i, unit in enumerate(units)}
+    counted = samples.group_multiplicities(units).astype(np.float64)
+    values, originals = {}, {}
+    for code, unit_statistic, full in present:
+        weights = (counted if unit_statistic.units == units
+                   else counted[:, [column[unit] for unit in unit_statistic.units]])
+        values[code] = round4(statistic.values(unit_statistic, weights))
+        originals[code] = "%6.4f" % full
     return values, originals
