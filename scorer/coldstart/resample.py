@@ -91,11 +91,15 @@ def sample_values(structure, samples, show_progress: bool = False) -> SampleValu
     matrix = np.full((n_samples, len(code_list)), np.nan)
     block = max(1, min(_BLOCK_CELLS // max(structure.n_rows, 1), _BLOCK_SAMPLES))
     progress = Progress("bootstrap", n_samples * len(MODES), enabled=show_progress)
+    # Each SF query id parsed once, not once a block.
+    short_id = {member: _short_id(member) for element in samples.elements
+                for member in element.members}
     for mode, first_only in MODES:
         for start in range(0, n_samples, block):
             stop = min(start + block, n_samples)
             multiplicity = samples.multiplicities(structure.sf_ids, first_only=first_only,
-                                                  key=_short_id, start=start, stop=stop)
+                                                  key=short_id.__getitem__, start=start,
+                                                  stop=stop)
             aggregates = all_aggregates(structure, multiplicity, _VARIANTS_OF_MODE[mode])
             for code, code_mode, variant, aggregate, level, metric in code_list:
                 if code_mode != mode:
