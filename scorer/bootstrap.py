@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import operator
 from typing import Iterable, Optional, Sequence
 
 import numpy as np
@@ -177,12 +178,15 @@ class _SamplesParser:
                               f"with its sample number (a whole number of at most {MAX_DIGITS} "
                               f"digits), not '{shorten(shown)}'")
         number = int(first)
+        drawn = tokens[1:]
         try:
-            # Most lines draw only elements seen before: looked up in one C loop.
-            draw = np.fromiter(map(self.element_index.__getitem__, itertools.islice(tokens, 1, None)),
-                               dtype=np.int32, count=len(tokens) - 1)
+            # Most lines draw only elements seen before: looked up in one C
+            # loop (itemgetter of one key gives the value, not a tuple).
+            indices = (operator.itemgetter(*drawn)(self.element_index) if len(drawn) > 1
+                       else [self.element_index[token] for token in drawn])
         except KeyError:
-            draw = np.asarray([self._index(token) for token in tokens[1:]], dtype=np.int32)
+            indices = [self._index(token) for token in drawn]
+        draw = np.array(indices, dtype=np.int32)
         self.by_number[number] = draw
 
     def _index(self, token: bytes) -> int:
