@@ -152,7 +152,8 @@ def _same_samples(left, right) -> bool:
 
 _PIECES = [b"1", b"2", b"3", b"L1:a,b", b"L1:b,a", b"L2:c", b"L3", b"L1:a", b"\xc3\xa9:x",
            b" ", b"  ", b"\t", b"\n", b"\r", b"\r\n", b"\x1c", b"\x1f", b"\x0b", b"\x0c",
-           b"\xc2\x85", b"\xc2\xa0", b"\xe2\x80\xa8", b","]
+           b"\xc2\x85", b"\xc2\xa0", b"\xe2\x80\xa8", b",", b"\xef\xbb\xbf", b"\x00",
+           b"\xed\xa0\x80"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -179,7 +180,8 @@ def test_the_binary_reader_reads_a_samples_file_as_text_mode_would(pieces):
 def test_an_invalid_byte_in_a_samples_file_is_an_error_naming_its_line(tmp_path):
     path = tmp_path / "boot.txt"
     path.write_bytes(b"1 L1:a\n2 L1:a L2:\xff\n")
-    with pytest.raises(ScorerError, match=r"boot.txt line 2: not valid UTF-8 \(in 'b'L2:\\xff''\)"):
+    expected = r"boot.txt line 2: not valid UTF-8 \(in 'b'L2:\\xff''\)"
+    with pytest.raises(ScorerError, match=expected):
         bootstrap.read_samples(str(path))
 
 
