@@ -101,7 +101,7 @@ class SampleSet:
         """Matrix (samples start:stop x width): how often each column occurs,
         a draw of element e counting once in each of ``columns[e]``.  One
         bincount a sample over a table of each element's columns (padded with
-        column ``width``, dropped): faster than any product or ``np.add.at``."""
+        column ``width``, dropped): faster than a sparse product or ``np.add.at``."""
         draws = self.draws[start:stop]
         result = np.zeros((len(draws), width), dtype=np.int32)
         most = max(map(len, columns), default=0)
