@@ -27,9 +27,10 @@ growth) from its last run with as many samples, exceeds --perl-timeout; runs
 still going at the timeout are stopped.
 
 Below the table, issue 11's targets for the cases measured: 1,000 LDC queries
-under 1.5 s; at 500 LDC queries at least 40x the Perl (CPU seconds); and the
-largest samples file (10,000 samples x 2,000 LDC queries by default, 1.1 GB)
-parsed alone (scorer.bootstrap.read_samples) in under 3 s.
+under 1.5 s; at 500 LDC queries at least 40x the Perl (CPU seconds); 10,000
+samples x 2,000 LDC queries under 20 s in all; and the largest samples file
+(10,000 samples x 2,000 LDC queries by default, 1.1 GB) parsed alone
+(scorer.bootstrap.read_samples) in under 3 s.
 
 Then ``python -m scorer.diff`` is timed on the ``.debug`` files of one
 workload (--diff-size LDC queries, 1,000 by default; 0 skips it) scored under
@@ -335,6 +336,8 @@ TARGET_500_SPEEDUP = 40.0
 TARGET_SAMPLES_PARSE_SECONDS = 3.0
 #: (LDC queries, samples) of the samples file that target is for (1.1 GB).
 TARGET_SAMPLES_PARSE_CASE = (2000, 10000)
+#: Wall seconds of the whole run on that case.
+TARGET_SAMPLES_RUN_SECONDS = 20.0
 
 
 def find_perl() -> tuple:
@@ -368,6 +371,13 @@ def targets(rows_by_case: dict, with_perl: bool) -> list:
             lines.append(f"500 LDC queries: {run.cpu_seconds:.2f} s cpu, the Perl "
                          f"{perl_cpu:.2f} s cpu: {speedup:.0f}x (target >= "
                          f"{TARGET_500_SPEEDUP:g}x: {'met' if met else 'MISSED'})")
+    if TARGET_SAMPLES_PARSE_CASE in rows_by_case:
+        run, _cells = rows_by_case[TARGET_SAMPLES_PARSE_CASE]
+        met = run.seconds < TARGET_SAMPLES_RUN_SECONDS
+        size, count = TARGET_SAMPLES_PARSE_CASE
+        lines.append(f"{count:,} samples x {size:,} LDC queries: {run.seconds:.2f} s wall, "
+                     f"{run.cpu_seconds:.2f} s cpu (target < {TARGET_SAMPLES_RUN_SECONDS:g} s: "
+                     f"{'met' if met else 'MISSED'})")
     return lines
 
 

@@ -2,15 +2,20 @@
 Cold Start bootstrap reports (spec §6)."""
 from __future__ import annotations
 
+import io
 import os
 import shutil
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coldstart_cases import score
 from golden import FIXTURES
 from scorer import bootstrap
 from scorer.coldstart.reports.confidence import interval_line
+from scorer.problems import ScorerError
 from scorer.samples import main as samples_main
 
 DEMO = os.path.join(FIXTURES, "coldstart", "demo", "input")
@@ -128,3 +133,79 @@ def test_samplescores_cells_from_the_table_equal_formatting():
             "%6d" % (i + 1) + "".join("               %0.4f" % (0.0 if np.isnan(v) else v)
                                       for v in values[i]) + " #R%1\n" for i in range(40))
         assert text == expected
+
+
+def _as_read_in_text_mode(data: bytes):
+    """The samples a file of these bytes gives when read as text (universal
+    newlines, surrogateescape), line by line: the reference for the binary reader."""
+    import io
+    return bootstrap.parse_samples(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8",
+                                                    errors="surrogateescape"))
+
+
+def _same_samples(left, right) -> bool:
+    return (left.numbers == right.numbers and left.origins == right.origins
+            and [(e.group, e.members) for e in left.elements]
+            == [(e.group, e.members) for e in right.elements]
+            and all(np.array_equal(a, b) for a, b in zip(left.draws, right.draws)))
+
+
+_PIECES = [b"1", b"2", b"3", b"L1:a,b", b"L1:b,a", b"L2:c", b"L3", b"L1:a", b"\xc3\xa9:x",
+           b" ", b"  ", b"\t", b"\n", b"\r", b"\r\n", b"\x1c", b"\x1f", b"\x0b", b"\x0c",
+           b"\xc2\x85", b"\xc2\xa0", b"\xe2\x80\xa8", b",", b"\xef\xbb\xbf", b"\x00",
+           b"\xed\xa0\x80"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_the_binary_reader_reads_a_samples_file_as_text_mode_would(pieces):
+    """Separators that only text splits on (\\r, \\x1c-\\x1f, Unicode spaces and
+    line ends) and non-ASCII bytes: the fast binary reader agrees with text
+    mode, errors included (same message, same line)."""
+    data = b"".join(pieces)
+    outcomes = []
+    for read in (_as_read_in_text_mode,
+                 lambda d: bootstrap.parse_samples(io.BytesIO(d).readlines())):
+        try:
+            outcomes.append(read(data))
+        except ScorerError as error:
+            outcomes.append(str(error))
+    text, binary = outcomes
+    if isinstance(text, str) or isinstance(binary, str):
+        assert text == binary
+    else:
+        assert _same_samples(text, binary)
+
+
+def test_an_invalid_byte_in_a_samples_file_is_an_error_naming_its_line(tmp_path):
+    path = tmp_path / "boot.txt"
+    path.write_bytes(b"1 L1:a\n2 L1:a L2:\xff\n")
+    expected = r"boot.txt line 2: not valid UTF-8 \(in 'b'L2:\\xff''\)"
+    with pytest.raises(ScorerError, match=expected):
+        bootstrap.read_samples(str(path))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 5), max_size=8), max_size=12), st.booleans(),
+       st.integers(0, 12), st.integers(0, 12))
+def test_multiplicities_of_any_draws_match_a_direct_count(draws, first_only, start, stop):
+    """Elements of 0 to 3 members (some not among the ids), samples of any
+    length, any block of samples: the counts are those of a direct count."""
+    elements = [bootstrap.Element("L1", ()), bootstrap.Element("L1", ("a", "b")),
+                bootstrap.Element("L2", ("c",)), bootstrap.Element("L2", ("z", "c", "a")),
+                bootstrap.Element("L3", ("b",)), bootstrap.Element("L9", ("q",))]
+    samples = bootstrap.SampleSet(list(range(1, len(draws) + 1)),
+                                  [np.asarray(d, dtype=np.int32) for d in draws], elements)
+    ids, groups = ["c", "a", "b"], ["L3", "L1", "L2"]
+    matrix = samples.multiplicities(ids, first_only=first_only, start=start, stop=stop)
+    expected = np.zeros((len(draws[start:stop]), len(ids)), dtype=int)
+    for row, draw in enumerate(draws[start:stop]):
+        for index in draw:
+            members = elements[index].members
+            for member in members[:1] if first_only else members:
+                if member in ids:
+                    expected[row, ids.index(member)] += 1
+    assert matrix.dtype == np.int32 and matrix.tolist() == expected.tolist()
+    by_group = samples.group_multiplicities(groups)
+    assert by_group.tolist() == [[sum(elements[i].group == g for i in draw) for g in groups]
+                                 for draw in draws]

@@ -91,11 +91,15 @@ def sample_values(structure, samples, show_progress: bool = False) -> SampleValu
     matrix = np.full((n_samples, len(code_list)), np.nan)
     block = max(1, min(_BLOCK_CELLS // max(structure.n_rows, 1), _BLOCK_SAMPLES))
     progress = Progress("bootstrap", n_samples * len(MODES), enabled=show_progress)
+    # Each SF query id parsed once, not once a block.
+    short_id = {member: _short_id(member) for element in samples.elements
+                for member in element.members}
     for mode, first_only in MODES:
         for start in range(0, n_samples, block):
             stop = min(start + block, n_samples)
             multiplicity = samples.multiplicities(structure.sf_ids, first_only=first_only,
-                                                  key=_short_id, start=start, stop=stop)
+                                                  key=short_id.__getitem__, start=start,
+                                                  stop=stop)
             aggregates = all_aggregates(structure, multiplicity, _VARIANTS_OF_MODE[mode])
             for code, code_mode, variant, aggregate, level, metric in code_list:
                 if code_mode != mode:
@@ -142,15 +146,22 @@ def ap_sample_values(run_units, samples) -> tuple:
     query counting once per draw."""
     from scorer import statistic
     from scorer.coldstart.units import BY_NAME
-    values, originals = {}, {}
     metric_of = {"SF": BY_NAME["sf_ap"], "LDCMEAN": BY_NAME["ldcmean_ap"]}
+    present = []
     for code, variant, level in AP_CODES:
         full = run_units.ap_levels(variant)
-        if level not in full:
-            continue
-        unit_statistic = run_units.statistic(metric_of[variant], level)
-        weights = samples.group_multiplicities(unit_statistic.units)
-        sampled = statistic.values(unit_statistic, weights)
-        values[code] = round4(sampled)
-        originals[code] = "%6.4f" % full[level]
+        if level in full:
+            present.append((code, run_units.statistic(metric_of[variant], level), full[level]))
+    # The draws are counted once for every unit of any code (counting is
+    # the cost: 20 million draws for 10,000 samples of 2,000 LDC queries).
+    units = sorted({unit for _code, unit_statistic, _full in present
+                    for unit in unit_statistic.units})
+    column = {unit: i for i, unit in enumerate(units)}
+    counted = samples.group_multiplicities(units).astype(np.float64)
+    values, originals = {}, {}
+    for code, unit_statistic, full in present:
+        weights = (counted if unit_statistic.units == units
+                   else counted[:, [column[unit] for unit in unit_statistic.units]])
+        values[code] = round4(statistic.values(unit_statistic, weights))
+        originals[code] = "%6.4f" % full
     return values, originals
