@@ -161,10 +161,19 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
     copies in any sample (all rows of the full data) are added by one
     ``add.accumulate``, which also adds one row after the other.
     """
+    per_sample = isinstance(values, MeanValues)
+    # A row whose values are 0.0 (in every sample) leaves every sum as it is
+    # (the sums start at +0.0 and add no negative value): such rows, often
+    # most of them, are skipped.
+    kept = np.flatnonzero((values.table != 0).any(axis=(1, 2)) if per_sample
+                          else (np.asarray(values) != 0).any(axis=1))
+    if len(kept) < repeats.shape[1]:
+        values = (MeanValues(values.table[kept], values.code[kept]) if per_sample
+                  else np.asarray(values)[kept])
+        repeats, levels = repeats[:, kept], np.asarray(levels)[kept]
     n_samples, n_rows = repeats.shape
     acc = np.zeros((3, 3, n_samples))       # (level slot, metric, sample)
     if n_samples and n_rows:
-        per_sample = isinstance(values, MeanValues)
         by_row = np.ascontiguousarray(repeats.T)                 # (n, B)
         drawn = by_row > 0
         extra_rows, extra_samples = np.nonzero(by_row > 1)       # sorted by row
