@@ -1,6 +1,6 @@
 """``python -m scorer``: the command-line entry point."""
-import sys
-
+from scorer import quickexit
 from scorer.cli import main
 
-sys.exit(main())
+quickexit.ending_by_exit_now()
+quickexit.exit_now(main())

@@ -10,7 +10,7 @@ import os
 import sys
 
 import scorer
-from scorer import gcpause, output, stopping
+from scorer import gcpause, output, quickexit, stopping
 from scorer import reports as reports_module
 from scorer.policy import (DEFAULT_FIELDS, DISCIPLINES, LEGAL_CHOICES, POLICY_KEYS, build_policy,
                            load_policy_file)
@@ -350,6 +350,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
                 if given.get("plot") and output.is_stream(output_file):
                     raise ScorerError("-plot draws <prefix>.png: give -output_file PREFIX")
                 outcome = score_task(request, problems)
+                quickexit.keep(outcome)
                 paths = output.write_reports(output_file, outcome.reports, written)
                 if given.get("plot"):
                     from scorer.results import run_picture
