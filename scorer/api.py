@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Optional
 
 from scorer.problems import ScorerError
 
@@ -75,7 +74,7 @@ class ScoreResult:
         return _samplescores_frame(text) if text is not None else None
 
 
-def _argv(files, policy: Optional[str], switches: dict) -> list:
+def _argv(files, policy: str | None, switches: dict) -> list:
     argv = []
     if policy is not None:
         argv += ["-policy", str(policy)]
@@ -101,11 +100,11 @@ def _parse(argv: list) -> tuple:
         raise ScorerError(str(error))
 
 
-def score(files, policy: Optional[str] = None, **switches) -> ScoreResult:
+def score(files, policy: str | None = None, **switches) -> ScoreResult:
     """Score one run, as ``python -m scorer`` does, and return its numbers as
     DataFrames (nothing is written; ``runids`` picks the run of a Cold Start
     file holding several)."""
-    from scorer import cli, results
+    from scorer import cli, quickexit, results
     from scorer.problems import Problems
     for name in ("output_file", "error_file"):
         if name in switches:
@@ -117,6 +116,7 @@ def score(files, policy: Optional[str] = None, **switches) -> ScoreResult:
     request = request._replace(output_file="run", program="scorer.score")
     problems = Problems()
     outcome = cli.score_task(request, problems)
+    quickexit.keep(outcome)   # a no-op unless the process ends by quickexit.exit_now
     texts = dict(outcome.reports.files())
     data = results.run_result("run", request.policy.task, outcome, statistics=False)
     run_ids = tuple(run.runid for run in getattr(outcome, "runs", None) or ())
@@ -124,8 +124,8 @@ def score(files, policy: Optional[str] = None, **switches) -> ScoreResult:
                        problems.error_count, run_ids)
 
 
-def score_track(files, policy: Optional[str] = None, output_dir: Optional[str] = None,
-                jobs: int = 1, metric: Optional[str] = None, compare: str = "all",
+def score_track(files, policy: str | None = None, output_dir: str | None = None,
+                jobs: int = 1, metric: str | None = None, compare: str = "all",
                 trials: int = 10_000, **switches):
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a

@@ -4,23 +4,32 @@ Shared by the track and the Python API, so both report the same numbers.
 """
 from __future__ import annotations
 
-import dataclasses
-from typing import Optional
 
-
-@dataclasses.dataclass
 class RunResult:
-    """One scored run, as data (small enough to send between processes)."""
+    """One scored run, as data (small enough to send between processes).  A
+    plain class, not a dataclass: the leaderboard's scoring program makes one
+    for every submission, and importing dataclasses (and inspect) would cost it
+    more than the class saves typing."""
 
-    name: str
-    status: str                      # "ok", or "errors"
-    fatal: Optional[str] = None      # the fatal message, when the run has no reports
-    values: dict = dataclasses.field(default_factory=dict)        # metric -> full-data value
-    statistics: dict = dataclasses.field(default_factory=dict)    # metric -> UnitStatistic
-    per_query: list = dataclasses.field(default_factory=list)     # (query, hop, metric, value)
-    per_hop: list = dataclasses.field(default_factory=list)       # (variant, aggregate, hop, metric, value)
-    report_files: list = dataclasses.field(default_factory=list)  # relative to the track dir
+    def __init__(self, name: str, status: str, fatal: str | None = None, values=None,
+                 statistics=None, per_query=None, per_hop=None, report_files=None):
+        self.name = name
+        self.status = status                  # "ok", or "errors"
+        self.fatal = fatal                    # the fatal message, when the run has no reports
+        #: metric -> full-data value; metric -> UnitStatistic
+        self.values = {} if values is None else values
+        self.statistics = {} if statistics is None else statistics
+        #: (query, hop, metric, value); (variant, aggregate, hop, metric, value)
+        self.per_query = [] if per_query is None else per_query
+        self.per_hop = [] if per_hop is None else per_hop
+        #: relative to the track dir
+        self.report_files = [] if report_files is None else report_files
 
+    def __eq__(self, other):
+        return type(other) is RunResult and vars(self) == vars(other)
+
+    def __repr__(self):
+        return "RunResult(" + ", ".join(f"{k}={v!r}" for k, v in vars(self).items()) + ")"
 
 
 def run_result(name: str, task: str, outcome, status: str = "ok",

@@ -8,11 +8,11 @@ folder the caller owns.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 import posixpath
 import stat
 import zipfile
+from collections import namedtuple
 
 from scorer.problems import ScorerError
 
@@ -25,11 +25,11 @@ MAX_MEMBERS = 10_000
 _CHUNK = 1 << 20
 
 
-@dataclasses.dataclass(frozen=True)
-class Member:
-    name: str          # as the archive names it (what the participant sees)
-    size: int
-    compressed: int
+#: A regular file of an archive: its name as the archive gives it (what the
+#: participant sees), its size and its compressed size.  (Named tuples here and
+#: in the other modules of the scoring program: importing dataclasses would
+#: slow every submission's start.)
+Member = namedtuple("Member", "name size compressed")
 
 
 def is_clutter(name: str) -> bool:

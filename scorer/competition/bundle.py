@@ -36,9 +36,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from scorer.competition.__main__ import main  # noqa: E402
+from scorer.competition.__main__ import run_and_exit  # noqa: E402
 
-sys.exit(main(sys.argv[1:]))
+run_and_exit(sys.argv[1:])
 '''
 
 # Zip entries get one fixed time, so the same inputs make the same bundle.

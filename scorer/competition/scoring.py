@@ -5,10 +5,10 @@ titles, and the files the platform collects from OUTPUT.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import math
 import os
+from collections import namedtuple
 
 from scorer.problems import ScorerError
 
@@ -72,11 +72,9 @@ def column_title(key: str) -> str:
     return (title[0].upper() + title[1:])[:36]
 
 
-@dataclasses.dataclass
-class Scored:
-    submission: object        # layout.Submission
-    result: object            # scorer.api.ScoreResult
-    scores: dict              # key -> value, in leaderboard order
+#: A scored submission: the layout.Submission, the scorer.api.ScoreResult, and
+#: the scores (key -> value, in leaderboard order).
+Scored = namedtuple("Scored", "submission result scores")
 
 
 @contextlib.contextmanager
