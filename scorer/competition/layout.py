@@ -8,7 +8,9 @@ with :func:`reference_files`, and the scoring program reads it back with
 
     scoring.yaml    format, task, the reference files in command-line order, the
                     scorer switches that are not policy (expand, queries, samples,
-                    bootstrap, seed, tabs), the leaderboard keys, max_size
+                    bootstrap, seed, tabs), the leaderboard keys, max_size; written
+                    as JSON (which YAML reads too), so that the scoring program
+                    reads it without importing PyYAML (a twentieth of its time)
     policy.yaml     the effective policy: every key, switches folded in
     <files>         the reference files (and -queries / -samples files) by name
 
@@ -17,12 +19,10 @@ one ``.zip`` holding it (see :func:`find_submission`).
 """
 from __future__ import annotations
 
-import dataclasses
+import json
 import os
 import stat
-from typing import Optional
-
-import yaml
+from collections import namedtuple
 
 from scorer.competition import archive
 from scorer.problems import ScorerError
@@ -31,22 +31,23 @@ FORMAT = 1
 SCORING_FILE = "scoring.yaml"
 POLICY_FILE = "policy.yaml"
 RESERVED = (SCORING_FILE, POLICY_FILE)
+SCORING_HEADER = ("# How scorer.competition scores each submission (see README, 'Running a "
+                  "leaderboard');\n# JSON, which is YAML too: the scoring program reads "
+                  "it without PyYAML.\n")
 
 #: Scorer switches a leaderboard may fix besides the policy's; those naming a file.
 RUN_SWITCHES = ("expand", "queries", "samples", "bootstrap", "seed", "tabs")
 FILE_SWITCHES = ("queries", "samples")
 
 
-@dataclasses.dataclass(frozen=True)
-class Setup:
-    """How every submission of a leaderboard is scored (paths absolute)."""
+class Setup(namedtuple("Setup", "task references policy_path switches leaderboard max_size",
+                       defaults=(archive.DEFAULT_MAX_SIZE,))):
+    """How every submission of a leaderboard is scored (paths absolute): the
+    task, the reference files in command-line order, the effective policy's
+    path, the run switches (-queries / -samples: their files), the scores' keys
+    in column order, and the largest submission file."""
 
-    task: str
-    references: tuple              # reference files, in command-line order
-    policy_path: str               # the effective policy
-    switches: dict                 # run switches (-queries / -samples: their files)
-    leaderboard: tuple             # the scores' keys, in column order
-    max_size: int = archive.DEFAULT_MAX_SIZE
+    __slots__ = ()
 
     def score_arguments(self, submission: str) -> tuple:
         """(files, policy, switches) for ``scorer.api.score``."""
@@ -73,6 +74,7 @@ def policy_settings(policy) -> dict:
 
 
 def policy_text(policy) -> str:
+    import yaml
     return ("# The effective policy of this leaderboard (python -m scorer -policy policy.yaml)\n"
             + yaml.safe_dump(policy_settings(policy), sort_keys=False, allow_unicode=True))
 
@@ -114,9 +116,8 @@ def reference_files(policy, references: list, run_switches: dict, max_size: int)
     scoring = {"format": FORMAT, "task": policy.task, "references": placed,
                "switches": switches, "leaderboard": list(policy.leaderboard),
                "max_size": int(max_size)}
-    texts = {SCORING_FILE: "# How scorer.competition scores each submission (see README, "
-                           "'Running a leaderboard')\n"
-                           + yaml.safe_dump(scoring, sort_keys=False, allow_unicode=True),
+    texts = {SCORING_FILE: SCORING_HEADER
+                           + json.dumps(scoring, indent=1, ensure_ascii=False) + "\n",
              POLICY_FILE: policy_text(policy)}
     return {**texts, **names}
 
@@ -128,13 +129,13 @@ def read_reference(directory: str) -> Setup:
     path = os.path.join(directory, SCORING_FILE)
     try:
         with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+            data = _scoring_data(f.read(), path)
     except OSError as error:
         raise ScorerError(f"the reference data has no readable {SCORING_FILE} ({path}: "
                           f"{error.strerror}); was the bundle made by python -m "
                           f"scorer.competition -bundle?")
-    except yaml.YAMLError as error:
-        raise ScorerError(f"{path}: not valid YAML ({error})")
+    except UnicodeDecodeError as error:
+        raise ScorerError(f"{path}: not UTF-8 text ({error})")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ScorerError(f"{path}: not a scoring file of format {FORMAT}")
     directory = os.path.abspath(directory)
@@ -154,13 +155,30 @@ def read_reference(directory: str) -> Setup:
                  max_size=int(data.get("max_size") or archive.DEFAULT_MAX_SIZE))
 
 
+def _scoring_data(text: str, path: str):
+    """The value of scoring.yaml: JSON as the bundle writes it (after its
+    comment lines), else YAML (a file written by hand, or by an older bundle)."""
+    body = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("#"))
+    if body.lstrip().startswith("{"):
+        try:
+            return json.loads(body)
+        except ValueError:
+            pass
+    import yaml
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ScorerError(f"{path}: not valid YAML ({error})")
+
+
 # -- the submission ----------------------------------------------------------------
 
-@dataclasses.dataclass(frozen=True)
-class Submission:
-    base: str          # the folder the name is relative to (res/ or the scratch folder)
-    name: str          # as the participant named it: inside res/, or inside the archive
-    archive: Optional[str] = None   # the archive's name inside res/, if any
+class Submission(namedtuple("Submission", "base name archive", defaults=(None,))):
+    """The submission file: the folder its name is relative to (res/ or the
+    scratch folder), its name as the participant gave it (inside res/, or
+    inside the archive), and the archive's name inside res/ if any."""
+
+    __slots__ = ()
 
     @property
     def path(self) -> str:
