@@ -6,6 +6,7 @@ leaderboard numbers, a table per query (claim) of what counted, the
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 
 from scorer.look import blocks
 
@@ -38,11 +39,14 @@ def _headline(scores: dict, titles: dict, column_title) -> str:
 
 
 def _counted(result) -> str:
-    rows = result.per_query_rows
-    if not rows:
-        return blocks.section("counted", "What counted", "<p>Nothing was scored.</p>")
     # One row per query (claim) and hop, one column per metric, in first-seen order.
-    keys, metrics, values = _regular_grid(rows) or _grid(rows)
+    grid = _claim_grid(result.claim_table)
+    if grid is None:
+        rows = result.per_query_rows
+        grid = (_regular_grid(rows) or _grid(rows)) if rows else ([], [], [])
+    keys, metrics, values = grid
+    if not keys:
+        return blocks.section("counted", "What counted", "<p>Nothing was scored.</p>")
     hops = sorted({hop for _query, hop in keys})
     labels = [query if len(hops) == 1 else f"{query} hop {hop}" for query, hop in keys]
     # Counts are whole numbers and shown so; scores with the reports' 4 decimals.
@@ -55,6 +59,27 @@ def _counted(result) -> str:
             + blocks.lazy_tables("counted", unit, labels, columns, {"all": values}, -1)
             + blocks.lazy_table("counted", "all", f"Open the table ({len(labels)} rows)"))
     return blocks.section("counted", "What counted", body)
+
+
+def _claim_grid(claim_table):
+    """What :func:`_grid` makes of a claim task's per-query rows, made from
+    the counts table they come from (``ScoreResult.claim_table``: claim keys,
+    column lists), without the rows; None for Cold Start, or when a key is
+    given twice, a column is short or a value is NaN (the rows then)."""
+    if claim_table is None:
+        return None
+    claims, columns = claim_table
+    if not claims or not columns:
+        return [], [], []        # no rows
+    if len(set(claims)) != len(claims):
+        return None
+    values = []
+    for column in columns.values():
+        floats = list(map(float, column[:len(claims)]))
+        if len(floats) != len(claims) or any(map(math.isnan, floats)):
+            return None
+        values.append(floats)
+    return [(claim, "ALL") for claim in claims], list(columns), values
 
 
 def _grid(rows) -> tuple:
@@ -75,12 +100,15 @@ def _regular_grid(rows):
     """What :func:`_grid` makes, made with C loops (a page of 10,000 claims),
     when the rows are a claim task's: key after key, each with every metric in
     the same order, each value a float that is not NaN; else None."""
-    queries, row_hops, row_metrics, row_values = zip(*rows)
+    row_metrics = list(map(itemgetter(2), rows))
     metrics = list(dict.fromkeys(row_metrics))
     width = len(metrics)
-    if len(rows) % width or row_metrics != tuple(metrics) * (len(rows) // width) \
-            or set(map(type, row_values)) != {float} or any(map(math.isnan, row_values)):
+    if len(rows) % width or row_metrics != metrics * (len(rows) // width):
         return None
+    row_values = list(map(itemgetter(3), rows))
+    if set(map(type, row_values)) != {float} or any(map(math.isnan, row_values)):
+        return None
+    queries, row_hops = list(map(itemgetter(0), rows)), list(map(itemgetter(1), rows))
     key_queries, key_hops = queries[::width], row_hops[::width]
     if not all(queries[j::width] == key_queries and row_hops[j::width] == key_hops
                for j in range(1, width)):
