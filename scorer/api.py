@@ -28,9 +28,12 @@ class ScoreResult:
     texts does not pay for (or import) pandas."""
 
     def __init__(self, task: str, data, reports: dict, errlog: str, error_count: int,
-                 run_ids: tuple = ()):
+                 run_ids: tuple = (), claim_table=None):
         self.task = task
         self._data = data
+        # Claim tasks: (keys, columns) of the counts table; data.per_query is made
+        # from it when first asked for (a leaderboard's page reads the columns).
+        self._claim_table = claim_table
         #: report extension -> text, as ``python -m scorer -output_file PREFIX`` writes them
         self.reports = reports
         #: the error log's text, and how many errors it counts
@@ -45,7 +48,16 @@ class ScoreResult:
     @property
     def per_query_rows(self) -> list:
         """(query or claim, hop, metric, value) tuples: ``per_query`` without pandas."""
+        if self._claim_table is not None and not self._data.per_query:
+            from scorer import results
+            self._data.per_query = results.claim_table_rows(*self._claim_table)
         return self._data.per_query
+
+    @property
+    def claim_table(self):
+        """Claim tasks: (claim keys, {column: one value per claim}), what
+        ``per_query_rows`` are made of; Cold Start: None."""
+        return self._claim_table
 
     @functools.cached_property
     def summary(self):
@@ -57,6 +69,7 @@ class ScoreResult:
     def per_query(self):
         """Per query (claim) and hop: query, hop, metric, value."""
         from scorer.track import tables
+        self.per_query_rows   # made now if they were left for later
         return tables.per_query([self._data]).drop(columns="run")
 
     @functools.cached_property
@@ -118,10 +131,13 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
     outcome = cli.score_task(request, problems)
     quickexit.keep(outcome)   # a no-op unless the process ends by quickexit.exit_now
     texts = dict(outcome.reports.files())
-    data = results.run_result("run", request.policy.task, outcome, statistics=False)
+    claims = request.policy.task != "coldstart"
+    data = results.run_result("run", request.policy.task, outcome, statistics=False,
+                              claim_rows=not claims)
     run_ids = tuple(run.runid for run in getattr(outcome, "runs", None) or ())
+    claim_table = (outcome.evaluation.keys, outcome.evaluation.columns) if claims else None
     return ScoreResult(request.policy.task, data, texts, problems.report(),
-                       problems.error_count, run_ids)
+                       problems.error_count, run_ids, claim_table)
 
 
 def score_track(files, policy: str | None = None, output_dir: str | None = None,

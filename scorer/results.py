@@ -33,14 +33,16 @@ class RunResult:
 
 
 def run_result(name: str, task: str, outcome, status: str = "ok",
-               statistics: bool = True) -> RunResult:
+               statistics: bool = True, claim_rows: bool = True) -> RunResult:
     """The data of one scored run (``outcome``: a driver's :func:`score` result;
-    Cold Start: its first run id); the per-unit statistics only when asked."""
+    Cold Start: its first run id); the per-unit statistics only when asked; a
+    claim task's per-query rows unless ``claim_rows`` is False (then
+    :func:`claim_table_rows` makes them when they are wanted)."""
     result = RunResult(name, status)
     if task == "coldstart":
         _coldstart_data(result, outcome, statistics)
     else:
-        _claims_data(result, outcome, statistics)
+        _claims_data(result, outcome, statistics, claim_rows)
     return result
 
 
@@ -90,7 +92,8 @@ def _coldstart_data(result: RunResult, outcome, statistics: bool = True) -> None
                 result.per_query.append((query, hop, "AP", float(ap[(query, hop)])))
 
 
-def _claims_data(result: RunResult, outcome, statistics: bool = True) -> None:
+def _claims_data(result: RunResult, outcome, statistics: bool = True,
+                 claim_rows: bool = True) -> None:
     from scorer.claims.metrics import unit_statistic
     evaluation = outcome.evaluation
     for name, value in evaluation.metrics.items():
@@ -99,11 +102,19 @@ def _claims_data(result: RunResult, outcome, statistics: bool = True) -> None:
             result.statistics[name] = unit_statistic(evaluation.task, name, evaluation.counts,
                                                      evaluation.keys)
         result.per_hop.append(("claims", "", "ALL", name, float(value)))
-    # From the column lists (no pandas for a plain run).
-    columns = list(evaluation.columns.items())
-    for i, key in enumerate(evaluation.keys):
-        for column, values in columns:
-            result.per_query.append((key, "ALL", column, float(values[i])))
+    if claim_rows:
+        result.per_query += claim_table_rows(evaluation.keys, evaluation.columns)
+
+
+def claim_table_rows(keys: list, columns: dict) -> list:
+    """A claim task's per-query rows, (claim, "ALL", column, value), from its
+    counts table's column lists (no pandas for a plain run)."""
+    rows = []
+    items = list(columns.items())
+    for i, key in enumerate(keys):
+        for column, values in items:
+            rows.append((key, "ALL", column, float(values[i])))
+    return rows
 
 
 # -- the bootstrap reports read back, as tables --------------------------------------
