@@ -6,7 +6,6 @@ leaderboard numbers, a table per query (claim) of what counted, the
 from __future__ import annotations
 
 import math
-from operator import itemgetter
 
 from scorer.look import blocks
 
@@ -43,7 +42,7 @@ def _counted(result) -> str:
     grid = _claim_grid(result.claim_table)
     if grid is None:
         rows = result.per_query_rows
-        grid = (_regular_grid(rows) or _grid(rows)) if rows else ([], [], [])
+        grid = _grid(rows) if rows else ([], [], [])
     keys, metrics, values = grid
     if not keys:
         return blocks.section("counted", "What counted", "<p>Nothing was scored.</p>")
@@ -94,29 +93,6 @@ def _grid(rows) -> tuple:
     for query, hop, metric, value in rows:
         values[column_of[metric]][row_of[(query, hop)]] = None if value != value else float(value)
     return keys, metrics, values
-
-
-def _regular_grid(rows):
-    """What :func:`_grid` makes, made with C loops (a page of 10,000 claims),
-    when the rows are a claim task's: key after key, each with every metric in
-    the same order, each value a float that is not NaN; else None."""
-    row_metrics = list(map(itemgetter(2), rows))
-    metrics = list(dict.fromkeys(row_metrics))
-    width = len(metrics)
-    if len(rows) % width or row_metrics != metrics * (len(rows) // width):
-        return None
-    row_values = list(map(itemgetter(3), rows))
-    if set(map(type, row_values)) != {float} or any(map(math.isnan, row_values)):
-        return None
-    queries, row_hops = list(map(itemgetter(0), rows)), list(map(itemgetter(1), rows))
-    key_queries, key_hops = queries[::width], row_hops[::width]
-    if not all(queries[j::width] == key_queries and row_hops[j::width] == key_hops
-               for j in range(1, width)):
-        return None
-    keys = list(zip(key_queries, key_hops))
-    if len(dict.fromkeys(keys)) != len(keys):
-        return None     # a key twice: its later values win, as _grid has it
-    return keys, metrics, [list(row_values[j::width]) for j in range(width)]
 
 
 def _why(debug: str) -> str:
