@@ -21,6 +21,7 @@ import yaml
 from scorer import api, cli
 from scorer.competition import archive, bundle, layout, scoring
 from scorer.competition.__main__ import main
+from scorer.problems import ScorerError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGS = os.path.join(ROOT, "configs")
@@ -357,6 +358,34 @@ def test_a_policy_leaderboard_is_read_back(tmp_path):
     setup = layout.read_reference(str(tmp_path / "b" / "reference_data"))
     assert setup.leaderboard == ("f1", "strict_score")
     assert setup.references == (str(tmp_path / "b" / "reference_data" / "actual.jsonl"),)
+
+
+def test_scoring_yaml_is_json_that_yaml_reads_alike_and_older_yaml_still_reads(tmp_path):
+    """The bundle writes scoring.yaml as JSON (the program reads it without
+    PyYAML); PyYAML reads the same values, and a block-YAML scoring.yaml (as
+    older bundles wrote, or an organizer's edit) gives the same Setup."""
+    queries = os.path.join(DEMO, "qids.txt")
+    path = make_bundle(tmp_path, "-expand", "CSSF17", "-queries", queries, "-bootstrap", "20",
+                       "-seed", "3", "-tabs", os.path.join(DEMO, "ldc-query.xml"),
+                       os.path.join(DEMO, "qrel.txt"))
+    with zipfile.ZipFile(path) as z:
+        z.extractall(tmp_path / "b")
+    reference = tmp_path / "b" / "reference_data"
+    text = (reference / layout.SCORING_FILE).read_text(encoding="utf-8")
+    data = json.loads("".join(line for line in text.splitlines(keepends=True)
+                              if not line.startswith("#")))
+    assert yaml.safe_load(text) == data
+    assert data["switches"] == {"expand": "CSSF17", "queries": "qids.txt", "bootstrap": "20",
+                                "seed": "3", "tabs": True}
+    setup = layout.read_reference(str(reference))
+    (reference / layout.SCORING_FILE).write_text(
+        "# an older bundle's scoring.yaml\n" + yaml.safe_dump(data, sort_keys=False),
+        encoding="utf-8")
+    assert layout.read_reference(str(reference)) == setup
+    assert setup.switches["queries"] == str(reference / "qids.txt")
+    (reference / layout.SCORING_FILE).write_text("format: [1\n", encoding="utf-8")
+    with pytest.raises(ScorerError, match="not valid YAML"):
+        layout.read_reference(str(reference))
 
 
 @pytest.mark.parametrize("policy_text, switches, message", [
