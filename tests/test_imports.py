@@ -79,6 +79,22 @@ def test_plain_coldstart_run_imports_numpy_only(tmp_path):
                  "-error_file", str(tmp_path / "run.errlog"),
                  "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
     assert heavy_modules_after(arguments, DEMO) == (0, ["numpy"])
+
+
+def test_plain_coldstart_run_imports_no_samples_module(tmp_path):
+    """The bootstrap's modules (samples files, resampling, confidence
+    reports, the statistics of scoring units) serve -samples and -bootstrap only."""
+    samples_only = ("scorer.bootstrap", "scorer.coldstart.resample", "scorer.coldstart.units",
+                    "scorer.coldstart.reports.confidence", "scorer.statistic")
+    arguments = ["-expand", "CSSF17", "-output_file", str(tmp_path / "run"),
+                 "-error_file", str(tmp_path / "run.errlog"),
+                 "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
+    assert modules_after(arguments, DEMO, samples_only) == (0, [])
+    with_samples = ["-bootstrap", "20", "-seed", "1", "-expand", "CSSF17",
+                    "-output_file", str(tmp_path / "boot"), "-error_file", str(tmp_path / "boot.errlog"),
+                    "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
+    status, imported = modules_after(with_samples, DEMO, samples_only)
+    assert status == 0 and "scorer.bootstrap" in imported and "scorer.coldstart.resample" in imported
     assert (tmp_path / "run.summary").stat().st_size > 0
 
 
