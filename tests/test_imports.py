@@ -117,7 +117,8 @@ def test_plain_coldstart_run_starts_no_blas_threads(tmp_path):
         return done.stdout.split()
 
     assert threads_after_run("run") == ["0", "1"]
-    assert threads_after_run("chosen", OPENBLAS_NUM_THREADS="2") == ["0", "2"]
+    if len(os.sched_getaffinity(0)) >= 2:    # (OpenBLAS starts no more threads than CPUs)
+        assert threads_after_run("chosen", OPENBLAS_NUM_THREADS="2") == ["0", "2"]
 
 
 def test_version_imports_none(tmp_path):
