@@ -9,6 +9,7 @@ on a plain run, whatever the generic modules import."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -79,7 +80,45 @@ def test_plain_coldstart_run_imports_numpy_only(tmp_path):
                  "-error_file", str(tmp_path / "run.errlog"),
                  "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
     assert heavy_modules_after(arguments, DEMO) == (0, ["numpy"])
+
+
+def test_plain_coldstart_run_imports_no_samples_module(tmp_path):
+    """The bootstrap's modules (samples files, resampling, confidence
+    reports, the statistics of scoring units) serve -samples and -bootstrap only."""
+    samples_only = ("scorer.bootstrap", "scorer.coldstart.resample", "scorer.coldstart.units",
+                    "scorer.coldstart.reports.confidence", "scorer.statistic")
+    arguments = ["-expand", "CSSF17", "-output_file", str(tmp_path / "run"),
+                 "-error_file", str(tmp_path / "run.errlog"),
+                 "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
+    assert modules_after(arguments, DEMO, samples_only) == (0, [])
+    with_samples = ["-bootstrap", "20", "-seed", "1", "-expand", "CSSF17",
+                    "-output_file", str(tmp_path / "boot"), "-error_file", str(tmp_path / "boot.errlog"),
+                    "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
+    status, imported = modules_after(with_samples, DEMO, samples_only)
+    assert status == 0 and "scorer.bootstrap" in imported and "scorer.coldstart.resample" in imported
     assert (tmp_path / "run.summary").stat().st_size > 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="threads counted in /proc")
+def test_plain_coldstart_run_starts_no_blas_threads(tmp_path):
+    """numpy's OpenBLAS would start a spinning thread per core; a run keeps to
+    one thread unless the user sets a number (OPENBLAS_NUM_THREADS, ...)."""
+    def threads_after_run(name, **settings):
+        arguments = ["-expand", "CSSF17", "-output_file", str(tmp_path / name),
+                     "-error_file", str(tmp_path / f"{name}.errlog"),
+                     "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
+        script = (f"import os; from scorer.cli import main; status = main({arguments!r}); "
+                  f"print(status, len(os.listdir('/proc/self/task')))")
+        env = {name: value for name, value in os.environ.items()
+               if name not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              cwd=DEMO, env=dict(env, **settings))
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert threads_after_run("run") == ["0", "1"]
+    if len(os.sched_getaffinity(0)) >= 2:    # (OpenBLAS starts no more threads than CPUs)
+        assert threads_after_run("chosen", OPENBLAS_NUM_THREADS="2") == ["0", "2"]
 
 
 def test_version_imports_none(tmp_path):

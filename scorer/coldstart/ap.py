@@ -67,12 +67,16 @@ class Ranking:
     ecs: list = dataclasses.field(default_factory=list)
     ground_truth: Optional[int] = None
     nodes: dict = dataclasses.field(default_factory=dict)
+    #: ordered()'s list, kept: AP and .debug both walk it, and nodes are only added
+    _order: Optional[list] = dataclasses.field(default=None, repr=False, compare=False)
 
     def ordered(self) -> list:
         """Confidence descending, then first line; node id breaks the rare
         remaining ties (the Perl's hash order)."""
-        return sorted(self.nodes.values(),
-                      key=lambda n: (-n.confidence, n.line_number, n.nodeid))
+        if self._order is None or len(self._order) != len(self.nodes):
+            self._order = sorted(self.nodes.values(),
+                                 key=lambda n: (-n.confidence, n.line_number, n.nodeid))
+        return self._order
 
 
 @dataclasses.dataclass

@@ -6,19 +6,17 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from scorer import bootstrap, output
+from scorer import output
 from scorer.coldstart import ids
 from scorer.coldstart import queries as query_files
-from scorer.coldstart import resample
 from scorer.coldstart.ap import APScorer
 from scorer.coldstart.counts import counts_table
 from scorer.coldstart.evaluation import Evaluator
 from scorer.coldstart.justifications import check_justifications
 from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
-from scorer.coldstart.reports import confidence, debug, ldc, params, prepare, sf, summary
+from scorer.coldstart.reports import debug, ldc, params, prepare, sf, summary
 from scorer.coldstart.runs import expand_run_paths, read_run_files
-from scorer.coldstart.units import RunUnits
 from scorer.problems import Problems, ScorerError
 from scorer.progress import Progress
 from scorer.reports import Reports
@@ -92,6 +90,12 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     runids = list(request.runids) if request.runids else sorted(run_files.runids)
     _check_runids(runids, run_files.runids, problems)
 
+    if request.samples or request.bootstrap is not None or samples is not None:
+        # Imported here: a run without samples uses none of them.
+        from scorer import bootstrap
+        from scorer.coldstart import resample
+        from scorer.coldstart.reports import confidence
+        from scorer.coldstart.units import RunUnits
     if request.bootstrap is not None:
         bootstrap.check_report_size(_samplescores_bytes(request.bootstrap, runids),
                                     f"-bootstrap {request.bootstrap:,}")
@@ -172,6 +176,7 @@ def read_shared_inputs(request, assessment_paths, problems: Problems):
     index = queries.index()
     queries_to_score = query_files.resolve_queries_to_score(request.queries, queries, problems)
     read_run_files(list(assessment_paths), queries, problems)
+    from scorer import bootstrap
     if request.samples:
         return bootstrap.read_samples(request.samples)
     if request.bootstrap is not None:
@@ -205,6 +210,7 @@ def _check_runids(asked: list, present: set, problems: Problems) -> None:
 
 def _samplescores_bytes(n_samples: int, runids) -> int:
     """The size of ``.samplescores``: a line per sample and run, 21 bytes a code."""
+    from scorer.coldstart import resample
     return sum(n_samples * (len(resample.codes()) * 21 + 10 + len(runid)) for runid in runids)
 
 
@@ -230,6 +236,8 @@ def _sample_groups(queries, index: dict, queries_to_score: dict) -> list:
 
 
 def _add_bootstrap_reports(reports, structure, samples, runid, problems) -> None:
+    from scorer.coldstart import resample
+    from scorer.coldstart.reports import confidence
     values = resample.sample_values(structure, samples, show_progress=sys.stderr.isatty())
     originals = resample.original_values(structure)
     codes = [code for code, *_ in resample.codes()]

@@ -328,11 +328,15 @@ class Evaluator:
             lists.setdefault("REDUNDANT", []).extend(demoted)
             lists["RIGHT"] = [kept]
             lists.setdefault(self.duplicate_list, []).extend(demoted)
-        _flag(evaluation.flags, lists.get("WRONG", ()), "WRONG")
+        flags = evaluation.flags
+        _flag(flags, lists.get("WRONG", ()), "WRONG")
         self._apply_nominal_rule(lists, evaluation)
-        counts = {label: len(lists.get(label, ())) for label in LABELS}
+        counts = dict.fromkeys(LABELS, 0)
         for label in LABELS:
-            _flag(evaluation.flags, lists.get(label, ()), label)
+            members = lists.get(label)
+            if members:
+                counts[label] = len(members)
+                _flag(flags, members, label)
         level = node.name.count(":")
         return Row(node.name, query_id, level, evaluation.runid, ground_truth, counts, lists)
 

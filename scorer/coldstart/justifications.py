@@ -41,13 +41,10 @@ def _check_per_node(run_files, per_document, total, problems):
     nodes_of_level: dict = {}
     for fqnodeid in sorted(n for n in level_of_node if n is not None):
         nodes_of_level.setdefault(level_of_node[fqnodeid], []).append(fqnodeid)
-    # A node with no more lines than both limits allow loses none (most nodes).
-    allowed = min((limit for limit in (per_document, total) if limit is not None),
-                  default=None)
     for level in sorted({e.query.level for e in submissions}):
         for fqnodeid in nodes_of_level.get(level, ()):
             lines = run_files.submissions_by_node.get(fqnodeid, ())
-            if allowed is None or len(lines) <= allowed:
+            if _loses_none(lines, per_document, total):
                 continue
             by_document: dict = {}
             for entry in lines:
@@ -64,6 +61,20 @@ def _check_per_node(run_files, per_document, total, problems):
                 if total is not None and position >= total:
                     _discard(entry, problems)
         _discard_dependents(submissions, level, problems)
+
+
+def _loses_none(lines, per_document, total) -> bool:
+    """A node with no more lines than ``total`` allows, nor in any one
+    document than ``per_document`` allows, loses none (most nodes): the
+    ranked lists below are no longer than those."""
+    if total is not None and len(lines) > total:
+        return False
+    if per_document is None or len(lines) <= per_document:
+        return True
+    per_docid: dict = {}
+    for entry in lines:
+        per_docid[entry.docid] = per_docid.get(entry.docid, 0) + 1
+    return max(per_docid.values()) <= per_document
 
 
 def _discard(entry, problems):

@@ -44,27 +44,23 @@ def perl_split(text: str, separator: str) -> list:
 
 
 class Provenance:
-    """The kept spans of one provenance column.
-
-    ``docid`` is the first kept span's document (None if no span was kept);
-    ``text`` is the normalised string: spans sorted by start (numerically),
+    """A provenance column once checked: ``docid``, the first kept span's
+    document (None if no span was kept), and ``text``, the normalised string
+    matching and hashing use: the kept spans sorted by start (numerically),
     ties by end compared as strings (spec §7.42), all written with ``docid``.
-    """
+    (Only these two are kept: one is made per distinct column text.)"""
 
-    __slots__ = ("docid", "spans", "text")
+    __slots__ = ("docid", "text")
 
-    def __init__(self, docid, spans):
+    def __init__(self, docid, text):
         self.docid = docid
-        self.spans = spans
-        ordered = sorted(spans, key=lambda span: (int(span[0]), span[1]))
-        self.text = ",".join(f"{docid}:{start}-{end}" for start, end in ordered)
+        self.text = text
 
     @classmethod
-    def one_span(cls, docid: str, start: str, end: str, text: str) -> "Provenance":
-        """A single clean span, whose normalised form is ``text`` as written."""
-        provenance = cls.__new__(cls)
-        provenance.docid, provenance.spans, provenance.text = docid, [(start, end)], text
-        return provenance
+    def of_spans(cls, docid, spans) -> "Provenance":
+        """From the kept spans, ``(start, end)`` texts in column order."""
+        ordered = sorted(spans, key=lambda span: (int(span[0]), span[1]))
+        return cls(docid, ",".join(f"{docid}:{start}-{end}" for start, end in ordered))
 
 
 #: Per number of spans allowed, the provenance strings that parsed without
@@ -87,10 +83,10 @@ def parse_provenance(text: str, max_spans: int, problems: Problems, where: Where
         return cached
     plain = _ONE_PLAIN_SPAN.fullmatch(text)
     if plain is not None and max_spans >= 1:
-        docid, start, end = plain.groups()
-        first = int(start)
-        if first <= int(end) < first + MAX_CHARS_PER_SPAN:
-            provenance = clean[text] = Provenance.one_span(docid, start, end, text)
+        first = int(plain.group(2))
+        if first <= int(plain.group(3)) < first + MAX_CHARS_PER_SPAN:
+            # A single clean span: its normalised form is the column as written.
+            provenance = clean[text] = Provenance(plain.group(1), text)
             return provenance
     found: list = []
     provenance = _parse(text, max_spans, found)
@@ -138,4 +134,4 @@ def _parse(text: str, max_spans: int, found: list) -> Provenance:
         total += int(end) - int(start) + 1
     if total > MAX_TOTAL_CHARS:
         found.append(("TOO_MANY_TOTAL_CHARS", (MAX_TOTAL_CHARS,)))
-    return Provenance(docid, spans)
+    return Provenance.of_spans(docid, spans)

@@ -26,7 +26,7 @@ def render(ap_rows, runid, sf_to_ldc, ldc_full_id_of, has_index: bool, tabs: boo
                  for l in lines]
         macro = [macro_cells(AP_FIELDS, runid, level, value, 0.0, 0.0)
                  for level, value in macro_ap(lines).items()]
-        widths.widen_all(cells + macro)
+        widths.widen_all(cells + macro, AP_FIELDS)
         snapshot = widths.snapshot()
         out.append(description + "\n\n")
         if cells or macro:

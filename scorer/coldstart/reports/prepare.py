@@ -18,6 +18,7 @@ class ScoreTables:
     sections: dict          # variant -> Section
     summary: list           # (prefix, cells) in print order
     summary_widths: dict
+    fields: tuple           # the order of every line's cells
 
 
 def _line_cells(fields, line) -> dict:
@@ -60,8 +61,9 @@ def prepare(structure, runid: str, fields) -> ScoreTables:
     for variant, lines, with_micro in variants:
         cells = [_line_cells(fields, line) for line in lines]
         aggregate_cells = _aggregate_cells(fields, runid, aggregates, variant, with_micro)
-        widths.widen_all(cells + aggregate_cells)
+        widths.widen_all(cells + aggregate_cells, fields)
         print_fields = LDC_MEAN_FIELDS if variant == "LDCMEAN" else fields
-        sections[variant] = Section(cells + aggregate_cells, widths.snapshot(), print_fields)
+        sections[variant] = Section(cells + aggregate_cells, widths.snapshot(), print_fields,
+                                    fields)
         summary.extend((SUMMARY_PREFIXES[variant], line) for line in aggregate_cells)
-    return ScoreTables(sections, summary, widths.snapshot())
+    return ScoreTables(sections, summary, widths.snapshot(), fields)

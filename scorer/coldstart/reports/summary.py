@@ -5,6 +5,7 @@ from scorer.coldstart.reports.tables import LDC_MEAN_FIELDS, MACRO_FOOTNOTE, ren
 def render(tables, tabs: bool) -> str:
     widths = tables.summary_widths
     text = [render_line(None, LDC_MEAN_FIELDS, widths, tabs)]
-    text.extend(render_line(cells, LDC_MEAN_FIELDS, widths, tabs, prefix=prefix)
+    text.extend(render_line(cells, LDC_MEAN_FIELDS, widths, tabs, prefix=prefix,
+                            cell_fields=tables.fields)
                 for prefix, cells in tables.summary)
     return "".join(text) + MACRO_FOOTNOTE

@@ -64,15 +64,14 @@ class Widths:
     def __init__(self, fields):
         self.widths = {name: len(FIELDS[name][0]) for name in fields}
 
-    def widen(self, cells: dict) -> None:
-        self.widen_all((cells,))
-
-    def widen_all(self, lines) -> None:
-        """Widen by every line of ``lines`` (cell dicts), a column at a time."""
+    def widen_all(self, lines, fields) -> None:
+        """Widen by every line of ``lines`` (cells in ``fields`` order), a
+        column at a time."""
         widths = self.widths
-        names = {name for cells in lines for name in cells} if lines else ()
-        for name in names:
-            longest = max([len(cells.get(name, "")) for cells in lines])
+        if not lines:
+            return
+        for name, column in zip(fields, zip(*lines)):
+            longest = max(map(len, column))
             if longest > widths.get(name, 0):
                 widths[name] = longest
 
@@ -91,54 +90,61 @@ _NO_COUNTS = (0,) * len(_COUNT_FIELDS)
 
 @functools.lru_cache(maxsize=None)
 def _number_layout(fields: tuple) -> tuple:
-    """The numeric fields of ``fields``, one %-format for all their cells
-    (tab-separated: no formatted number holds a tab), and where each takes
-    its value from (a getter of _NUMBER_SOURCE's positions)."""
+    """How data_cells fills a line of ``fields``: one %-format for all the
+    numeric cells (tab-separated: no formatted number holds a tab), where
+    each takes its value from (a getter of _NUMBER_SOURCE's positions), and
+    the order of the text cells (EC, RUNID, LEVEL as present) followed by the
+    numeric ones, as positions in ``fields`` (None: already in that order)."""
     numeric = tuple(field for field in fields if field not in _TEXT_FIELDS)
     fmt = "\t".join(FIELDS[field][1] for field in numeric)
     positions = [_NUMBER_SOURCE[field] for field in numeric]
+    texts = tuple(field for field in _TEXT_FIELDS if field in fields)
+    made = texts + numeric
+    order = None if made == tuple(fields) else tuple(made.index(field) for field in fields)
     # (one number alone comes out bare, which % takes as well as a 1-tuple)
-    return numeric, fmt, operator.itemgetter(*positions) if positions else None
+    return (texts, bool(numeric), fmt, operator.itemgetter(*positions) if positions else None,
+            order)
 
 
 def data_cells(fields: tuple, name: str, runid: str, level, counts, ground_truth,
-               p: float, r: float, f: float) -> dict:
-    """Cells of a data or ALL-Micro line.  ``counts``: a counts-table row
-    (values in _COUNT_FIELDS order; None shows every count as 0), its GT
-    replaced by ``ground_truth``.
+               p: float, r: float, f: float) -> list:
+    """Cells of a data or ALL-Micro line, in ``fields`` order.  ``counts``: a
+    counts-table row (values in _COUNT_FIELDS order; None shows every count
+    as 0), its GT replaced by ``ground_truth``.
 
     Thousands of lines go through here, so a line's numbers are formatted by
     one %-operation; give Python ints and floats (numpy scalars format
     several times slower)."""
-    numeric, fmt, pick = _number_layout(fields)
-    cells = {}
-    if "EC" in fields:
-        cells["EC"] = name
-    if "RUNID" in fields:
-        cells["RUNID"] = runid
-    if "LEVEL" in fields:
-        cells["LEVEL"] = str(level)
-    if numeric:
+    texts, has_numbers, fmt, pick, order = _number_layout(fields)
+    if len(texts) == 3:
+        cells = [name, runid, str(level)]
+    else:
+        text_of = {"EC": name, "RUNID": runid}
+        cells = [text_of[field] if field in text_of else str(level) for field in texts]
+    if has_numbers:
         numbers = [ground_truth, *(counts if counts is not None else _NO_COUNTS)[1:], p, r, f]
-        cells.update(zip(numeric, (fmt % pick(numbers)).split("\t")))
+        cells += (fmt % pick(numbers)).split("\t")
+    if order is not None:
+        cells = [cells[i] for i in order]
     return cells
 
 
-def macro_cells(fields, runid: str, level: str, p: float, r: float, f: float) -> dict:
-    """Cells of an ALL-Macro line: only the scores; other columns blank."""
-    cells = {}
+def macro_cells(fields, runid: str, level: str, p: float, r: float, f: float) -> list:
+    """Cells of an ALL-Macro line, in ``fields`` order: only the scores;
+    other columns blank."""
+    cells = []
     for field in fields:
         fmt = FIELDS[field][1]
         if field == "EC":
-            cells[field] = "ALL-Macro"
+            cells.append("ALL-Macro")
         elif field == "RUNID":
-            cells[field] = runid
+            cells.append(runid)
         elif field == "LEVEL":
-            cells[field] = level
+            cells.append(level)
         elif field in ("P", "R", "F", "AP"):
-            cells[field] = fmt % {"P": p, "R": r, "F": f, "AP": p}[field]
+            cells.append(fmt % {"P": p, "R": r, "F": f, "AP": p}[field])
         else:
-            cells[field] = _blank_format(fmt) % ""
+            cells.append(_blank_format(fmt) % "")
     return cells
 
 
@@ -156,42 +162,55 @@ def line_format(fields, widths: dict, tabs: bool) -> str:
     return " ".join(columns) + "\n"
 
 
-def header_cells(fields) -> dict:
-    return {field: FIELDS[field][0] for field in fields}
-
-
-def render_line(cells: Optional[dict], fields, widths: dict, tabs: bool,
-                prefix: Optional[str] = None) -> str:
+def render_line(cells: Optional[list], fields, widths: dict, tabs: bool,
+                prefix: Optional[str] = None, cell_fields=None) -> str:
     """One printed line; ``cells`` None prints the header."""
-    return render_lines([cells], fields, widths, tabs, prefix)
+    return render_lines([cells], fields, widths, tabs, prefix, cell_fields)
 
 
-def render_lines(lines, fields, widths: dict, tabs: bool, prefix: Optional[str] = None) -> str:
-    """Printed lines (each a cells dict, None for the header), through one format."""
+def render_lines(lines, fields, widths: dict, tabs: bool, prefix: Optional[str] = None,
+                 cell_fields=None) -> str:
+    """Printed lines (each its cells in ``cell_fields`` order, ``fields`` by
+    default; None for the header) through one format, showing the cells of
+    ``fields`` (blank where a line has none)."""
+    fields = tuple(fields)
+    cell_fields = fields if cell_fields is None else tuple(cell_fields)
     fmt = line_format(fields, widths, tabs)
-    header = header_cells(fields)
+    header = tuple(FIELDS[field][0] for field in fields)
+    if cell_fields == fields:
+        pick = tuple
+    elif all(field in cell_fields for field in fields):
+        getter = operator.itemgetter(*(cell_fields.index(field) for field in fields))
+        pick = (lambda cells: (getter(cells),)) if len(fields) == 1 else getter
+    else:
+        positions = [cell_fields.index(field) if field in cell_fields else None
+                     for field in fields]
+        pick = lambda cells: tuple("" if i is None else cells[i] for i in positions)  # noqa: E731
+    position = fields.index("EC") if prefix and "EC" in fields else None
     text = []
     for cells in lines:
-        if cells is None:
-            cells = header
-        values = [cells.get(field, "") for field in fields]
-        if prefix and "EC" in fields:
-            position = fields.index("EC")
+        values = header if cells is None else pick(cells)
+        if position is not None:
+            values = list(values)
             values[position] = f"{prefix}-{values[position]}"
-        text.append(fmt % tuple(values))
+            values = tuple(values)
+        text.append(fmt % values)
     return "".join(text)
 
 
 @dataclasses.dataclass
 class Section:
-    """A prepared table: its lines' cells, and the widths when it is printed."""
+    """A prepared table: its lines' cells (in ``cell_fields`` order), the
+    widths when it is printed, and the fields it prints."""
 
     lines: list
     widths: dict
     fields: tuple
+    cell_fields: tuple
 
 
 def render_section(section: Section, tabs: bool) -> str:
     if not section.lines:
         return ""
-    return render_lines([None, *section.lines], section.fields, section.widths, tabs)
+    return render_lines([None, *section.lines], section.fields, section.widths, tabs,
+                        cell_fields=section.cell_fields)
