@@ -101,24 +101,39 @@ def test_plain_coldstart_run_imports_no_samples_module(tmp_path):
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="threads counted in /proc")
 def test_plain_coldstart_run_starts_no_blas_threads(tmp_path):
-    """numpy's OpenBLAS would start a spinning thread per core; a run keeps to
-    one thread unless the user sets a number (OPENBLAS_NUM_THREADS, ...)."""
-    def threads_after_run(name, **settings):
+    """numpy's OpenBLAS would start a spinning thread per core; a command-line
+    run keeps to one thread unless the user sets a number (OPENBLAS_NUM_THREADS,
+    ...), and a program importing scorer keeps its environment."""
+    def threads_after_run(name, command_line=True, **settings):
         arguments = ["-expand", "CSSF17", "-output_file", str(tmp_path / name),
                      "-error_file", str(tmp_path / f"{name}.errlog"),
                      "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
-        script = (f"import os; from scorer.cli import main; status = main({arguments!r}); "
-                  f"print(status, len(os.listdir('/proc/self/task')))")
-        env = {name: value for name, value in os.environ.items()
-               if name not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
+        # As scorer/__main__.py does, but printing the threads before the exit.
+        prepare = ("from scorer.processenv import prepare_command_line_process; "
+                   "prepare_command_line_process(); " if command_line else "")
+        script = (f"import os; {prepare}from scorer.cli import main; "
+                  f"status = main({arguments!r}); "
+                  f"print(status, len(os.listdir('/proc/self/task')), "
+                  f"os.environ.get('OPENBLAS_NUM_THREADS', '-'))")
+        env = {name: value for name, value in os.environ.items() if name not in
+               ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                               cwd=DEMO, env=dict(env, **settings))
         assert done.returncode == 0, done.stderr
         return done.stdout.split()
 
-    assert threads_after_run("run") == ["0", "1"]
+    assert threads_after_run("run") == ["0", "1", "1"]
+    assert threads_after_run("library", command_line=False)[::2] == ["0", "-"]
     if len(os.sched_getaffinity(0)) >= 2:    # (OpenBLAS starts no more threads than CPUs)
-        assert threads_after_run("chosen", OPENBLAS_NUM_THREADS="2") == ["0", "2"]
+        assert threads_after_run("chosen", OPENBLAS_NUM_THREADS="2") == ["0", "2", "2"]
+        status, threads, _setting = threads_after_run("library2", command_line=False)
+        assert status == "0" and int(threads) >= 2
+
+
+def test_the_command_line_prepares_its_process_first():
+    """scorer/__main__.py makes its settings before importing anything that loads numpy."""
+    source = (ROOT / "scorer" / "__main__.py").read_text(encoding="utf-8")
+    assert source.index("prepare_command_line_process()") < source.index("scorer.cli")
 
 
 def test_version_imports_none(tmp_path):

@@ -4,21 +4,11 @@ computed from (spec §3.6, §4.1).
 """
 from __future__ import annotations
 
-import os
 import re
 
-# numpy's OpenBLAS starts a thread per core as it loads, and idle threads
-# spin: about 50 ms of CPU time (a tenth of a 500-query run) for the few
-# small matrix products a run makes (10,000 samples score no slower on one
-# thread).  One thread, unless the user chose a number; set before numpy
-# loads, which a plain Cold Start run does first here.
-if not any(name in os.environ for name in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS",
-                                           "OMP_NUM_THREADS")):
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from scorer import stats  # noqa: E402
+from scorer import stats
 
 #: Count columns, in the Perl's field order (spec §5.1).
 COUNT_COLUMNS = ("GT", "SUBMITTED", "CORRECT", "INCORRECT", "INEXACT", "INCORRECT_PARENT",

@@ -15,6 +15,7 @@ import sys
 import tempfile
 
 from scorer import output, quickexit, stopping
+from scorer.processenv import prepare_command_line_process
 from scorer.competition import archive, layout, scoring
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 
@@ -223,7 +224,9 @@ def validate(own: dict, rest: list) -> int:
 def run_and_exit(argv: list | None = None) -> None:
     """The command's end, as python -m scorer's: the process leaves by
     ``quickexit.exit_now`` with what it scored kept alive (freeing it piece by
-    piece would be a tenth of a submission's time)."""
+    piece would be a tenth of a submission's time), and with python -m scorer's
+    process settings (scorer/processenv.py), made before numpy loads."""
+    prepare_command_line_process()
     quickexit.ending_by_exit_now()
     quickexit.exit_now(main(argv))
 
