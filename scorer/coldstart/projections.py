@@ -153,13 +153,21 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
     times, one addition at a time in row order, over the rows of the level.
 
     ``values``: (n, 3), or ``MeanValues`` when they differ per sample; ``repeats``:
-    (B, n); ``levels``: (n,).  Returns level -> (B, 3).  The loop runs over
-    rows, each step for all samples at once: the first copy of a row is added
-    to every sample (times 0 or 1), further copies only to the samples that
-    have them.  Adding 0.0 leaves a sum as it is, so each result is the very
-    double of the Perl's running sum.  Consecutive rows without further
-    copies in any sample (all rows of the full data) are added by one
-    ``add.accumulate``, which also adds one row after the other.
+    (B, n); ``levels``: (n,).  Returns level -> (B, 3).
+    """
+    return _running_sums_by_row(values, np.ascontiguousarray(np.asarray(repeats).T), levels)
+
+
+def _running_sums_by_row(values, by_row: np.ndarray, levels: np.ndarray) -> dict:
+    """running_sums of ``by_row`` = repeats transposed (n, B).
+
+    The loop runs over rows, each step for all samples at once: the first
+    copy of a row is added to every sample (times 0 or 1), further copies
+    only to the samples that have them.  Adding 0.0 leaves a sum as it is,
+    so each result is the very double of the Perl's running sum.
+    Consecutive rows without further copies in any sample (all rows of the
+    full data) are added by one ``add.accumulate``, which also adds one row
+    after the other.
     """
     per_sample = isinstance(values, MeanValues)
     # A row whose values are 0.0 (in every sample) leaves every sum as it is
@@ -167,21 +175,19 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
     # most of them, are skipped.
     kept = np.flatnonzero((values.table != 0).any(axis=(1, 2)) if per_sample
                           else (np.asarray(values) != 0).any(axis=1))
-    if len(kept) < repeats.shape[1]:
+    if len(kept) < by_row.shape[0]:
         values = (MeanValues(values.table[kept], values.code[kept]) if per_sample
                   else np.asarray(values)[kept])
-        repeats, levels = repeats[:, kept], np.asarray(levels)[kept]
-    n_samples, n_rows = repeats.shape
+        by_row, levels = by_row[kept], np.asarray(levels)[kept]
+    n_rows, n_samples = by_row.shape
     acc = np.zeros((3, 3, n_samples))       # (level slot, metric, sample)
     if n_samples and n_rows:
-        by_row = np.ascontiguousarray(repeats.T)                 # (n, B)
+        levels = np.asarray(levels).tolist()
         drawn = by_row > 0
-        extra_rows, extra_samples = np.nonzero(by_row > 1)       # sorted by row
-        extra_copies = by_row[extra_rows, extra_samples] - 1
-        bounds = np.searchsorted(extra_rows, np.arange(n_rows + 1))
+        most = by_row.max(axis=1).tolist()
         targets = {0: acc[0:2], 1: acc[1:3]}                    # ALL and the row's level
         batch = max(1, _BATCH_ELEMENTS // n_samples)
-        next_extra = iter(np.unique(extra_rows).tolist() + [n_rows])
+        next_extra = iter([j for j, m in enumerate(most) if m > 1] + [n_rows])
         stop = next(next_extra)
         j = 0
         while j < n_rows:
@@ -189,17 +195,18 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
                 stop = next(next_extra)
             if stop - j > 1:
                 end = min(stop, j + batch)
-                _add_rows_in_order(acc, values, drawn, levels, j, end)
+                _add_rows_in_order(acc, values, drawn, np.asarray(levels[j:end]), j, end)
                 j = end
                 continue
             target = targets.get(levels[j], acc[1:2])
             value = values.row(j) if per_sample else values[j][:, None]
             target += value * drawn[j]
-            samples = extra_samples[bounds[j]:bounds[j + 1]]
-            copies = extra_copies[bounds[j]:bounds[j + 1]]
-            while len(samples):
+            copies = by_row[j]
+            samples = np.flatnonzero(copies > 1)
+            copies = copies[samples]
+            for _copy in range(most[j] - 1):
                 target[:, :, samples] += value[:, samples] if per_sample else value
-                more = copies > 1
+                more = copies > 2
                 samples, copies = samples[more], copies[more] - 1
             j += 1
     return {level: acc[index].T for level, index in _SUM_LAYOUT.items()}
@@ -207,9 +214,9 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
 
 def _add_rows_in_order(acc: np.ndarray, values, drawn: np.ndarray, levels: np.ndarray,
                        start: int, stop: int) -> None:
-    """Add the first copies of rows start..stop-1 (none has further copies)
-    to the running sums ``acc`` (slot, metric, sample), one row after the
-    other, as running_sums' loop would."""
+    """Add the first copies of rows start..stop-1 (none has further copies;
+    ``levels``: theirs) to the running sums ``acc`` (slot, metric, sample),
+    one row after the other, as running_sums' loop would."""
     if isinstance(values, MeanValues):
         rows = np.take_along_axis(values.table[start:stop],
                                   values.code[start:stop][:, :, None], axis=1)  # (rows, B, 3)
@@ -217,7 +224,7 @@ def _add_rows_in_order(acc: np.ndarray, values, drawn: np.ndarray, levels: np.nd
     else:
         rows = values[start:stop][:, :, None]
     rows = rows * drawn[start:stop][:, None, :]                                   # (rows, 3, B)
-    row_levels = levels[start:stop]
+    row_levels = levels
     for slot, mask in ((0, row_levels == 0), (1, None), (2, row_levels == 1)):
         added = rows if mask is None else rows[mask]
         if len(added):
@@ -245,28 +252,54 @@ def _macro(sums: np.ndarray, denominator: np.ndarray):
 
 def sf_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
     """SF ALL-Micro and ALL-Macro lines per level (spec §4.3)."""
-    repeats = multiplicity[:, structure.row_sf]          # (B, rows)
-    return _aggregates(structure, np.arange(structure.n_rows), repeats)
+    return _aggregates(structure, None, multiplicity)
 
 
-def _aggregates(structure: RunStructure, rows: np.ndarray, repeats: np.ndarray) -> dict:
-    """Micro and macro lines over ``rows`` (in table order), each row counted
-    ``repeats[b, row]`` times in sample b."""
-    repeats = repeats[:, rows]
-    levels = structure.levels[rows]
-    counts = structure.counts[rows]
-    masks = _level_masks(levels)
-    # One product gives, per level, the summed counts, the copies drawn, and
-    # the copies with ground truth (the macro denominator).
-    has_truth = counts[:, _GT] != 0
-    columns = []
-    for level in LEVELS:
-        mask = masks[level][:, None]
-        columns += [counts * mask, mask, (has_truth[:, None] & mask)]
-    totals = _integer_product(repeats, np.hstack(columns))
-    macro_sums = running_sums(structure.values[rows], repeats, levels)
+def _sf_columns(structure: RunStructure) -> np.ndarray:
+    """Per SF query and level: its rows' summed counts, its rows, and its
+    rows with ground truth (the macro denominator), side by side; made once
+    a structure.  A sample's micro sums are its SF multiplicities times
+    these: exact integers, whatever the order of the rows."""
+    cached = getattr(structure, "_sf_columns", None)
+    if cached is None:
+        counts = structure.counts
+        has_truth = counts[:, _GT] != 0
+        columns = []
+        for mask in _level_masks(structure.levels).values():
+            mask = mask[:, None]
+            columns += [counts * mask, mask, has_truth[:, None] & mask]
+        cached = np.zeros((len(structure.sf_ids), sum(c.shape[1] for c in columns)),
+                          dtype=np.int64)
+        np.add.at(cached, structure.row_sf, np.hstack(columns))
+        structure._sf_columns = cached
+    return cached
+
+
+def _macro_rows(structure: RunStructure, rows: Optional[np.ndarray]) -> tuple:
+    """(rows, their SF columns, values, levels) of ``rows`` (None: table
+    order) whose P, R and F are not all 0.0: only these can change a running
+    sum (see running_sums); made once a structure and row order."""
+    key = "table" if rows is None else "ldcmax"
+    cache = structure.__dict__.setdefault("_macro_rows", {})
+    if key not in cache:
+        order = np.arange(structure.n_rows) if rows is None else rows
+        values = structure.values[order]
+        kept = np.flatnonzero((values != 0).any(axis=1))
+        cache[key] = (structure.row_sf[order[kept]], values[kept],
+                      structure.levels[order[kept]])
+    return cache[key]
+
+
+def _aggregates(structure: RunStructure, rows: Optional[np.ndarray],
+                weights: np.ndarray) -> dict:
+    """Micro and macro lines over all rows in the order ``rows`` (None:
+    table order), each row counted ``weights[b, c]`` times in sample b, c
+    its SF query's column."""
+    totals = _integer_product(weights, _sf_columns(structure))
+    row_sf, values, levels = _macro_rows(structure, rows)
+    macro_sums = _running_sums_by_row(values, np.ascontiguousarray(weights.T)[row_sf], levels)
     result = {}
-    width = counts.shape[1] + 2
+    width = structure.counts.shape[1] + 2
     for i, level in enumerate(LEVELS):
         block = totals[:, i * width:(i + 1) * width]
         sums, drawn, denominator = block[:, :-2], block[:, -2], block[:, -1]
@@ -285,23 +318,35 @@ def ldc_max_choice(structure: RunStructure, multiplicity: np.ndarray) -> np.ndar
     string order of short id (spec decision 1, §7.12).
     """
     n_samples = multiplicity.shape[0]
-    choice = np.full((n_samples, len(structure.ldc_names)), -1, dtype=np.intp)
-    for g, members in enumerate(structure.ldc_members):
-        drawn = multiplicity[:, members] > 0
-        scores = np.where(drawn, structure.sf_f1[members], -np.inf)
-        best = np.argmax(scores, axis=1)
-        choice[:, g] = np.where(drawn.any(axis=1), members[best], -1)
-    return choice
+    n_groups = len(structure.ldc_names)
+    if not n_groups or not n_samples:
+        return np.full((n_samples, n_groups), -1, dtype=np.intp)
+    # Members of each LDC query one after the other, in member order: one
+    # max and one "first position holding it" per segment, for all LDC
+    # queries at once (segments of rows: the reductions run along rows).
+    order = np.concatenate(structure.ldc_members)
+    sizes = np.array([len(m) for m in structure.ldc_members])
+    starts = np.cumsum(sizes) - sizes
+    # F1 as its rank among the F1 values (1 = lowest, 0 = not drawn): the
+    # same order and ties, in 4 bytes.
+    _, rank = np.unique(structure.sf_f1[order], return_inverse=True)
+    scores = (multiplicity.T[order] > 0) * (rank.astype(np.int32) + 1)[:, None]
+    best = np.maximum.reduceat(scores, starts, axis=0)                 # (groups, B)
+    position = np.where(scores == np.repeat(best, sizes, axis=0),
+                        np.arange(len(order), dtype=np.int32)[:, None], len(order))
+    first = np.minimum.reduceat(position, starts, axis=0)
+    return np.where(best > 0, order[np.minimum(first, len(order) - 1)], -1).T
 
 
 def ldc_max_aggregates(structure: RunStructure, multiplicity: np.ndarray,
                        choice: np.ndarray) -> dict:
     """LDC-MAX ALL-Micro and ALL-Macro lines: the chosen entry point's rows,
     renamed to the LDC query, with all their copies (spec §4.4, §6.2)."""
-    # copies of each row in the LDC-MAX table: its SF query's multiplicity if chosen
-    weights = np.where(choice[:, structure.row_group] == structure.row_sf,
-                       multiplicity[:, structure.row_sf], 0)           # (B, rows)
-    return _aggregates(structure, structure.ldc_max_rows, weights)
+    # copies of each SF query in the LDC-MAX table: its multiplicity if chosen
+    chosen = np.zeros(multiplicity.shape, dtype=bool)
+    sample, group = np.nonzero(choice >= 0)
+    chosen[sample, choice[sample, group]] = True
+    return _aggregates(structure, structure.ldc_max_rows, multiplicity * chosen)
 
 
 class MeanValues:
@@ -361,37 +406,71 @@ def ldc_mean_rows(structure: RunStructure, multiplicity: np.ndarray):
     order), its GT that of its first drawn member (spec decision 1), and it
     is repeated ceil(member copies / members drawn) times (0: not drawn).
     """
+    repeats, values = _ldc_mean_by_name(structure, multiplicity)
+    gt = np.take_along_axis(structure._mean_tables[1], values.code, axis=1)
+    return repeats.T, values, gt.T
+
+
+def _member_positions(structure: RunStructure) -> list:
+    """Per member position k: (the names with a k-th member, or None for
+    all names; those members' SF columns); made once a structure."""
+    cached = getattr(structure, "_member_positions", None)
+    if cached is None:
+        members = structure.mean_members
+        width = max((len(m) for m in members), default=0)
+        cached = []
+        for position in range(width):
+            present = [i for i, m in enumerate(members) if len(m) > position]
+            rows = np.array([members[i][position] for i in present], dtype=np.intp)
+            names = None if len(present) == len(members) else np.array(present, dtype=np.intp)
+            cached.append((names, structure.row_sf[rows]))
+        structure._member_positions = cached
+    return cached
+
+
+def _ldc_mean_by_name(structure: RunStructure, multiplicity: np.ndarray):
+    """ldc_mean_rows with names first, without GT: (repeats (names, B), MeanValues)."""
     if not hasattr(structure, "_mean_tables"):
         structure._mean_tables = _mean_tables(structure)
-    table, gt_table, drawn_count = structure._mean_tables
+    table, _gt_table, drawn_count = structure._mean_tables
     n_samples = multiplicity.shape[0]
     n_names = len(structure.mean_names)
     by_sf = np.ascontiguousarray(multiplicity.T)             # (SF queries, B)
     code = np.zeros((n_names, n_samples), dtype=np.int32)
-    total = np.zeros((n_names, n_samples), dtype=np.int32)
-    width = max((len(m) for m in structure.mean_members), default=0)
-    for position in range(width):
-        present = [i for i, m in enumerate(structure.mean_members) if len(m) > position]
-        names = slice(None) if len(present) == n_names else np.array(present, dtype=np.intp)
-        rows = np.array([structure.mean_members[i][position] for i in present], dtype=np.intp)
-        copies = by_sf[structure.row_sf[rows]]                          # (names here, B)
-        code[names] |= (copies > 0).astype(np.int32) << position
-        total[names] += copies
-    count = drawn_count[code]
-    repeats = np.ceil(total / np.maximum(count, 1)).astype(np.int32)
-    gt = np.take_along_axis(gt_table, code, axis=1)
-    return repeats.T, MeanValues(table, code), gt.T
+    repeats = np.zeros((n_names, n_samples), dtype=np.int32)   # member copies, for now
+    positions = _member_positions(structure)
+    for position, (names, columns) in enumerate(positions):
+        copies = by_sf[columns]                                  # (names here, B)
+        bits = (copies > 0).astype(np.int32) << position
+        if names is None:
+            code |= bits
+            repeats += copies
+        else:
+            code[names] |= bits
+            repeats[names] += copies
+    if len(positions) > 1:
+        # ceil(member copies / members drawn), for the names with members to
+        # share (exact in integers; a single member's copies are its repeats)
+        several = slice(None) if positions[1][0] is None else positions[1][0]
+        drawn = np.maximum(drawn_count[code[several]], 1)
+        repeats[several] = -(-repeats[several] // drawn)
+    return repeats, MeanValues(table, code)
 
 
 def ldc_mean_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
-    repeats, values, gt = ldc_mean_rows(structure, multiplicity)
-    macro_sums = running_sums(values, repeats, structure.mean_levels)
+    repeats, values = _ldc_mean_by_name(structure, multiplicity)      # (names, B)
+    macro_sums = _running_sums_by_row(values, repeats, structure.mean_levels)
+    # copies with ground truth (the macro denominator), and copies, per name
+    if not hasattr(structure, "_mean_truth"):
+        structure._mean_truth = structure._mean_tables[1] != 0
+    with_truth = repeats * np.take_along_axis(structure._mean_truth, values.code, axis=1)
+    drawn = repeats > 0
     result = {}
     for level, mask in _level_masks(structure.mean_levels).items():
-        level_repeats = repeats[:, mask]
-        denominator = (level_repeats * (gt[:, mask] != 0)).sum(axis=1)
+        every = level == "ALL"
+        denominator = (with_truth if every else with_truth[mask]).sum(axis=0)
+        exists = (drawn if every else drawn[mask]).any(axis=0)
         p, r, f = _macro(macro_sums[level], denominator)
-        exists = (level_repeats > 0).any(axis=1)
         result[(MACRO, level)] = Aggregate(exists, p, r, f)
     return result
 
