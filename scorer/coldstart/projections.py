@@ -182,54 +182,59 @@ def _running_sums_by_row(values, by_row: np.ndarray, levels: np.ndarray) -> dict
     n_rows, n_samples = by_row.shape
     acc = np.zeros((3, 3, n_samples))       # (level slot, metric, sample)
     if n_samples and n_rows:
-        levels = np.asarray(levels).tolist()
-        drawn = by_row > 0
-        most = by_row.max(axis=1).tolist()
-        targets = {0: acc[0:2], 1: acc[1:3]}                    # ALL and the row's level
+        levels = np.asarray(levels)
+        has_copies = by_row.max(axis=1) > 1
+        # Runs of rows alike (with or without further copies), each cut into
+        # batches: bounded memory, and few numpy calls for the full data.
         batch = max(1, _BATCH_ELEMENTS // n_samples)
-        next_extra = iter([j for j, m in enumerate(most) if m > 1] + [n_rows])
-        stop = next(next_extra)
-        j = 0
-        while j < n_rows:
-            while stop < j:
-                stop = next(next_extra)
-            if stop - j > 1:
-                end = min(stop, j + batch)
-                _add_rows_in_order(acc, values, drawn, np.asarray(levels[j:end]), j, end)
-                j = end
-                continue
-            target = targets.get(levels[j], acc[1:2])
-            value = values.row(j) if per_sample else values[j][:, None]
-            target += value * drawn[j]
-            copies = by_row[j]
-            samples = np.flatnonzero(copies > 1)
-            copies = copies[samples]
-            for _copy in range(most[j] - 1):
-                target[:, :, samples] += value[:, samples] if per_sample else value
-                more = copies > 2
-                samples, copies = samples[more], copies[more] - 1
-            j += 1
+        starts = np.flatnonzero(np.diff(has_copies)) + 1
+        for start, stop in zip([0, *starts.tolist()], [*starts.tolist(), n_rows]):
+            for first in range(start, stop, batch):
+                last = min(stop, first + batch)
+                add = _add_rows_with_copies if has_copies[first] else _add_rows_in_order
+                add(acc, values, by_row[first:last], levels[first:last], first)
     return {level: acc[index].T for level, index in _SUM_LAYOUT.items()}
 
 
-def _add_rows_in_order(acc: np.ndarray, values, drawn: np.ndarray, levels: np.ndarray,
-                       start: int, stop: int) -> None:
-    """Add the first copies of rows start..stop-1 (none has further copies;
-    ``levels``: theirs) to the running sums ``acc`` (slot, metric, sample),
-    one row after the other, as running_sums' loop would."""
+def _row_values(values, start: int, stop: int) -> np.ndarray:
+    """(rows, 3, B) or (rows, 3, 1): the values of rows start..stop-1."""
     if isinstance(values, MeanValues):
         rows = np.take_along_axis(values.table[start:stop],
                                   values.code[start:stop][:, :, None], axis=1)  # (rows, B, 3)
-        rows = rows.transpose(0, 2, 1)
-    else:
-        rows = values[start:stop][:, :, None]
-    rows = rows * drawn[start:stop][:, None, :]                                   # (rows, 3, B)
-    row_levels = levels
-    for slot, mask in ((0, row_levels == 0), (1, None), (2, row_levels == 1)):
+        return np.ascontiguousarray(rows.transpose(0, 2, 1))
+    return values[start:stop][:, :, None]
+
+
+def _add_rows_in_order(acc: np.ndarray, values, by_row: np.ndarray, levels: np.ndarray,
+                       start: int) -> None:
+    """Add the rows of ``by_row`` (rows start... of ``values``, none with
+    further copies; ``levels``: theirs) to the running sums ``acc`` (slot,
+    metric, sample), one row after the other, as running_sums would."""
+    rows = _row_values(values, start, start + len(by_row)) * (by_row > 0)[:, None, :]
+    for slot, mask in ((0, levels == 0), (1, None), (2, levels == 1)):
         added = rows if mask is None else rows[mask]
         if len(added):
             sequence = np.concatenate([acc[slot][None], added])
             acc[slot] = np.add.accumulate(sequence, axis=0)[-1]
+
+
+def _add_rows_with_copies(acc: np.ndarray, values, by_row: np.ndarray, levels: np.ndarray,
+                          start: int) -> None:
+    """Add the rows of ``by_row`` (rows start... of ``values``; ``levels``:
+    theirs) to the running sums ``acc``, row after row, each row's copies
+    one after the other: the first copy to every sample (times 1 or 0),
+    each further copy only to the samples that have it."""
+    rows = _row_values(values, start, start + len(by_row))
+    per_sample = rows.shape[2] > 1
+    drawn = (by_row > 0).astype(np.float64)     # a float factor: faster than a bool one
+    targets = {0: acc[0:2], 1: acc[1:3]}                        # ALL and the row's level
+    for i, (level, most) in enumerate(zip(levels.tolist(), by_row.max(axis=1).tolist())):
+        target = targets.get(level, acc[1:2])
+        value = rows[i]
+        target += value * drawn[i]
+        for k in range(2, most + 1):
+            samples = np.flatnonzero(by_row[i] >= k)
+            target[:, :, samples] += value[:, samples] if per_sample else value
 
 
 def _integer_product(left: np.ndarray, right: np.ndarray) -> np.ndarray:
