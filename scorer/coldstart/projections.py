@@ -257,7 +257,13 @@ def _macro(sums: np.ndarray, denominator: np.ndarray):
 
 def sf_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
     """SF ALL-Micro and ALL-Macro lines per level (spec §4.3)."""
-    return _aggregates(structure, None, multiplicity)
+    return _aggregates(structure, None, _by_sf(multiplicity))
+
+
+def _by_sf(multiplicity: np.ndarray) -> np.ndarray:
+    """The multiplicities SF query by SF query (SF queries, B): the layout
+    the row gathers and running sums read."""
+    return np.ascontiguousarray(multiplicity.T)
 
 
 def _sf_columns(structure: RunStructure) -> np.ndarray:
@@ -298,11 +304,11 @@ def _macro_rows(structure: RunStructure, rows: Optional[np.ndarray]) -> tuple:
 def _aggregates(structure: RunStructure, rows: Optional[np.ndarray],
                 weights: np.ndarray) -> dict:
     """Micro and macro lines over all rows in the order ``rows`` (None:
-    table order), each row counted ``weights[b, c]`` times in sample b, c
+    table order), each row counted ``weights[c, b]`` times in sample b, c
     its SF query's column."""
-    totals = _integer_product(weights, _sf_columns(structure))
+    totals = _integer_product(weights.T, _sf_columns(structure))
     row_sf, values, levels = _macro_rows(structure, rows)
-    macro_sums = _running_sums_by_row(values, np.ascontiguousarray(weights.T)[row_sf], levels)
+    macro_sums = _running_sums_by_row(values, weights[row_sf], levels)
     result = {}
     width = structure.counts.shape[1] + 2
     for i, level in enumerate(LEVELS):
@@ -322,10 +328,15 @@ def ldc_max_choice(structure: RunStructure, multiplicity: np.ndarray) -> np.ndar
     Best = highest F1 of the summed counts; ties go to the first SF query in
     string order of short id (spec decision 1, §7.12).
     """
-    n_samples = multiplicity.shape[0]
+    return _ldc_max_choice(structure, _by_sf(multiplicity)).T
+
+
+def _ldc_max_choice(structure: RunStructure, by_sf: np.ndarray) -> np.ndarray:
+    """ldc_max_choice of the multiplicities ``by_sf`` (SF queries, B): (LDC queries, B)."""
+    n_samples = by_sf.shape[1]
     n_groups = len(structure.ldc_names)
     if not n_groups or not n_samples:
-        return np.full((n_samples, n_groups), -1, dtype=np.intp)
+        return np.full((n_groups, n_samples), -1, dtype=np.intp)
     # Members of each LDC query one after the other, in member order: one
     # max and one "first position holding it" per segment, for all LDC
     # queries at once (segments of rows: the reductions run along rows).
@@ -335,23 +346,28 @@ def ldc_max_choice(structure: RunStructure, multiplicity: np.ndarray) -> np.ndar
     # F1 as its rank among the F1 values (1 = lowest, 0 = not drawn): the
     # same order and ties, in 4 bytes.
     _, rank = np.unique(structure.sf_f1[order], return_inverse=True)
-    scores = (multiplicity.T[order] > 0) * (rank.astype(np.int32) + 1)[:, None]
+    scores = (by_sf[order] > 0) * (rank.astype(np.int32) + 1)[:, None]
     best = np.maximum.reduceat(scores, starts, axis=0)                 # (groups, B)
     position = np.where(scores == np.repeat(best, sizes, axis=0),
                         np.arange(len(order), dtype=np.int32)[:, None], len(order))
     first = np.minimum.reduceat(position, starts, axis=0)
-    return np.where(best > 0, order[np.minimum(first, len(order) - 1)], -1).T
+    return np.where(best > 0, order[np.minimum(first, len(order) - 1)], -1)
 
 
 def ldc_max_aggregates(structure: RunStructure, multiplicity: np.ndarray,
                        choice: np.ndarray) -> dict:
     """LDC-MAX ALL-Micro and ALL-Macro lines: the chosen entry point's rows,
     renamed to the LDC query, with all their copies (spec §4.4, §6.2)."""
+    return _ldc_max_aggregates(structure, _by_sf(multiplicity), choice.T)
+
+
+def _ldc_max_aggregates(structure: RunStructure, by_sf: np.ndarray, choice: np.ndarray) -> dict:
+    """ldc_max_aggregates of ``by_sf`` (SF queries, B) and ``choice`` (LDC queries, B)."""
     # copies of each SF query in the LDC-MAX table: its multiplicity if chosen
-    chosen = np.zeros(multiplicity.shape, dtype=bool)
-    sample, group = np.nonzero(choice >= 0)
-    chosen[sample, choice[sample, group]] = True
-    return _aggregates(structure, structure.ldc_max_rows, multiplicity * chosen)
+    chosen = np.zeros(by_sf.shape, dtype=bool)
+    group, sample = np.nonzero(choice >= 0)
+    chosen[choice[group, sample], sample] = True
+    return _aggregates(structure, structure.ldc_max_rows, by_sf * chosen)
 
 
 class MeanValues:
@@ -411,7 +427,7 @@ def ldc_mean_rows(structure: RunStructure, multiplicity: np.ndarray):
     order), its GT that of its first drawn member (spec decision 1), and it
     is repeated ceil(member copies / members drawn) times (0: not drawn).
     """
-    repeats, values = _ldc_mean_by_name(structure, multiplicity)
+    repeats, values = _ldc_mean_by_name(structure, _by_sf(multiplicity))
     gt = np.take_along_axis(structure._mean_tables[1], values.code, axis=1)
     return repeats.T, values, gt.T
 
@@ -433,18 +449,20 @@ def _member_positions(structure: RunStructure) -> list:
     return cached
 
 
-def _ldc_mean_by_name(structure: RunStructure, multiplicity: np.ndarray):
-    """ldc_mean_rows with names first, without GT: (repeats (names, B), MeanValues)."""
+def _ldc_mean_by_name(structure: RunStructure, by_sf: np.ndarray):
+    """ldc_mean_rows of ``by_sf`` (SF queries, B), names first, without GT:
+    (repeats (names, B), MeanValues)."""
     if not hasattr(structure, "_mean_tables"):
         structure._mean_tables = _mean_tables(structure)
     table, _gt_table, drawn_count = structure._mean_tables
-    n_samples = multiplicity.shape[0]
-    n_names = len(structure.mean_names)
-    by_sf = np.ascontiguousarray(multiplicity.T)             # (SF queries, B)
-    code = np.zeros((n_names, n_samples), dtype=np.int32)
-    repeats = np.zeros((n_names, n_samples), dtype=np.int32)   # member copies, for now
     positions = _member_positions(structure)
-    for position, (names, columns) in enumerate(positions):
+    if not positions:
+        empty = np.zeros((0, by_sf.shape[1]), dtype=np.int32)
+        return empty, MeanValues(table, empty)
+    # every name has a first member: its copies and drawn bit start the sums
+    repeats = by_sf[positions[0][1]].astype(np.int32)            # member copies, for now
+    code = (repeats > 0).astype(np.int32)
+    for position, (names, columns) in enumerate(positions[1:], start=1):
         copies = by_sf[columns]                                  # (names here, B)
         bits = (copies > 0).astype(np.int32) << position
         if names is None:
@@ -463,7 +481,11 @@ def _ldc_mean_by_name(structure: RunStructure, multiplicity: np.ndarray):
 
 
 def ldc_mean_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
-    repeats, values = _ldc_mean_by_name(structure, multiplicity)      # (names, B)
+    return _ldc_mean_aggregates(structure, _by_sf(multiplicity))
+
+
+def _ldc_mean_aggregates(structure: RunStructure, by_sf: np.ndarray) -> dict:
+    repeats, values = _ldc_mean_by_name(structure, by_sf)      # (names, B)
     macro_sums = _running_sums_by_row(values, repeats, structure.mean_levels)
     # copies with ground truth (the macro denominator), and copies, per name
     if not hasattr(structure, "_mean_truth"):
@@ -484,12 +506,14 @@ def all_aggregates(structure: RunStructure, multiplicity: np.ndarray,
                    variants=VARIANTS) -> dict:
     """(variant, aggregate, level) -> Aggregate, for the variants asked for
     (the LDC variants only where there is an SF -> LDC index)."""
-    result = {("SF",) + key: value for key, value in sf_aggregates(structure, multiplicity).items()}
+    by_sf = _by_sf(multiplicity)
+    result = {("SF",) + key: value
+              for key, value in _aggregates(structure, None, by_sf).items()}
     if structure.has_index and set(variants) & {"LDCMAX", "LDCMEAN"}:
-        choice = ldc_max_choice(structure, multiplicity)
-        for key, value in ldc_max_aggregates(structure, multiplicity, choice).items():
+        choice = _ldc_max_choice(structure, by_sf)
+        for key, value in _ldc_max_aggregates(structure, by_sf, choice).items():
             result[("LDCMAX",) + key] = value
-        for key, value in ldc_mean_aggregates(structure, multiplicity).items():
+        for key, value in _ldc_mean_aggregates(structure, by_sf).items():
             result[("LDCMEAN",) + key] = value
     return result
 
