@@ -158,6 +158,10 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
     return _running_sums_by_row(values, np.ascontiguousarray(np.asarray(repeats).T), levels)
 
 
+#: Rows without further copies added apart only from this many in a row.
+_SHORTEST_RUN = 16
+
+
 def _running_sums_by_row(values, by_row: np.ndarray, levels: np.ndarray) -> dict:
     """running_sums of ``by_row`` = repeats transposed (n, B).
 
@@ -171,21 +175,28 @@ def _running_sums_by_row(values, by_row: np.ndarray, levels: np.ndarray) -> dict
     """
     per_sample = isinstance(values, MeanValues)
     # A row whose values are 0.0 (in every sample) leaves every sum as it is
-    # (the sums start at +0.0 and add no negative value): such rows, often
-    # most of them, are skipped.
-    kept = np.flatnonzero((values.table != 0).any(axis=(1, 2)) if per_sample
-                          else (np.asarray(values) != 0).any(axis=1))
+    # (the sums start at +0.0 and add no negative value), and so does a row
+    # drawn in no sample: such rows, often most of them, are skipped.
+    most = by_row.max(axis=1, initial=0)
+    kept = np.flatnonzero(((values.table != 0).any(axis=(1, 2)) if per_sample
+                           else (np.asarray(values) != 0).any(axis=1)) & (most > 0))
     if len(kept) < by_row.shape[0]:
         values = (MeanValues(values.table[kept], values.code[kept]) if per_sample
                   else np.asarray(values)[kept])
-        by_row, levels = by_row[kept], np.asarray(levels)[kept]
+        by_row, levels, most = by_row[kept], np.asarray(levels)[kept], most[kept]
     n_rows, n_samples = by_row.shape
     acc = np.zeros((3, 3, n_samples))       # (level slot, metric, sample)
     if n_samples and n_rows:
         levels = np.asarray(levels)
-        has_copies = by_row.max(axis=1) > 1
+        has_copies = most > 1
         # Runs of rows alike (with or without further copies), each cut into
         # batches: bounded memory, and few numpy calls for the full data.
+        # Short runs without further copies go with their neighbours (a
+        # call per run would cost more than it saves).
+        starts = np.flatnonzero(np.diff(has_copies)) + 1
+        for start, stop in zip([0, *starts.tolist()], [*starts.tolist(), n_rows]):
+            if stop - start < _SHORTEST_RUN and not has_copies[start]:
+                has_copies[start:stop] = True
         batch = max(1, _BATCH_ELEMENTS // n_samples)
         starts = np.flatnonzero(np.diff(has_copies)) + 1
         for start, stop in zip([0, *starts.tolist()], [*starts.tolist(), n_rows]):
