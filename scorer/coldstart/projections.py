@@ -169,9 +169,9 @@ def _running_sums_by_row(values, by_row: np.ndarray, levels: np.ndarray) -> dict
     copy of a row is added to every sample (times 0 or 1), further copies
     only to the samples that have them.  Adding 0.0 leaves a sum as it is,
     so each result is the very double of the Perl's running sum.
-    Consecutive rows without further copies in any sample (all rows of the
-    full data) are added by one ``add.accumulate``, which also adds one row
-    after the other.
+    A run of at least _SHORTEST_RUN rows without further copies in any
+    sample (all rows of the full data) is added by one ``add.accumulate``,
+    which also adds one row after the other.
     """
     per_sample = isinstance(values, MeanValues)
     # A row whose values are 0.0 (in every sample) leaves every sum as it is
