@@ -153,76 +153,99 @@ def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) ->
     times, one addition at a time in row order, over the rows of the level.
 
     ``values``: (n, 3), or ``MeanValues`` when they differ per sample; ``repeats``:
-    (B, n); ``levels``: (n,).  Returns level -> (B, 3).  The loop runs over
-    rows, each step for all samples at once: the first copy of a row is added
-    to every sample (times 0 or 1), further copies only to the samples that
-    have them.  Adding 0.0 leaves a sum as it is, so each result is the very
-    double of the Perl's running sum.  Consecutive rows without further
-    copies in any sample (all rows of the full data) are added by one
-    ``add.accumulate``, which also adds one row after the other.
+    (B, n); ``levels``: (n,).  Returns level -> (B, 3).
+    """
+    return _running_sums_by_row(values, np.ascontiguousarray(np.asarray(repeats).T), levels)
+
+
+#: Rows without further copies added apart only from this many in a row.
+_SHORTEST_RUN = 16
+
+
+def _running_sums_by_row(values, by_row: np.ndarray, levels: np.ndarray) -> dict:
+    """running_sums of ``by_row`` = repeats transposed (n, B).
+
+    The loop runs over rows, each step for all samples at once: the first
+    copy of a row is added to every sample (times 0 or 1), further copies
+    only to the samples that have them.  Adding 0.0 leaves a sum as it is,
+    so each result is the very double of the Perl's running sum.
+    A run of at least _SHORTEST_RUN rows without further copies in any
+    sample (all rows of the full data) is added by one ``add.accumulate``,
+    which also adds one row after the other.
     """
     per_sample = isinstance(values, MeanValues)
     # A row whose values are 0.0 (in every sample) leaves every sum as it is
-    # (the sums start at +0.0 and add no negative value): such rows, often
-    # most of them, are skipped.
-    kept = np.flatnonzero((values.table != 0).any(axis=(1, 2)) if per_sample
-                          else (np.asarray(values) != 0).any(axis=1))
-    if len(kept) < repeats.shape[1]:
+    # (the sums start at +0.0 and add no negative value), and so does a row
+    # drawn in no sample: such rows, often most of them, are skipped.
+    most = by_row.max(axis=1, initial=0)
+    kept = np.flatnonzero(((values.table != 0).any(axis=(1, 2)) if per_sample
+                           else (np.asarray(values) != 0).any(axis=1)) & (most > 0))
+    if len(kept) < by_row.shape[0]:
         values = (MeanValues(values.table[kept], values.code[kept]) if per_sample
                   else np.asarray(values)[kept])
-        repeats, levels = repeats[:, kept], np.asarray(levels)[kept]
-    n_samples, n_rows = repeats.shape
+        by_row, levels, most = by_row[kept], np.asarray(levels)[kept], most[kept]
+    n_rows, n_samples = by_row.shape
     acc = np.zeros((3, 3, n_samples))       # (level slot, metric, sample)
     if n_samples and n_rows:
-        by_row = np.ascontiguousarray(repeats.T)                 # (n, B)
-        drawn = by_row > 0
-        extra_rows, extra_samples = np.nonzero(by_row > 1)       # sorted by row
-        extra_copies = by_row[extra_rows, extra_samples] - 1
-        bounds = np.searchsorted(extra_rows, np.arange(n_rows + 1))
-        targets = {0: acc[0:2], 1: acc[1:3]}                    # ALL and the row's level
+        levels = np.asarray(levels)
+        has_copies = most > 1
+        # Runs of rows alike (with or without further copies), each cut into
+        # batches: bounded memory, and few numpy calls for the full data.
+        # Short runs without further copies go with their neighbours (a
+        # call per run would cost more than it saves).
+        starts = np.flatnonzero(np.diff(has_copies)) + 1
+        for start, stop in zip([0, *starts.tolist()], [*starts.tolist(), n_rows]):
+            if stop - start < _SHORTEST_RUN and not has_copies[start]:
+                has_copies[start:stop] = True
         batch = max(1, _BATCH_ELEMENTS // n_samples)
-        next_extra = iter(np.unique(extra_rows).tolist() + [n_rows])
-        stop = next(next_extra)
-        j = 0
-        while j < n_rows:
-            while stop < j:
-                stop = next(next_extra)
-            if stop - j > 1:
-                end = min(stop, j + batch)
-                _add_rows_in_order(acc, values, drawn, levels, j, end)
-                j = end
-                continue
-            target = targets.get(levels[j], acc[1:2])
-            value = values.row(j) if per_sample else values[j][:, None]
-            target += value * drawn[j]
-            samples = extra_samples[bounds[j]:bounds[j + 1]]
-            copies = extra_copies[bounds[j]:bounds[j + 1]]
-            while len(samples):
-                target[:, :, samples] += value[:, samples] if per_sample else value
-                more = copies > 1
-                samples, copies = samples[more], copies[more] - 1
-            j += 1
+        starts = np.flatnonzero(np.diff(has_copies)) + 1
+        for start, stop in zip([0, *starts.tolist()], [*starts.tolist(), n_rows]):
+            for first in range(start, stop, batch):
+                last = min(stop, first + batch)
+                add = _add_rows_with_copies if has_copies[first] else _add_rows_in_order
+                add(acc, values, by_row[first:last], levels[first:last], first)
     return {level: acc[index].T for level, index in _SUM_LAYOUT.items()}
 
 
-def _add_rows_in_order(acc: np.ndarray, values, drawn: np.ndarray, levels: np.ndarray,
-                       start: int, stop: int) -> None:
-    """Add the first copies of rows start..stop-1 (none has further copies)
-    to the running sums ``acc`` (slot, metric, sample), one row after the
-    other, as running_sums' loop would."""
+def _row_values(values, start: int, stop: int) -> np.ndarray:
+    """(rows, 3, B) or (rows, 3, 1): the values of rows start..stop-1."""
     if isinstance(values, MeanValues):
         rows = np.take_along_axis(values.table[start:stop],
                                   values.code[start:stop][:, :, None], axis=1)  # (rows, B, 3)
-        rows = rows.transpose(0, 2, 1)
-    else:
-        rows = values[start:stop][:, :, None]
-    rows = rows * drawn[start:stop][:, None, :]                                   # (rows, 3, B)
-    row_levels = levels[start:stop]
-    for slot, mask in ((0, row_levels == 0), (1, None), (2, row_levels == 1)):
+        return np.ascontiguousarray(rows.transpose(0, 2, 1))
+    return values[start:stop][:, :, None]
+
+
+def _add_rows_in_order(acc: np.ndarray, values, by_row: np.ndarray, levels: np.ndarray,
+                       start: int) -> None:
+    """Add the rows of ``by_row`` (rows start... of ``values``, none with
+    further copies; ``levels``: theirs) to the running sums ``acc`` (slot,
+    metric, sample), one row after the other, as running_sums would."""
+    rows = _row_values(values, start, start + len(by_row)) * (by_row > 0)[:, None, :]
+    for slot, mask in ((0, levels == 0), (1, None), (2, levels == 1)):
         added = rows if mask is None else rows[mask]
         if len(added):
             sequence = np.concatenate([acc[slot][None], added])
             acc[slot] = np.add.accumulate(sequence, axis=0)[-1]
+
+
+def _add_rows_with_copies(acc: np.ndarray, values, by_row: np.ndarray, levels: np.ndarray,
+                          start: int) -> None:
+    """Add the rows of ``by_row`` (rows start... of ``values``; ``levels``:
+    theirs) to the running sums ``acc``, row after row, each row's copies
+    one after the other: the first copy to every sample (times 1 or 0),
+    each further copy only to the samples that have it."""
+    rows = _row_values(values, start, start + len(by_row))
+    per_sample = rows.shape[2] > 1
+    drawn = (by_row > 0).astype(np.float64)     # a float factor: faster than a bool one
+    targets = {0: acc[0:2], 1: acc[1:3]}                        # ALL and the row's level
+    for i, (level, most) in enumerate(zip(levels.tolist(), by_row.max(axis=1).tolist())):
+        target = targets.get(level, acc[1:2])
+        value = rows[i]
+        target += value * drawn[i]
+        for k in range(2, most + 1):
+            samples = np.flatnonzero(by_row[i] >= k)
+            target[:, :, samples] += value[:, samples] if per_sample else value
 
 
 def _integer_product(left: np.ndarray, right: np.ndarray) -> np.ndarray:
@@ -245,28 +268,60 @@ def _macro(sums: np.ndarray, denominator: np.ndarray):
 
 def sf_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
     """SF ALL-Micro and ALL-Macro lines per level (spec §4.3)."""
-    repeats = multiplicity[:, structure.row_sf]          # (B, rows)
-    return _aggregates(structure, np.arange(structure.n_rows), repeats)
+    return _aggregates(structure, None, _by_sf(multiplicity))
 
 
-def _aggregates(structure: RunStructure, rows: np.ndarray, repeats: np.ndarray) -> dict:
-    """Micro and macro lines over ``rows`` (in table order), each row counted
-    ``repeats[b, row]`` times in sample b."""
-    repeats = repeats[:, rows]
-    levels = structure.levels[rows]
-    counts = structure.counts[rows]
-    masks = _level_masks(levels)
-    # One product gives, per level, the summed counts, the copies drawn, and
-    # the copies with ground truth (the macro denominator).
-    has_truth = counts[:, _GT] != 0
-    columns = []
-    for level in LEVELS:
-        mask = masks[level][:, None]
-        columns += [counts * mask, mask, (has_truth[:, None] & mask)]
-    totals = _integer_product(repeats, np.hstack(columns))
-    macro_sums = running_sums(structure.values[rows], repeats, levels)
+def _by_sf(multiplicity: np.ndarray) -> np.ndarray:
+    """The multiplicities SF query by SF query (SF queries, B): the layout
+    the row gathers and running sums read."""
+    return np.ascontiguousarray(multiplicity.T)
+
+
+def _sf_columns(structure: RunStructure) -> np.ndarray:
+    """Per SF query and level: its rows' summed counts, its rows, and its
+    rows with ground truth (the macro denominator), side by side; made once
+    a structure.  A sample's micro sums are its SF multiplicities times
+    these: exact integers, whatever the order of the rows."""
+    cached = getattr(structure, "_sf_columns", None)
+    if cached is None:
+        counts = structure.counts
+        has_truth = counts[:, _GT] != 0
+        columns = []
+        for mask in _level_masks(structure.levels).values():
+            mask = mask[:, None]
+            columns += [counts * mask, mask, has_truth[:, None] & mask]
+        cached = np.zeros((len(structure.sf_ids), sum(c.shape[1] for c in columns)),
+                          dtype=np.int64)
+        np.add.at(cached, structure.row_sf, np.hstack(columns))
+        structure._sf_columns = cached
+    return cached
+
+
+def _macro_rows(structure: RunStructure, rows: Optional[np.ndarray]) -> tuple:
+    """(rows, their SF columns, values, levels) of ``rows`` (None: table
+    order) whose P, R and F are not all 0.0: only these can change a running
+    sum (see running_sums); made once a structure and row order."""
+    key = "table" if rows is None else "ldcmax"
+    cache = structure.__dict__.setdefault("_macro_rows", {})
+    if key not in cache:
+        order = np.arange(structure.n_rows) if rows is None else rows
+        values = structure.values[order]
+        kept = np.flatnonzero((values != 0).any(axis=1))
+        cache[key] = (structure.row_sf[order[kept]], values[kept],
+                      structure.levels[order[kept]])
+    return cache[key]
+
+
+def _aggregates(structure: RunStructure, rows: Optional[np.ndarray],
+                weights: np.ndarray) -> dict:
+    """Micro and macro lines over all rows in the order ``rows`` (None:
+    table order), each row counted ``weights[c, b]`` times in sample b, c
+    its SF query's column."""
+    totals = _integer_product(weights.T, _sf_columns(structure))
+    row_sf, values, levels = _macro_rows(structure, rows)
+    macro_sums = _running_sums_by_row(values, weights[row_sf], levels)
     result = {}
-    width = counts.shape[1] + 2
+    width = structure.counts.shape[1] + 2
     for i, level in enumerate(LEVELS):
         block = totals[:, i * width:(i + 1) * width]
         sums, drawn, denominator = block[:, :-2], block[:, -2], block[:, -1]
@@ -284,24 +339,46 @@ def ldc_max_choice(structure: RunStructure, multiplicity: np.ndarray) -> np.ndar
     Best = highest F1 of the summed counts; ties go to the first SF query in
     string order of short id (spec decision 1, §7.12).
     """
-    n_samples = multiplicity.shape[0]
-    choice = np.full((n_samples, len(structure.ldc_names)), -1, dtype=np.intp)
-    for g, members in enumerate(structure.ldc_members):
-        drawn = multiplicity[:, members] > 0
-        scores = np.where(drawn, structure.sf_f1[members], -np.inf)
-        best = np.argmax(scores, axis=1)
-        choice[:, g] = np.where(drawn.any(axis=1), members[best], -1)
-    return choice
+    return _ldc_max_choice(structure, _by_sf(multiplicity)).T
+
+
+def _ldc_max_choice(structure: RunStructure, by_sf: np.ndarray) -> np.ndarray:
+    """ldc_max_choice of the multiplicities ``by_sf`` (SF queries, B): (LDC queries, B)."""
+    n_samples = by_sf.shape[1]
+    n_groups = len(structure.ldc_names)
+    if not n_groups or not n_samples:
+        return np.full((n_groups, n_samples), -1, dtype=np.intp)
+    # Members of each LDC query one after the other, in member order: one
+    # max and one "first position holding it" per segment, for all LDC
+    # queries at once (segments of rows: the reductions run along rows).
+    order = np.concatenate(structure.ldc_members)
+    sizes = np.array([len(m) for m in structure.ldc_members])
+    starts = np.cumsum(sizes) - sizes
+    # F1 as its rank among the F1 values (1 = lowest, 0 = not drawn): the
+    # same order and ties, in 4 bytes.
+    _, rank = np.unique(structure.sf_f1[order], return_inverse=True)
+    scores = (by_sf[order] > 0) * (rank.astype(np.int32) + 1)[:, None]
+    best = np.maximum.reduceat(scores, starts, axis=0)                 # (groups, B)
+    position = np.where(scores == np.repeat(best, sizes, axis=0),
+                        np.arange(len(order), dtype=np.int32)[:, None], len(order))
+    first = np.minimum.reduceat(position, starts, axis=0)
+    return np.where(best > 0, order[np.minimum(first, len(order) - 1)], -1)
 
 
 def ldc_max_aggregates(structure: RunStructure, multiplicity: np.ndarray,
                        choice: np.ndarray) -> dict:
     """LDC-MAX ALL-Micro and ALL-Macro lines: the chosen entry point's rows,
     renamed to the LDC query, with all their copies (spec §4.4, §6.2)."""
-    # copies of each row in the LDC-MAX table: its SF query's multiplicity if chosen
-    weights = np.where(choice[:, structure.row_group] == structure.row_sf,
-                       multiplicity[:, structure.row_sf], 0)           # (B, rows)
-    return _aggregates(structure, structure.ldc_max_rows, weights)
+    return _ldc_max_aggregates(structure, _by_sf(multiplicity), choice.T)
+
+
+def _ldc_max_aggregates(structure: RunStructure, by_sf: np.ndarray, choice: np.ndarray) -> dict:
+    """ldc_max_aggregates of ``by_sf`` (SF queries, B) and ``choice`` (LDC queries, B)."""
+    # copies of each SF query in the LDC-MAX table: its multiplicity if chosen
+    chosen = np.zeros(by_sf.shape, dtype=bool)
+    group, sample = np.nonzero(choice >= 0)
+    chosen[choice[group, sample], sample] = True
+    return _aggregates(structure, structure.ldc_max_rows, by_sf * chosen)
 
 
 class MeanValues:
@@ -361,37 +438,77 @@ def ldc_mean_rows(structure: RunStructure, multiplicity: np.ndarray):
     order), its GT that of its first drawn member (spec decision 1), and it
     is repeated ceil(member copies / members drawn) times (0: not drawn).
     """
+    repeats, values = _ldc_mean_by_name(structure, _by_sf(multiplicity))
+    gt = np.take_along_axis(structure._mean_tables[1], values.code, axis=1)
+    return repeats.T, values, gt.T
+
+
+def _member_positions(structure: RunStructure) -> list:
+    """Per member position k: (the names with a k-th member, or None for
+    all names; those members' SF columns); made once a structure."""
+    cached = getattr(structure, "_member_positions", None)
+    if cached is None:
+        members = structure.mean_members
+        width = max((len(m) for m in members), default=0)
+        cached = []
+        for position in range(width):
+            present = [i for i, m in enumerate(members) if len(m) > position]
+            rows = np.array([members[i][position] for i in present], dtype=np.intp)
+            names = None if len(present) == len(members) else np.array(present, dtype=np.intp)
+            cached.append((names, structure.row_sf[rows]))
+        structure._member_positions = cached
+    return cached
+
+
+def _ldc_mean_by_name(structure: RunStructure, by_sf: np.ndarray):
+    """ldc_mean_rows of ``by_sf`` (SF queries, B), names first, without GT:
+    (repeats (names, B), MeanValues)."""
     if not hasattr(structure, "_mean_tables"):
         structure._mean_tables = _mean_tables(structure)
-    table, gt_table, drawn_count = structure._mean_tables
-    n_samples = multiplicity.shape[0]
-    n_names = len(structure.mean_names)
-    by_sf = np.ascontiguousarray(multiplicity.T)             # (SF queries, B)
-    code = np.zeros((n_names, n_samples), dtype=np.int32)
-    total = np.zeros((n_names, n_samples), dtype=np.int32)
-    width = max((len(m) for m in structure.mean_members), default=0)
-    for position in range(width):
-        present = [i for i, m in enumerate(structure.mean_members) if len(m) > position]
-        names = slice(None) if len(present) == n_names else np.array(present, dtype=np.intp)
-        rows = np.array([structure.mean_members[i][position] for i in present], dtype=np.intp)
-        copies = by_sf[structure.row_sf[rows]]                          # (names here, B)
-        code[names] |= (copies > 0).astype(np.int32) << position
-        total[names] += copies
-    count = drawn_count[code]
-    repeats = np.ceil(total / np.maximum(count, 1)).astype(np.int32)
-    gt = np.take_along_axis(gt_table, code, axis=1)
-    return repeats.T, MeanValues(table, code), gt.T
+    table, _gt_table, drawn_count = structure._mean_tables
+    positions = _member_positions(structure)
+    if not positions:
+        empty = np.zeros((0, by_sf.shape[1]), dtype=np.int32)
+        return empty, MeanValues(table, empty)
+    # every name has a first member: its copies and drawn bit start the sums
+    repeats = by_sf[positions[0][1]].astype(np.int32)            # member copies, for now
+    code = (repeats > 0).astype(np.int32)
+    for position, (names, columns) in enumerate(positions[1:], start=1):
+        copies = by_sf[columns]                                  # (names here, B)
+        bits = (copies > 0).astype(np.int32) << position
+        if names is None:
+            code |= bits
+            repeats += copies
+        else:
+            code[names] |= bits
+            repeats[names] += copies
+    if len(positions) > 1:
+        # ceil(member copies / members drawn), for the names with members to
+        # share (exact in integers; a single member's copies are its repeats)
+        several = slice(None) if positions[1][0] is None else positions[1][0]
+        drawn = np.maximum(drawn_count[code[several]], 1)
+        repeats[several] = -(-repeats[several] // drawn)
+    return repeats, MeanValues(table, code)
 
 
 def ldc_mean_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
-    repeats, values, gt = ldc_mean_rows(structure, multiplicity)
-    macro_sums = running_sums(values, repeats, structure.mean_levels)
+    return _ldc_mean_aggregates(structure, _by_sf(multiplicity))
+
+
+def _ldc_mean_aggregates(structure: RunStructure, by_sf: np.ndarray) -> dict:
+    repeats, values = _ldc_mean_by_name(structure, by_sf)      # (names, B)
+    macro_sums = _running_sums_by_row(values, repeats, structure.mean_levels)
+    # copies with ground truth (the macro denominator), and copies, per name
+    if not hasattr(structure, "_mean_truth"):
+        structure._mean_truth = structure._mean_tables[1] != 0
+    with_truth = repeats * np.take_along_axis(structure._mean_truth, values.code, axis=1)
+    drawn = repeats > 0
     result = {}
     for level, mask in _level_masks(structure.mean_levels).items():
-        level_repeats = repeats[:, mask]
-        denominator = (level_repeats * (gt[:, mask] != 0)).sum(axis=1)
+        every = level == "ALL"
+        denominator = (with_truth if every else with_truth[mask]).sum(axis=0)
+        exists = (drawn if every else drawn[mask]).any(axis=0)
         p, r, f = _macro(macro_sums[level], denominator)
-        exists = (level_repeats > 0).any(axis=1)
         result[(MACRO, level)] = Aggregate(exists, p, r, f)
     return result
 
@@ -400,12 +517,14 @@ def all_aggregates(structure: RunStructure, multiplicity: np.ndarray,
                    variants=VARIANTS) -> dict:
     """(variant, aggregate, level) -> Aggregate, for the variants asked for
     (the LDC variants only where there is an SF -> LDC index)."""
-    result = {("SF",) + key: value for key, value in sf_aggregates(structure, multiplicity).items()}
+    by_sf = _by_sf(multiplicity)
+    result = {("SF",) + key: value
+              for key, value in _aggregates(structure, None, by_sf).items()}
     if structure.has_index and set(variants) & {"LDCMAX", "LDCMEAN"}:
-        choice = ldc_max_choice(structure, multiplicity)
-        for key, value in ldc_max_aggregates(structure, multiplicity, choice).items():
+        choice = _ldc_max_choice(structure, by_sf)
+        for key, value in _ldc_max_aggregates(structure, by_sf, choice).items():
             result[("LDCMAX",) + key] = value
-        for key, value in ldc_mean_aggregates(structure, multiplicity).items():
+        for key, value in _ldc_mean_aggregates(structure, by_sf).items():
             result[("LDCMEAN",) + key] = value
     return result
 

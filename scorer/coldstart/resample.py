@@ -16,10 +16,11 @@ VARIANT_CODES = (("LDCMAX", "LDCMAXI"), ("LDCMEAN", "LDCMEAN"), ("SF", "SLOTFLG"
 AGGREGATE_CODES = ((MICRO, "Mi"), (MACRO, "Ma"))
 LEVEL_CODES = (("0", "0"), ("1", "1"), ("ALL", "A"))
 METRIC_CODES = (("p", "P"), ("r", "R"), ("f", "F"))
-#: Sample-by-row cells computed at once: bounds memory (about 20 bytes a cell
-#: at the peak) whatever the number of samples; larger blocks mean fewer
-#: passes of the row loops.
-_BLOCK_CELLS = 25_000_000
+#: Sample-by-row cells computed at once: bounds memory (about 14 bytes a cell
+#: at the peak: 10,000 samples of 2,000 LDC queries, 11,667 rows, take 830 MB
+#: in all) whatever the number of samples; larger blocks mean fewer passes of
+#: the row loops (4 blocks there, not 5).
+_BLOCK_CELLS = 30_000_000
 #: ... and at most this many samples a block: the aggregates of a block hold
 #: a few hundred bytes a sample whatever the number of rows.
 _BLOCK_SAMPLES = 50_000
