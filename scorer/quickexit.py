@@ -39,10 +39,13 @@ def keep(value) -> None:
         _kept.append(value)
 
 
-def exit_now(status: int) -> None:
-    """Exit with ``status``, leaving the heap to the operating system."""
+def exit_now(status: int, abandon_threads: bool = False) -> None:
+    """Exit with ``status``, leaving the heap to the operating system.
+    ``abandon_threads``: other threads alive do not make it a normal exit,
+    which would wait for them (the track's: after a stop, its process pool's
+    thread may wait for ever on a dead worker's pipe)."""
     threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1:
+    if not abandon_threads and threading is not None and threading.active_count() > 1:
         sys.exit(status)   # a normal exit waits for them
     atexit._run_exitfuncs()
     try:

@@ -119,4 +119,7 @@ def main(argv: Optional[list] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from scorer.quickexit import exit_now
+    # Without waiting for threads: after a stop, the pool's thread may be stuck
+    # on the pipe of a worker killed mid-message (scorer/track/runner.py).
+    exit_now(main(), abandon_threads=True)

@@ -199,6 +199,11 @@ def score_runs(job: TrackJob, runs: list, jobs: int) -> list:
     return scored
 
 
+#: How often the main process, waiting for a run, looks at its workers and
+#: lets its signal handlers run.
+_POLL_SECONDS = 0.25
+
+
 def _score_in_processes(runs: list, workers: int):
     """Results in run order from ``workers`` forked processes.  The workers
     leave signals to this process (which stops them and cleans up); a worker
@@ -211,17 +216,41 @@ def _score_in_processes(runs: list, workers: int):
                                    mp_context=multiprocessing.get_context("fork"),
                                    initializer=_quiet_worker)
     try:
-        yield from executor.map(score_run, runs)
-    except BrokenProcessPool:
-        raise ScorerError("a process scoring the runs died (killed by a signal, or out of "
-                          "memory); the track folder was not written")
-    except BaseException:
-        # Stopped, or an error: the runs still being scored are not waited for.
-        for process in list(getattr(executor, "_processes", {}).values()):
-            process.terminate()
+        futures = [executor.submit(score_run, run) for run in runs]
+        for future in futures:
+            yield _result(future, executor)
+    except BaseException as error:
+        # Stopped, a dead worker, or an error: the workers are killed and not
+        # waited for, nor is the pool's own thread: a worker killed while it
+        # sent a result leaves that thread reading the rest of the message for
+        # ever (the command line then exits without joining it).
+        for process in _workers(executor):
+            if process.exitcode is None:
+                process.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
+        if isinstance(error, BrokenProcessPool):
+            raise ScorerError("a process scoring the runs died (killed by a signal, or out "
+                              "of memory); the track folder was not written")
         raise
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+    executor.shutdown(wait=True)
+
+
+def _workers(executor) -> list:
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
+def _result(future, executor):
+    """The future's result; BrokenProcessPool as soon as a worker has died,
+    even when the pool itself cannot tell (its thread stuck on the pipe of a
+    worker killed while it wrote)."""
+    from concurrent.futures import TimeoutError as WaitedTooLong
+    from concurrent.futures.process import BrokenProcessPool
+    while True:
+        try:
+            return future.result(timeout=_POLL_SECONDS)
+        except WaitedTooLong:
+            if any(process.exitcode is not None for process in _workers(executor)):
+                raise BrokenProcessPool("a worker process died")
 
 
 def _quiet_worker() -> None:
