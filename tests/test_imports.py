@@ -69,10 +69,12 @@ def heavy_modules_after(arguments: list, cwd: Path) -> tuple:
     ("fever", [str(FIXTURES / "fever" / "inline" / "predictions.jsonl")]),
 ])
 def test_plain_claim_runs_import_none(tmp_path, task, files):
+    """Neither the heavy modules nor the start-up extras, in one run."""
     arguments = ["-policy", str(ROOT / "configs" / f"{task}.yaml"),
                  "-output_file", str(tmp_path / "run"), *files]
-    assert heavy_modules_after(arguments, tmp_path) == (0, [])
+    assert modules_after(arguments, tmp_path, HEAVY + unwanted_for_runs()) == (0, [])
     assert (tmp_path / "run.debug").stat().st_size > 0
+    assert "sha256:" in (tmp_path / "run.params").read_text(encoding="utf-8")
 
 
 def test_plain_coldstart_run_imports_numpy_only(tmp_path):
@@ -138,18 +140,6 @@ def test_the_command_line_prepares_its_process_first():
 
 def test_version_imports_none(tmp_path):
     assert heavy_modules_after(["-version"], tmp_path) == (0, [])
-
-
-@pytest.mark.parametrize("task, files", [
-    ("scifact", [str(FIXTURES / "scifact" / "basic" / name)
-                 for name in ("gold.jsonl", "predictions.jsonl")]),
-    ("fever", [str(FIXTURES / "fever" / "inline" / "predictions.jsonl")]),
-])
-def test_plain_claim_runs_pay_no_start_up_extras(tmp_path, task, files):
-    arguments = ["-policy", str(ROOT / "configs" / f"{task}.yaml"),
-                 "-output_file", str(tmp_path / "run"), *files]
-    assert modules_after(arguments, tmp_path, unwanted_for_runs()) == (0, [])
-    assert "sha256:" in (tmp_path / "run.params").read_text(encoding="utf-8")
 
 
 def test_version_pays_no_start_up_extras(tmp_path):
