@@ -70,3 +70,65 @@ def test_claim_keys_are_the_ids_when_each_fits(values):
         len(set(texts)) == len(texts)
     expected = (texts, "id") if fits else ([f"line{n}" for n in lines], "line")
     assert claim_keys(claim_names(values), lines) == expected
+
+
+def _read_objects_line_by_line(path: str) -> list:
+    """The rules of ``jsonl.read_objects`` applied one line at a time, in their
+    order: empty line, nesting depth, JSON, lone surrogate, object."""
+    from scorer.limits import MAX_JSON_DEPTH, has_lone_surrogate, json_depth
+    from scorer.problems import ScorerError
+    with open(path, encoding="utf-8", newline=None) as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    objects = []
+    for number, line in enumerate(lines, 1):
+        where = f"{path} line {number}"
+        if not line or line.isspace():
+            raise ScorerError(f"{where}: empty line; every line must hold one JSON object "
+                              f"(the reference evaluators stop here too)")
+        if json_depth(line) > MAX_JSON_DEPTH:
+            raise ScorerError(f"{where}: JSON nested more than {MAX_JSON_DEPTH} levels deep; "
+                              f"claim files nest a few levels")
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ScorerError(f"{where}: not valid JSON: {error.msg} (column {error.colno})")
+        except ValueError:
+            raise ScorerError(f"{where}: a number too long to read (JSON numbers here are "
+                              f"ids, lines and counts)")
+        if has_lone_surrogate(json.dumps(value, ensure_ascii=False)):
+            raise ScorerError(f"{where}: a string holds a lone surrogate (an escape \\ud800 to "
+                              f"\\udfff not part of a pair), which is not Unicode text")
+        if not isinstance(value, dict):
+            raise ScorerError(f"{where}: expected a JSON object {{...}}, found "
+                              f"{jsonl.type_name(value)}")
+        objects.append((number, value))
+    return objects
+
+
+#: Lines a claims file may hold, good and bad: the whole-file screens of
+#: ``read_objects`` (nesting, surrogate escapes) and its one-call parse of
+#: the common line must refuse, and accept, what these rules do.
+file_lines = st.one_of(
+    st.dictionaries(texts, values, max_size=3).map(json.dumps),
+    st.dictionaries(texts, values, max_size=2).map(lambda d: json.dumps(d, indent=1)
+                                                  .replace("\n", " ")),
+    values.map(json.dumps),
+    st.sampled_from(["", " ", "\t", '{"a": 1} x', '{"a": 1}  ', ' {"a": 2}', '{"a": "\\ud800"}',
+                     '{"a": "\\uD83D\\uDE00"}', '{"a": "\\\\ud800"}', '{"a": [1, 2',
+                     '{"a": ' + "[" * 64 + "]" * 64 + "}", '{"a": ' + "[" * 65 + "]" * 65 + "}",
+                     '{"a": "' + "[" * 70 + '"}', "[" * 1200 + "]" * 1200, '{"n": 1' + "0" * 5000
+                     + "}", '{"a": 1}\ufeff']),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(file_lines, min_size=1, max_size=6),
+       st.sampled_from(["\n", "\r\n", "\r"]), st.booleans())
+def test_read_objects_is_line_by_line(tmp_path_factory, lines, newline, final_newline):
+    path = tmp_path_factory.mktemp("jsonl") / "claims.jsonl"
+    path.write_bytes((newline.join(lines) + (newline if final_newline else "")).encode("utf-8",
+                                                                                   "surrogatepass"))
+    assert _outcome(jsonl.read_objects, str(path)) == \
+        _outcome(_read_objects_line_by_line, str(path))

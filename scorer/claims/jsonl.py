@@ -8,11 +8,12 @@ and every refusal names the file and the line.
 from __future__ import annotations
 
 import json
+import re
 from json.encoder import encode_basestring
 
 from scorer.limits import MAX_JSON_DEPTH, has_lone_surrogate, json_depth
 from scorer.problems import ScorerError
-from scorer.textfile import read_text
+from scorer.textfile import decode, read_bytes
 
 
 def _lines(text: str) -> list[str]:
@@ -27,43 +28,83 @@ def _lines(text: str) -> list[str]:
 
 def read_objects(path: str) -> list[tuple[int, dict]]:
     """``(line number, object)`` for every line; each line must hold one JSON object."""
+    data = read_bytes(path)
+    text = decode(path, data)
+    lines = _lines(text)
+    # Screens of the whole file, each one pass in C, so that the loop below
+    # tests each line only for what the file may hold: a line nested too
+    # deeply needs more than MAX_JSON_DEPTH opening brackets, and a lone
+    # surrogate needs an escape \uD800-\uDFFF.
+    deep = _most_openers(data) > MAX_JSON_DEPTH
+    escapes = _SURROGATE_ESCAPE.search(text) is not None
+    if deep:
+        return [(number, _checked(path, number, line, escapes))
+                for number, line in enumerate(lines, 1)]
     # A loop filling a list, not a generator: no generator resumed per line.
     objects = []
     append = objects.append
-    text = read_text(path)
-    # Only an escape \uD800-\uDFFF makes a lone surrogate (the file itself is
-    # strict UTF-8): lines are searched for one only when the file has one.
-    escapes = "\\ud" in text or "\\uD" in text
-    for number, line in enumerate(_lines(text), 1):
-        if not line or line.isspace():
-            raise ScorerError(f"{path} line {number}: empty line; every line must hold "
-                              f"one JSON object (the reference evaluators stop here too)")
-        # (json_depth's own first test, made here: a call per line costs more than it.)
-        if line.count("[") + line.count("{") > MAX_JSON_DEPTH and \
-                json_depth(line) > MAX_JSON_DEPTH:
-            raise ScorerError(f"{path} line {number}: JSON nested more than {MAX_JSON_DEPTH} "
-                              f"levels deep; claim files nest a few levels")
+    scan = _scan
+    number = 0
+    for line in lines:
+        number += 1
+        # The common line, parsed by the scanner in one call; any other (an
+        # error, white space around the value, not an object) is read again
+        # by _checked, which makes every check in order and says what is wrong.
         try:
-            value = _load(line)
-        except json.JSONDecodeError as error:
-            raise ScorerError(f"{path} line {number}: not valid JSON: {error.msg} "
-                              f"(column {error.colno})")
-        except RecursionError:
-            raise ScorerError(f"{path} line {number}: JSON nested too deeply")
-        except ValueError:
-            # int() refuses numbers of more than 4,300 digits (sys.get_int_max_str_digits).
-            raise ScorerError(f"{path} line {number}: a number too long to read "
-                              f"(JSON numbers here are ids, lines and counts)")
-        if escapes and ("\\ud" in line or "\\uD" in line) and \
-                has_lone_surrogate(json.dumps(value, ensure_ascii=False)):
-            raise ScorerError(f"{path} line {number}: a string holds a lone surrogate "
-                              f"(an escape \\ud800 to \\udfff not part of a pair), which is "
-                              f"not Unicode text")
-        if not isinstance(value, dict):
-            raise ScorerError(f"{path} line {number}: expected a JSON object "
-                              f"{{...}}, found {type_name(value)}")
+            value, end = scan(line, 0)
+        except Exception:
+            end = -1
+        if end != len(line) or type(value) is not dict or \
+                (escapes and ("\\ud" in line or "\\uD" in line)):
+            value = _checked(path, number, line, escapes)
         append((number, value))
     return objects
+
+
+def _checked(path: str, number: int, line: str, escapes: bool) -> dict:
+    """The object on line ``number``, every check made (``escapes``: the
+    file has an escape that may be a lone surrogate)."""
+    if not line or line.isspace():
+        raise ScorerError(f"{path} line {number}: empty line; every line must hold "
+                          f"one JSON object (the reference evaluators stop here too)")
+    if json_depth(line) > MAX_JSON_DEPTH:
+        raise ScorerError(f"{path} line {number}: JSON nested more than {MAX_JSON_DEPTH} "
+                          f"levels deep; claim files nest a few levels")
+    try:
+        value = _load(line)
+    except json.JSONDecodeError as error:
+        raise ScorerError(f"{path} line {number}: not valid JSON: {error.msg} "
+                          f"(column {error.colno})")
+    except RecursionError:
+        raise ScorerError(f"{path} line {number}: JSON nested too deeply")
+    except ValueError:
+        # int() refuses numbers of more than 4,300 digits (sys.get_int_max_str_digits).
+        raise ScorerError(f"{path} line {number}: a number too long to read "
+                          f"(JSON numbers here are ids, lines and counts)")
+    if escapes and ("\\ud" in line or "\\uD" in line) and \
+            has_lone_surrogate(json.dumps(value, ensure_ascii=False)):
+        raise ScorerError(f"{path} line {number}: a string holds a lone surrogate "
+                          f"(an escape \\ud800 to \\udfff not part of a pair), which is "
+                          f"not Unicode text")
+    if not isinstance(value, dict):
+        raise ScorerError(f"{path} line {number}: expected a JSON object "
+                          f"{{...}}, found {type_name(value)}")
+    return value
+
+
+#: Every byte but the opening brackets and the line ends, deleted by
+#: :func:`_most_openers` (``bytes.translate``: one pass in C).
+_NOT_OPENERS = bytes(byte for byte in range(256) if byte not in b"[{\n\r")
+#: The start of an escape that may be a lone surrogate (\uD800-\uDFFF).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD]")
+
+
+def _most_openers(data: bytes) -> int:
+    """The most opening brackets (``[`` or ``{``, in strings too) on one line
+    of ``data``: a line nests at most that deep.  (Line ends as Python's text
+    mode has them: a \\r is one too.)"""
+    openers = data.translate(None, _NOT_OPENERS).replace(b"\r", b"\n")
+    return max(map(len, openers.split(b"\n")))
 
 
 #: The C scanner behind ``json.loads``, called directly: the same parse
