@@ -59,6 +59,22 @@ def json_depth(line: str) -> int:
     return deepest
 
 
+def value_depth(value) -> int:
+    """How deeply a parsed JSON value nests arrays and objects: the
+    :func:`json_depth` of its text, found from the value (no text scanned)."""
+    depth = 0
+    level = [value] if type(value) is list or type(value) is dict else []
+    while level:
+        depth += 1
+        inner = []
+        for container in level:
+            inner += [item for item in (container.values() if type(container) is dict
+                                        else container)
+                      if type(item) is list or type(item) is dict]
+        level = inner
+    return depth
+
+
 def has_lone_surrogate(text: str) -> bool:
     """True when ``text`` holds a code point UTF-8 cannot encode (``\\ud800``...)."""
     try:

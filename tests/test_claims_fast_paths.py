@@ -119,7 +119,7 @@ file_lines = st.one_of(
                      '{"a": "\\uD83D\\uDE00"}', '{"a": "\\\\ud800"}', '{"a": [1, 2',
                      '{"a": ' + "[" * 64 + "]" * 64 + "}", '{"a": ' + "[" * 65 + "]" * 65 + "}",
                      '{"a": "' + "[" * 70 + '"}', "[" * 1200 + "]" * 1200, '{"n": 1' + "0" * 5000
-                     + "}", '{"a": 1}\ufeff']),
+                     + "}", '{"a": 1}\ufeff', '{"a":', '1}', '[', ']', '{"b": [', '2]}', '{}']),
 )
 
 
@@ -132,3 +132,20 @@ def test_read_objects_is_line_by_line(tmp_path_factory, lines, newline, final_ne
                                                                                    "surrogatepass"))
     assert _outcome(jsonl.read_objects, str(path)) == \
         _outcome(_read_objects_line_by_line, str(path))
+
+
+@settings(max_examples=300, deadline=None)
+@given(values, st.integers(0, 70))
+def test_value_depth_is_json_depth_of_the_text(value, wrap):
+    """``limits.value_depth`` of a parsed value (used for lines with many
+    brackets) is ``json_depth`` of its text, brackets in strings aside
+    (json_depth says 0 for a text with too few brackets to be too deep)."""
+    from scorer.limits import MAX_JSON_DEPTH, json_depth, value_depth
+    for _ in range(wrap):
+        value = [value] if wrap % 2 else {"[{": value}
+    text = json.dumps(value)
+    depth = value_depth(json.loads(text))
+    assert json_depth(text) in (0, depth)
+    assert (depth > MAX_JSON_DEPTH) == (json_depth(text) > MAX_JSON_DEPTH)
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+        assert json_depth(text) == depth

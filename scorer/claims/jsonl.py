@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import compress, count
 from json.encoder import encode_basestring
 
-from scorer.limits import MAX_JSON_DEPTH, has_lone_surrogate, json_depth
+from scorer.limits import MAX_JSON_DEPTH, has_lone_surrogate, json_depth, value_depth
 from scorer.problems import ScorerError
 from scorer.textfile import decode, read_bytes
 
@@ -29,32 +30,33 @@ def _lines(text: str) -> list[str]:
 def read_objects(path: str) -> list[tuple[int, dict]]:
     """``(line number, object)`` for every line; each line must hold one JSON object."""
     data = read_bytes(path)
-    text = decode(path, data)
-    lines = _lines(text)
     # Screens of the whole file, each one pass in C, so that the loop below
-    # tests each line only for what the file may hold: a line nested too
-    # deeply needs more than MAX_JSON_DEPTH opening brackets, and a lone
-    # surrogate needs an escape \uD800-\uDFFF.
-    deep = _most_openers(data) > MAX_JSON_DEPTH
+    # tests each line only for what it may hold: a line nested too deeply
+    # has more than MAX_JSON_DEPTH opening brackets (gold lines with many
+    # evidence groups have a few hundred, at a depth of 4: their values'
+    # depth is measured), and a lone surrogate needs an escape \uD800-\uDFFF.
+    crowded = _crowded_lines(data)
+    text = decode(path, data)
+    del data
     escapes = _SURROGATE_ESCAPE.search(text) is not None
-    if deep:
-        return [(number, _checked(path, number, line, escapes))
-                for number, line in enumerate(lines, 1)]
-    # A loop filling a list, not a generator: no generator resumed per line.
+    # The common line is one scanner call; any other (an error, white space
+    # around the value, not an object, a possible surrogate) is read again by
+    # _checked, which makes every check in order and says what is wrong.
+    # (Lines split apart, not scanned where they lie in the text: a line
+    # is text of its own narrowest kind, which the scanner reads faster.)
+    # A loop filling a list, not a generator: none resumed per line.
     objects = []
     append = objects.append
     scan = _scan
     number = 0
-    for line in lines:
+    for line in _lines(text):
         number += 1
-        # The common line, parsed by the scanner in one call; any other (an
-        # error, white space around the value, not an object) is read again
-        # by _checked, which makes every check in order and says what is wrong.
         try:
             value, end = scan(line, 0)
         except Exception:
             end = -1
         if end != len(line) or type(value) is not dict or \
+                (number in crowded and value_depth(value) > MAX_JSON_DEPTH) or \
                 (escapes and ("\\ud" in line or "\\uD" in line)):
             value = _checked(path, number, line, escapes)
         append((number, value))
@@ -93,18 +95,18 @@ def _checked(path: str, number: int, line: str, escapes: bool) -> dict:
 
 
 #: Every byte but the opening brackets and the line ends, deleted by
-#: :func:`_most_openers` (``bytes.translate``: one pass in C).
+#: :func:`_crowded_lines` (``bytes.translate``: one pass in C).
 _NOT_OPENERS = bytes(byte for byte in range(256) if byte not in b"[{\n\r")
 #: The start of an escape that may be a lone surrogate (\uD800-\uDFFF).
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD]")
 
 
-def _most_openers(data: bytes) -> int:
-    """The most opening brackets (``[`` or ``{``, in strings too) on one line
-    of ``data``: a line nests at most that deep.  (Line ends as Python's text
-    mode has them: a \\r is one too.)"""
-    openers = data.translate(None, _NOT_OPENERS).replace(b"\r", b"\n")
-    return max(map(len, openers.split(b"\n")))
+def _crowded_lines(data: bytes) -> set:
+    """The numbers of the lines of ``data`` with more than MAX_JSON_DEPTH
+    opening brackets (``[`` or ``{``, in strings too): no other line can nest
+    more deeply.  (Line ends as Python's text mode has them: a \\r is one too.)"""
+    openers = data.translate(None, _NOT_OPENERS).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return set(compress(count(1), map(MAX_JSON_DEPTH.__lt__, map(len, openers.split(b"\n")))))
 
 
 #: The C scanner behind ``json.loads``, called directly: the same parse
