@@ -26,6 +26,9 @@ _TEMPORARY_ATTEMPTS = 10_000
 _TEMPORARY_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
     | getattr(os, "O_BINARY", 0)
 _temporary_count = itertools.count()
+#: Bytes of text gathered before each write: a report written piece by
+#: piece (a .debug of 7.5 MB, say) takes a few system calls, not a thousand.
+_WRITE_BUFFER = 1 << 20
 
 
 def is_stream(target: str) -> bool:
@@ -161,7 +164,7 @@ class FileSet:
                 raise ScorerError(f"Could not open {path}: {error.strerror}")
             self._temporaries.append((temporary, path))
             f = os.fdopen(handle, "wb") if isinstance(text, bytes) else \
-                os.fdopen(handle, "w", encoding="utf-8", newline="")
+                os.fdopen(handle, "w", encoding="utf-8", newline="", buffering=_WRITE_BUFFER)
         try:
             with f:
                 if isinstance(text, (str, bytes)):
