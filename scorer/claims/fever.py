@@ -92,23 +92,37 @@ def _gold_groups(evidence, source: tuple) -> tuple:
     """Verifiable gold evidence: a list of groups, each a list of
     ``[annotation, evidence id, page, line]`` entries -> ``(groups, anywhere)``:
     the groups as tuples of ``[page, line]`` lists, and all their sentences in one list."""
-    if not isinstance(evidence, list):
-        raise ScorerError(f"{source[0]} line {source[1]}: gold 'evidence' must be a list of "
-                          f"evidence groups, not {type_name(evidence)}")
+    if type(evidence) is not list:
+        _bad_evidence(evidence, source)
     groups, anywhere = [], []
     for group in evidence:
-        if not isinstance(group, list):
-            raise ScorerError(f"{source[0]} line {source[1]}: a gold evidence group must be a "
-                              f"list of [annotation, id, page, line] entries, not {show(group)}")
-        sentences = []
+        # Checked by exact type (JSON makes no subclass of list): a cheap test
+        # per entry, whose failure is explained by _bad_evidence.
+        if type(group) is not list:
+            _bad_evidence(evidence, source)
         for entry in group:
-            if not isinstance(entry, list) or len(entry) < 4:
-                raise ScorerError(f"{source[0]} line {source[1]}: gold evidence entry "
-                                  f"{show(entry)} is not an [annotation, id, page, line] list")
-            sentences.append(entry[2:4])  # [page, line] in one step
+            if type(entry) is not list or len(entry) < 4:
+                _bad_evidence(evidence, source)
+        sentences = [entry[2:4] for entry in group]     # [page, line] in one step
         groups.append(tuple(sentences))
         anywhere += sentences
     return tuple(groups), anywhere
+
+
+def _bad_evidence(evidence, source: tuple):
+    """Raise the error that says what is wrong with gold ``evidence``."""
+    where = f"{source[0]} line {source[1]}"
+    if not isinstance(evidence, list):
+        raise ScorerError(f"{where}: gold 'evidence' must be a list of evidence groups, not "
+                          f"{type_name(evidence)}")
+    for group in evidence:
+        if not isinstance(group, list):
+            raise ScorerError(f"{where}: a gold evidence group must be a list of [annotation, "
+                              f"id, page, line] entries, not {show(group)}")
+        for entry in group:
+            if not isinstance(entry, list) or len(entry) < 4:
+                raise ScorerError(f"{where}: gold evidence entry {show(entry)} is not an "
+                                  f"[annotation, id, page, line] list")
 
 
 def _check_format(evidence: list, path: str, line: int) -> None:
