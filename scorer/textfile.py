@@ -52,8 +52,13 @@ def sha256(data: bytes = b"", small: bool = True):
                 builtin = None
         if builtin is not None:
             return builtin(data)
-    import hashlib
-    return hashlib.sha256(data)
+    try:
+        # OpenSSL's SHA-256 without hashlib's set-up (it also loads BLAKE2 and
+        # looks up every algorithm OpenSSL has): the same object.
+        from _hashlib import openssl_sha256
+    except ImportError:
+        from hashlib import sha256 as openssl_sha256
+    return openssl_sha256(data)
 
 
 def fingerprints(paths) -> list:
