@@ -15,8 +15,8 @@
   within 2x of it.
 
 Each line shows our wall and CPU seconds (user + system of the child, best of
---repeat), the reference's, the ratios (ours / theirs) and whether the numbers
-are equal.  The ratio judged against the target is the CPU one: other work on
+--repeat, the two processes taking turns), the reference's, the ratios (ours /
+theirs) and whether the numbers are equal.  The ratio judged against the target is the CPU one: other work on
 the machine inflates wall times.  Exit status 1 when our scorer failed or its
 numbers differ from the reference's (a missed target is shown, not an error).
 Both processes use this interpreter; the references are read where they are,
@@ -74,56 +74,65 @@ def six_shim() -> str:
         return directory
 
 
-def timed(command: list, label: str, repeat: int) -> tuple:
-    """(best Measurement, output directory) of ``repeat`` runs of ``command``,
-    after one run not counted that may write the bytecode caches (even where
-    PYTHONDONTWRITEBYTECODE is set: without them every run compiles every
-    module, which is not what a user's runs do)."""
+def warmed(command: list, label: str) -> str:
+    """The output directory of ``command``, after one run not counted that
+    may write the bytecode caches (even where PYTHONDONTWRITEBYTECODE is set:
+    without them every run compiles every module, which is not what a
+    user's runs do)."""
     out = os.path.join(OUT, label)
     fresh_directory(out)
     env = {name: value for name, value in os.environ.items()
            if name != "PYTHONDONTWRITEBYTECODE"}
     measure(command, out, os.path.join(out, "process"), env=env)
-    runs = []
-    for _ in range(repeat):
-        fresh_directory(out)
-        runs.append(measure(command, out, os.path.join(out, "process")))
-    return best_of(runs), out
+    return out
 
 
-def ours(task: str, files: list, repeat: int) -> tuple:
-    command = [sys.executable, "-m", "scorer", "-policy",
-               os.path.join(ROOT, "configs", f"{task}.yaml"), "-output_file", "run",
-               "-error_file", "run.errlog", *files]
-    measurement, out = timed(command, f"{task}-scorer", repeat)
-    metrics = None
-    if measurement.status == "ok":
-        with open(os.path.join(out, "run.json"), encoding="utf-8") as f:
-            metrics = json.load(f)["metrics"]
-    return measurement, metrics
+def timed_together(commands: dict, repeat: int) -> dict:
+    """{label: (best Measurement, output directory)} of ``repeat`` runs of
+    each command, the commands taking turns (first one first, then the other,
+    and so on): a machine that slows down or speeds up during the bench
+    weighs on both alike."""
+    outs = {label: warmed(command, label) for label, command in commands.items()}
+    runs: dict = {label: [] for label in commands}
+    order = list(commands)
+    for round_number in range(repeat):
+        for label in (order if round_number % 2 == 0 else order[::-1]):
+            fresh_directory(outs[label])
+            runs[label].append(measure(commands[label], outs[label],
+                                       os.path.join(outs[label], "process")))
+    return {label: (best_of(runs[label]), outs[label]) for label in commands}
 
 
-def fever_reference(directory: str, files: list, repeat: int) -> tuple:
-    source = os.path.join(directory, "src")
-    command = [sys.executable, "-c", FEVER_REFERENCE, source, six_shim(), *files]
-    measurement, out = timed(command, "fever-reference", repeat)
-    numbers = None
-    if measurement.status == "ok":
-        with open(os.path.join(out, "process.stdout"), encoding="utf-8") as f:
-            numbers = dict(zip(FEVER_NAMES, json.loads(f.read())))
-    return measurement, numbers
+def our_command(task: str, files: list) -> list:
+    return [sys.executable, "-m", "scorer", "-policy",
+            os.path.join(ROOT, "configs", f"{task}.yaml"), "-output_file", "run",
+            "-error_file", "run.errlog", *files]
 
 
-def scifact_reference(directory: str, files: list, repeat: int) -> tuple:
-    command = [sys.executable, os.path.join(directory, "evaluator", "eval.py"),
-               "--labels_file", files[0], "--preds_file", files[1],
-               "--metrics_output_file", "metrics.json", "--verbose"]
-    measurement, out = timed(command, "scifact-reference", repeat)
-    numbers = None
-    if measurement.status == "ok":
-        with open(os.path.join(out, "metrics.json"), encoding="utf-8") as f:
-            numbers = json.load(f)
-    return measurement, numbers
+def our_numbers(out: str) -> dict:
+    with open(os.path.join(out, "run.json"), encoding="utf-8") as f:
+        return json.load(f)["metrics"]
+
+
+def fever_reference(directory: str, files: list) -> list:
+    return [sys.executable, "-c", FEVER_REFERENCE, os.path.join(directory, "src"), six_shim(),
+            *files]
+
+
+def fever_numbers(out: str) -> dict:
+    with open(os.path.join(out, "process.stdout"), encoding="utf-8") as f:
+        return dict(zip(FEVER_NAMES, json.loads(f.read())))
+
+
+def scifact_reference(directory: str, files: list) -> list:
+    return [sys.executable, os.path.join(directory, "evaluator", "eval.py"),
+            "--labels_file", files[0], "--preds_file", files[1],
+            "--metrics_output_file", "metrics.json", "--verbose"]
+
+
+def scifact_numbers(out: str) -> dict:
+    with open(os.path.join(out, "metrics.json"), encoding="utf-8") as f:
+        return json.load(f)
 
 
 def same_numbers(mine: Optional[dict], theirs: Optional[dict]) -> str:
@@ -166,25 +175,33 @@ def main() -> int:
         "fever": ([os.path.join(options.parity, "fever", "real", name)
                    for name in ("actual.jsonl", "predictions.jsonl")],
                   os.path.join(options.fever_scorer, "src", "fever", "scorer.py"),
-                  fever_reference, options.fever_scorer, "sheffieldnlp/fever-scorer",
-                  "--fever-scorer"),
+                  fever_reference, fever_numbers, options.fever_scorer,
+                  "sheffieldnlp/fever-scorer", "--fever-scorer"),
         "scifact": ([os.path.join(options.parity, "scifact", "synthetic", name)
                      for name in ("gold.jsonl", "predictions.jsonl")],
                     os.path.join(options.scifact_evaluator, "evaluator", "eval.py"),
-                    scifact_reference, options.scifact_evaluator,
+                    scifact_reference, scifact_numbers, options.scifact_evaluator,
                     "allenai/scifact-evaluator", "--scifact-evaluator"),
     }
     lines, failures = [], 0
-    for task, (files, marker, reference, directory, repository, switch) in cases.items():
+    for task, (files, marker, reference, reference_numbers, directory, repository,
+               switch) in cases.items():
         if not all(os.path.isfile(path) for path in files):
             lines.append(f"{task:8} skipped: the data {', '.join(files)} are not there")
             continue
-        progress(f"{task}: scorer")
-        mine, my_numbers = ours(task, files, options.repeat)
-        theirs, their_numbers, note = None, None, ""
+        commands = {f"{task}-scorer": our_command(task, files)}
         if os.path.isfile(marker):
-            progress(f"{task}: reference")
-            theirs, their_numbers = reference(directory, files, options.repeat)
+            commands[f"{task}-reference"] = reference(directory, files)
+            progress(f"{task}: scorer and reference, taking turns")
+        else:
+            progress(f"{task}: scorer")
+        results = timed_together(commands, options.repeat)
+        mine, out = results[f"{task}-scorer"]
+        my_numbers = our_numbers(out) if mine.status == "ok" else None
+        theirs = None
+        if f"{task}-reference" in results:
+            theirs, their_out = results[f"{task}-reference"]
+            their_numbers = reference_numbers(their_out) if theirs.status == "ok" else None
             note = same_numbers(my_numbers, their_numbers)
         else:
             note = (f"no reference to compare with: {marker} not found (a checkout of "
@@ -194,7 +211,8 @@ def main() -> int:
         failures += failed or note.startswith("DIFFER")
     print()
     print("\n".join(lines))
-    print(f"\nwall and cpu (user+system) seconds of the whole process, best of {options.repeat}; "
+    print(f"\nwall and cpu (user+system) seconds of the whole process, best of {options.repeat} "
+          f"(the scorer and the reference taking turns); "
           f"ratio: ours / the reference's, judged on cpu; {sys.executable}; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     return 1 if failures else 0
