@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -123,15 +124,32 @@ file_lines = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(file_lines, min_size=1, max_size=6),
-       st.sampled_from(["\n", "\r\n", "\r"]), st.booleans())
-def test_read_objects_is_line_by_line(tmp_path_factory, lines, newline, final_newline):
+       st.sampled_from(["\n", "\r\n", "\r"]), st.booleans(),
+       st.sampled_from([1 << 20, 1, 2, 7, 40]))
+def test_read_objects_is_line_by_line(tmp_path_factory, lines, newline, final_newline, block):
+    """The same objects, or the same refusal, whatever the size of the blocks
+    the file is read in (lines cut across blocks, longer than a block)."""
+    from unittest import mock
+    from scorer import textfile
     path = tmp_path_factory.mktemp("jsonl") / "claims.jsonl"
     path.write_bytes((newline.join(lines) + (newline if final_newline else "")).encode("utf-8",
                                                                                    "surrogatepass"))
-    assert _outcome(jsonl.read_objects, str(path)) == \
-        _outcome(_read_objects_line_by_line, str(path))
+    with mock.patch.object(textfile, "BLOCK_BYTES", block):
+        outcome = _outcome(jsonl.read_objects, str(path))
+    assert outcome == _outcome(_read_objects_line_by_line, str(path))
+
+
+def test_bad_utf8_in_a_later_block_names_its_line(tmp_path, monkeypatch):
+    from scorer import textfile
+    from scorer.problems import ScorerError
+    path = tmp_path / "claims.jsonl"
+    path.write_bytes(b'{"a": 1}\n' * 50 + b'{"a": "\xff"}\n' + b'{"a": 2}\n')
+    monkeypatch.setattr(textfile, "BLOCK_BYTES", 64)
+    with pytest.raises(ScorerError) as error:
+        jsonl.read_objects(str(path))
+    assert str(error.value) == f"{path} line 51: not valid UTF-8 (byte 0xff)"
 
 
 @settings(max_examples=300, deadline=None)

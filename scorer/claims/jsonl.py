@@ -14,7 +14,7 @@ from json.encoder import encode_basestring
 
 from scorer.limits import MAX_JSON_DEPTH, has_lone_surrogate, json_depth, value_depth
 from scorer.problems import ScorerError
-from scorer.textfile import decode, read_bytes
+from scorer.textfile import decode_block, read_blocks
 
 
 def _lines(text: str) -> list[str]:
@@ -29,27 +29,36 @@ def _lines(text: str) -> list[str]:
 
 def read_objects(path: str) -> list[tuple[int, dict]]:
     """``(line number, object)`` for every line; each line must hold one JSON object."""
-    data = read_bytes(path)
-    # Screens of the whole file, each one pass in C, so that the loop below
-    # tests each line only for what it may hold: a line nested too deeply
-    # has more than MAX_JSON_DEPTH opening brackets (gold lines with many
-    # evidence groups have a few hundred, at a depth of 4: their values'
-    # depth is measured), and a lone surrogate needs an escape \uD800-\uDFFF.
-    crowded = _crowded_lines(data)
-    text = decode(path, data)
-    del data
-    escapes = _SURROGATE_ESCAPE.search(text) is not None
+    # A block of lines at a time (textfile.read_blocks): the file is never
+    # held whole, in bytes, text and lines at once.
+    objects = []
+    lines_before = 0
+    for block in read_blocks(path):
+        # Screens of the whole block, each one pass in C, so that the loop
+        # tests each line only for what it may hold: a line nested too
+        # deeply has more than MAX_JSON_DEPTH opening brackets (gold lines
+        # with many evidence groups have a few hundred, at a depth of 4:
+        # their values' depth is measured), and a lone surrogate needs an
+        # escape \uD800-\uDFFF.
+        crowded = _crowded_lines(block, lines_before)
+        text = decode_block(path, block)
+        del block
+        lines_before = _read_lines(path, _lines(text), lines_before, crowded,
+                                   _SURROGATE_ESCAPE.search(text) is not None, objects.append)
+    return objects
+
+
+def _read_lines(path: str, lines: list, lines_before: int, crowded: set, escapes: bool,
+                append) -> int:
+    """Append ``(line number, object)`` for each of ``lines`` (numbered on from
+    ``lines_before``); the number of the last line."""
     # The common line is one scanner call; any other (an error, white space
     # around the value, not an object, a possible surrogate) is read again by
     # _checked, which makes every check in order and says what is wrong.
-    # (Lines split apart, not scanned where they lie in the text: a line
-    # is text of its own narrowest kind, which the scanner reads faster.)
     # A loop filling a list, not a generator: none resumed per line.
-    objects = []
-    append = objects.append
     scan = _scan
-    number = 0
-    for line in _lines(text):
+    number = lines_before
+    for line in lines:
         number += 1
         try:
             value, end = scan(line, 0)
@@ -60,7 +69,7 @@ def read_objects(path: str) -> list[tuple[int, dict]]:
                 (escapes and ("\\ud" in line or "\\uD" in line)):
             value = _checked(path, number, line, escapes)
         append((number, value))
-    return objects
+    return number
 
 
 def _checked(path: str, number: int, line: str, escapes: bool) -> dict:
@@ -101,12 +110,14 @@ _NOT_OPENERS = bytes(byte for byte in range(256) if byte not in b"[{\n\r")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD]")
 
 
-def _crowded_lines(data: bytes) -> set:
-    """The numbers of the lines of ``data`` with more than MAX_JSON_DEPTH
-    opening brackets (``[`` or ``{``, in strings too): no other line can nest
-    more deeply.  (Line ends as Python's text mode has them: a \\r is one too.)"""
+def _crowded_lines(data: bytes, lines_before: int = 0) -> set:
+    """The numbers of the lines of ``data`` (numbered on from
+    ``lines_before``) with more than MAX_JSON_DEPTH opening brackets (``[`` or
+    ``{``, in strings too): no other line can nest more deeply.  (Line ends
+    as Python's text mode has them: a \\r is one too.)"""
     openers = data.translate(None, _NOT_OPENERS).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    return set(compress(count(1), map(MAX_JSON_DEPTH.__lt__, map(len, openers.split(b"\n")))))
+    return set(compress(count(lines_before + 1),
+                        map(MAX_JSON_DEPTH.__lt__, map(len, openers.split(b"\n")))))
 
 
 #: The C scanner behind ``json.loads``, called directly: the same parse
