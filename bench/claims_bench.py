@@ -43,7 +43,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-from run_bench import Measurement, best_of, fresh_directory, measure, progress  # noqa: E402
+from run_bench import (Measurement, best_of, cache_bytecode, fresh_directory, measure,  # noqa: E402
+                       progress)
 
 OUT = os.path.join(HERE, "out", "claims")
 #: Ratio of CPU times (ours / the reference's) each task must stay within.
@@ -193,6 +194,7 @@ def main() -> int:
     parser.add_argument("--parity", metavar="DIR", default=os.path.join(beside("shared"),
                                                                          "parity"))
     options = parser.parse_args()
+    cache_bytecode()
     cases = {
         "fever": ([os.path.join(options.parity, "fever", "real", name)
                    for name in ("actual.jsonl", "predictions.jsonl")],

@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-from run_bench import OUT, best_of, measure  # noqa: E402
+from run_bench import OUT, best_of, cache_bytecode, measure  # noqa: E402
 
 LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
 
@@ -61,6 +61,7 @@ def main() -> int:
     parser.add_argument("--claims", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
+    cache_bytecode()
     python = sys.executable
     work = os.path.join(OUT, f"competition-fever-{args.claims}")
     gold, predictions = make_fever(work, args.claims)

@@ -96,6 +96,15 @@ def measure(command: list, cwd: str, log_prefix: str, timeout: Optional[float] =
     return Measurement(seconds, cpu_seconds, usage.ru_maxrss / 1024, status)  # maxrss: KiB
 
 
+def cache_bytecode() -> None:
+    """Write the bytecode of every scorer module now, as a user's first run
+    does: with PYTHONDONTWRITEBYTECODE set (some shells and CI images set
+    it) the runs timed would each compile the modules they import again,
+    tens of milliseconds that no installed scorer spends."""
+    import compileall
+    compileall.compile_dir(os.path.join(os.path.dirname(HERE), "scorer"), quiet=1)
+
+
 def best_of(runs: list) -> Measurement:
     failed = [run for run in runs if run.status != "ok"]
     if failed:
@@ -421,6 +430,7 @@ def main() -> int:
     parser.add_argument("--diff-size", type=int, default=1000, metavar="N",
                         help="LDC queries of the scorer.diff timing (0: skip it)")
     options = parser.parse_args()
+    cache_bytecode()
     sizes = [int(size) for size in options.sizes.split(",")]
     sample_counts = [int(count) for count in options.samples.split(",")]
     perl_dir = os.path.abspath(options.perl) if options.perl else None

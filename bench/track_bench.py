@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import workload  # noqa: E402
-from run_bench import OUT, measure  # noqa: E402
+from run_bench import OUT, cache_bytecode, measure  # noqa: E402
 
 
 def make_track(n_runs: int, ldc_queries: int) -> str:
@@ -61,6 +61,7 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
+    cache_bytecode()
     os.makedirs(OUT, exist_ok=True)
     print(f"{'runs x LDC queries':>20} {'samples':>8} {'wall s':>8} {'CPU s':>8} "
           f"{'peak MiB':>9}  status")
