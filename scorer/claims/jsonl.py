@@ -159,7 +159,7 @@ def type_name(value) -> str:
 _INT = {int}
 #: ``json.dumps(text, ensure_ascii=False)`` of a string: the encoder's own C
 #: function for it, without the encoder's set-up cost.
-_string = encode_basestring
+json_string = encode_basestring
 
 
 def show(value) -> str:
@@ -176,7 +176,7 @@ def shows(values) -> list:
     values: a call per value would cost as much again."""
     texts = []
     append = texts.append
-    string = _string
+    string = json_string
     for value in values:
         kind = type(value)
         if kind is list or kind is tuple:

@@ -22,7 +22,7 @@ import scorer
 from scorer.textfile import fingerprint_lines
 from scorer.claims import fever as fever_task
 from scorer.claims import scifact as scifact_task
-from scorer.claims.jsonl import show, shows
+from scorer.claims.jsonl import json_string, show, shows
 from scorer.claims.metrics import Evaluation, metrics_of
 from scorer.policy import Policy
 
@@ -257,6 +257,58 @@ class _FeverDebug:
                            f"predicted sentences\n")
         #: "\tPREDICTED N:\t" for N = 1, 2, ... (grown as claims need)
         self.heads: list = []
+        #: The lines of N predicted [page, line] pairs as one %-format, by N.
+        self.predicted_formats: dict = {}
+        #: The GOLD GROUP lines of groups of [page, line] pairs as one %-format,
+        #: by the groups' sizes.
+        self.group_formats: dict = {}
+
+    # A claim's predicted sentences, and its gold groups, are written by one
+    # %-format of all their lines when every sentence is a [page (string),
+    # line (whole number)] pair, as nearly all are: the format is made once
+    # per shape, and each sentence costs a string encoding, not a line of its
+    # own.  Anything else is shown as json.dumps shows it (shows).
+
+    def predicted_lines(self, predicted: list, verdicts: list) -> str:
+        """A line per predicted sentence: its number, the sentence, its verdict."""
+        cells = []
+        for sentence, verdict in zip(predicted, verdicts):
+            if type(sentence) is list and len(sentence) == 2:
+                page, line = sentence
+                # (exact types: %r of a bool, a subclass of int, is not its JSON)
+                if type(page) is str and type(line) is int:
+                    cells += (json_string(page), line, verdict)
+                    continue
+            heads = self.heads
+            while len(heads) < len(predicted):
+                heads.append(f"\tPREDICTED {len(heads) + 1}:\t")
+            return "".join([f"{head}{text}\t{verdict}\n"
+                            for head, text, verdict in zip(heads, shows(predicted), verdicts)])
+        form = self.predicted_formats.get(len(predicted))
+        if form is None:
+            form = self.predicted_formats[len(predicted)] = "".join(
+                f"\tPREDICTED {number}:\t[%s, %r]\t%s\n"
+                for number in range(1, len(predicted) + 1))
+        return form % tuple(cells)
+
+    def gold_groups(self, groups: tuple) -> str:
+        """A line per gold evidence group: its number and its sentences."""
+        cells = []
+        for group in groups:
+            for page, line in group:        # (gold sentences are [page, line] slices)
+                if type(page) is str and type(line) is int:
+                    cells += (json_string(page), line)
+                    continue
+                return "".join([f"\tGOLD GROUP {number}:\t"
+                                f"{_TAB.join(shows(group)) if group else '(empty)'}\n"
+                                for number, group in enumerate(groups, 1)])
+        sizes = tuple(map(len, groups))
+        form = self.group_formats.get(sizes)
+        if form is None:
+            form = self.group_formats[sizes] = "".join(
+                f"\tGOLD GROUP {number}:\t{_TAB.join(['[%s, %r]'] * size) or '(empty)'}\n"
+                for number, size in enumerate(sizes, 1))
+        return form % tuple(cells)
 
     def claim(self, outcome: fever_task.ClaimOutcome) -> str:
         (_key, line, name, gold_source, inline, label, predicted_label, label_right, verifiable,
@@ -269,8 +321,7 @@ class _FeverDebug:
         if verifiable:
             if not groups:
                 out.append("\tGOLD EVIDENCE:\tnone\n")
-            out += [f"\tGOLD GROUP {number}:\t{_TAB.join(shows(group)) if group else '(empty)'}\n"
-                    for number, group in enumerate(groups, 1)]
+            out.append(self.gold_groups(groups))
             verdicts = ["NOT IN GOLD"] * n_read
             for position, holders, in_gold in matched:
                 verdicts[position - 1] = _fever_in_gold(holders, in_gold)
@@ -278,11 +329,7 @@ class _FeverDebug:
             verdicts = [_NOT_SCORED] * n_read
         if len(predicted) > n_read:
             verdicts += [self.not_read] * (len(predicted) - n_read)
-        heads = self.heads
-        while len(heads) < len(predicted):
-            heads.append(f"\tPREDICTED {len(heads) + 1}:\t")
-        out += [f"{head}{text}\t{verdict}\n"
-                for head, text, verdict in zip(heads, shows(predicted), verdicts)]
+        out.append(self.predicted_lines(predicted, verdicts))
         if not verifiable:
             out.append(_NEI_RIGHT if label_right else _NEI_WRONG)
             return "".join(out)
