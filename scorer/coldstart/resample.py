@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from scorer import processenv
 from scorer.coldstart import ids
 from scorer.coldstart.projections import MACRO, MICRO, all_aggregates, full_data
 from scorer.progress import Progress
@@ -86,6 +87,7 @@ class SampleValues(dict):
 def sample_values(structure, samples, show_progress: bool = False) -> SampleValues:
     """Every code's value in every sample, computed a block of samples at a
     time (memory: the values kept, 8 bytes each, and one block)."""
+    processenv.keep_freed_memory()
     code_list = codes()
     column = {code: j for j, (code, *_rest) in enumerate(code_list)}
     n_samples = len(samples)
