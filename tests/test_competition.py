@@ -452,3 +452,55 @@ def test_encrypted_members_other_archives_and_crowds_are_refused(fever_ref, caps
     os.unlink(fever_ref / "input" / "res" / "sub.zip")
     (fever_ref / "input" / "res" / "preds.tar.gz").write_bytes(b"\x1f\x8b")
     assert "only .zip archives" in refused(fever_ref, capsys)
+
+
+# -- the scoring program's INPUT and OUTPUT -------------------------------------------
+
+def _submit(folder) -> None:
+    shutil.copy(os.path.join(FEVER, "predictions.jsonl"), folder / "input" / "res")
+
+
+def _listing(folder) -> list:
+    return sorted(os.path.relpath(os.path.join(top, name), folder)
+                  for top, dirs, files in os.walk(folder) for name in dirs + files)
+
+
+@pytest.mark.parametrize("output, message", [
+    ("input/ref", "is inside INPUT"),
+    ("input/res", "is inside INPUT"),
+    ("input", "is inside INPUT"),
+    ("input/res/out", "is inside INPUT"),
+    ("link-to-ref", "is inside INPUT"),
+    ("taken", "is not a folder"),
+    ("missing/out", "missing that would hold it does not exist"),
+])
+def test_output_must_be_a_folder_outside_input(fever_ref, capsys, output, message):
+    _submit(fever_ref)
+    (fever_ref / "taken").write_text("mine\n")
+    os.symlink(fever_ref / "input" / "ref", fever_ref / "link-to-ref")
+    before = _listing(fever_ref)
+    status = main([str(fever_ref / "input"), str(fever_ref / output)])
+    shown = capsys.readouterr().err
+    assert status == 255 and message in shown and "Traceback" not in shown, shown
+    assert _listing(fever_ref) == before
+    assert (fever_ref / "taken").read_text() == "mine\n"
+
+
+def test_output_is_made_when_the_platform_has_not(fever_ref, capsys):
+    _submit(fever_ref)
+    assert main([str(fever_ref / "input"), str(fever_ref / "output")]) == 0
+    assert (fever_ref / "output" / "scores.json").stat().st_size > 0
+
+
+@pytest.mark.parametrize("break_input, message", [
+    (lambda folder: shutil.rmtree(folder / "input"), "input does not exist"),
+    (lambda folder: (shutil.rmtree(folder / "input" / "res"),
+                     (folder / "input" / "res").write_text(PREDICTION)),
+     os.path.join(" ", "input", "res")[1:] + " is a file, not a folder"),
+    (lambda folder: (shutil.rmtree(folder / "input" / "ref"),
+                     (folder / "input" / "ref").write_text("")),
+     os.path.join(" ", "input", "ref")[1:] + " is a file, not a folder"),
+])
+def test_input_mistakes_say_what_is_wrong(fever_ref, capsys, break_input, message):
+    break_input(fever_ref)
+    assert message in refused(fever_ref, capsys)

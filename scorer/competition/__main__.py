@@ -117,6 +117,7 @@ def main(argv: list | None = None) -> int:
 # -- the scoring program -----------------------------------------------------------
 
 def score_program(input_dir: str, output_dir: str) -> int:
+    layout.check_folders(input_dir, output_dir)
     setup = layout.read_reference(os.path.join(input_dir, "ref"))
     return _score_into(setup, lambda scratch: layout.find_submission(
         os.path.join(input_dir, "res"), scratch, setup.task, setup.max_size), output_dir)
@@ -133,7 +134,7 @@ def _score_into(setup, find, output_dir: str | None) -> int:
         if scored.result.errlog.startswith("WARNING"):
             sys.stderr.write(scored.result.errlog)
         if output_dir is not None:
-            os.makedirs(output_dir, exist_ok=True)
+            layout.make_output(output_dir)
             texts = scoring.output_texts(scored, setup.task,
                                          scoring.has_index(setup.task, setup.switches))
             output.write_files({os.path.join(output_dir, name): text
