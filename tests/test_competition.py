@@ -454,6 +454,52 @@ def test_encrypted_members_other_archives_and_crowds_are_refused(fever_ref, caps
     assert "only .zip archives" in refused(fever_ref, capsys)
 
 
+# -- what the bundle and the check refuse before reading or writing anything -------
+
+SCIFACT = os.path.join(ROOT, "fixtures", "scifact", "basic")
+
+
+def _demo_copy(tmp_path) -> dict:
+    """The Cold Start demo inputs and a policy file, copied (they may be targets)."""
+    paths = {}
+    for name in ("ldc-query.xml", "qrel.txt", "qids.txt", "DEMORUN.tab.txt"):
+        shutil.copy(os.path.join(DEMO, name), tmp_path / name)
+        paths[name] = str(tmp_path / name)
+    (tmp_path / "cs.yaml").write_text("task: coldstart\n")
+    paths["cs.yaml"] = str(tmp_path / "cs.yaml")
+    return paths
+
+
+@pytest.mark.parametrize("target", ["ldc-query.xml", "qrel.txt", "qids.txt", "cs.yaml",
+                                    "link"])
+def test_the_bundle_never_writes_over_its_inputs(tmp_path, capsys, target):
+    paths = _demo_copy(tmp_path)
+    os.link(paths["qrel.txt"], tmp_path / "link")            # the same file, another name
+    paths["link"] = str(tmp_path / "link")
+    before = {name: open(path, "rb").read() for name, path in paths.items()}
+    status = main(["-bundle", paths[target], "-policy", paths["cs.yaml"], "-expand", "CSSF17",
+                   "-queries", paths["qids.txt"], paths["ldc-query.xml"], paths["qrel.txt"]])
+    message = capsys.readouterr().err
+    assert status == 255
+    assert f"-bundle {paths[target]} would write over the input file" in message
+    assert {name: open(path, "rb").read() for name, path in paths.items()} == before
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["-bundle", "-policy"], "Switch -bundle needs a value, not '-policy'"),
+    (["-validate", "-policy"], "Switch -validate needs a value, not '-policy'"),
+    (["-bundle", "b.zip", "-title", "-policy"], "Switch -title needs a value, not '-policy'"),
+])
+def test_a_switch_is_not_taken_for_a_value(tmp_path, capsys, monkeypatch, arguments, message):
+    monkeypatch.chdir(tmp_path)
+    status = main([*arguments, os.path.join(CONFIGS, "scifact.yaml"),
+                   os.path.join(SCIFACT, "gold.jsonl")])
+    assert status == 255
+    assert message in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []
+
+
+
 # -- the scoring program's INPUT and OUTPUT -------------------------------------------
 
 def _submit(folder) -> None:
