@@ -499,6 +499,76 @@ def test_a_switch_is_not_taken_for_a_value(tmp_path, capsys, monkeypatch, argume
     assert os.listdir(tmp_path) == []
 
 
+def _reference_mistakes(tmp_path) -> list:
+    """(policy, reference files, what the message says) of bundles no submission
+    could be scored against."""
+    demo = _demo_copy(tmp_path)
+    fever_gold = os.path.join(FEVER, "actual.jsonl")
+    scifact_gold = os.path.join(SCIFACT, "gold.jsonl")
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "no-queries.xml").write_text("<query_set></query_set>\n")
+    lines = open(demo["qrel.txt"], encoding="utf-8").read().splitlines(keepends=True)
+    lines[1] = "\t".join(lines[1].split("\t")[:9]) + "\n"
+    (tmp_path / "short.txt").write_text("".join(lines))
+    (tmp_path / "unlabelled.jsonl").write_text('{"id": 1, "evidence": []}\n')
+    (tmp_path / "bad-evidence.jsonl").write_text('{"id": 1, "label": "SUPPORTS", '
+                                                 '"evidence": [["Nile", 0]]}\n')
+    os.mkdir(tmp_path / "folder")
+    cs = ["-expand", "CSSF17"]
+    scifact = ["-policy", os.path.join(CONFIGS, "scifact.yaml")]
+    fever = ["-policy", os.path.join(CONFIGS, "fever.yaml")]
+    return [
+        ([], [scifact_gold], "no query file (.xml) among the reference files"),
+        (cs, [demo["ldc-query.xml"]], "no assessment file among the reference files"),
+        (cs, [demo["ldc-query.xml"], demo["DEMORUN.tab.txt"]],
+         "DEMORUN.tab.txt: a submission file (9 columns), not assessments"),
+        (cs, [str(tmp_path / "no-queries.xml"), demo["qrel.txt"]], "no queries in "),
+        (cs, [demo["ldc-query.xml"], str(tmp_path / "short.txt")],
+         "Wrong number of entries on line (expected 10, got 9) ("
+         + str(tmp_path / "short.txt") + " line 2)"),
+        ([], [demo["ldc-query.xml"], demo["qrel.txt"]], "qrel.txt line 1: Query "),
+        (scifact, [scifact_gold, os.path.join(SCIFACT, "predictions.jsonl")],
+         "reference is the gold file alone"),
+        (scifact, [fever_gold], "actual.jsonl line 1: 'evidence' must be an object"),
+        (scifact, [str(tmp_path / "empty.jsonl")], "empty.jsonl: an empty file"),
+        (scifact, ["/dev/null"], "/dev/null: not a regular file"),
+        (scifact, [str(tmp_path / "absent.jsonl")], "Could not open"),
+        (scifact, [str(tmp_path / "folder")], "a reference must be a file"),
+        (fever, [scifact_gold], "gold.jsonl line 1: the gold claim has no 'label'"),
+        (fever, [os.path.join(FEVER, "predictions.jsonl")], "has no 'label'"),
+        (fever, [str(tmp_path / "unlabelled.jsonl")], "unlabelled.jsonl line 1: the gold "
+                                                      "claim has no 'label'"),
+        (fever, [str(tmp_path / "bad-evidence.jsonl")],
+         "bad-evidence.jsonl line 1: gold evidence entry \"Nile\" is not an [annotation"),
+    ]
+
+
+def test_reference_files_are_read_before_a_bundle_is_made(tmp_path, capsys):
+    """A bundle every submission would fail against is never written; the
+    message names the reference file and what is wrong with it."""
+    for number, (switches, files, expected) in enumerate(_reference_mistakes(tmp_path)):
+        target = tmp_path / f"b{number}.zip"
+        status = main(["-bundle", str(target), *switches, *files])
+        message = capsys.readouterr().err
+        assert status == 255, (files, message)
+        assert expected in message, (files, message)
+        assert "Traceback" not in message
+        assert not target.exists()
+
+
+def test_the_participants_check_reads_the_references_alike(tmp_path, capsys):
+    """-validate refuses the same references with the same messages, and does
+    not blame the submission for them."""
+    run = {"coldstart": os.path.join(DEMO, "DEMORUN.tab.txt"),
+           "scifact": os.path.join(SCIFACT, "predictions.jsonl"),
+           "fever": os.path.join(FEVER, "predictions.jsonl")}
+    for switches, files, expected in _reference_mistakes(tmp_path):
+        task = switches[1].rsplit("/", 1)[1][:-5] if "-policy" in switches else "coldstart"
+        status = main(["-validate", run[task], *switches, *files])
+        message = capsys.readouterr().err
+        assert status == 255, (files, message)
+        assert expected in message and "was not scored" not in message, (files, message)
+
 
 # -- the scoring program's INPUT and OUTPUT -------------------------------------------
 

@@ -192,7 +192,7 @@ def _max_size(own: dict) -> int:
 
 def make_bundle(own: dict, rest: list) -> int:
     import datetime
-    from scorer.competition import bundle
+    from scorer.competition import bundle, references
     request, files, run_switches = _setup_request(rest)
     target = own["bundle"]
     _check_bundle_spares_the_inputs(target, request, files)
@@ -206,9 +206,12 @@ def make_bundle(own: dict, rest: list) -> int:
                                    start=start,
                                    docker_image=own.get("docker_image") or bundle.DOCKER_IMAGE,
                                    max_size=_max_size(own))
+    keys = scoring.leaderboard_keys(request.policy, run_switches)
+    # Read as every submission's run will read them: a bundle that could
+    # score no submission is not made.
+    references.check(request, files)
     entries = bundle.bundle_entries(request.policy, files, run_switches, options)
     output.write_bytes_atomically(target, bundle.zip_bytes(entries))
-    keys = scoring.leaderboard_keys(request.policy, run_switches)
     sys.stdout.write(f"Wrote {target}: leaderboard {', '.join(keys)}\n")
     return 0
 
@@ -229,8 +232,12 @@ def _check_bundle_spares_the_inputs(target: str, request, files: list) -> None:
 
 
 def validate(own: dict, rest: list) -> int:
+    from scorer.competition import references
     request, files, run_switches = _setup_request(rest)
     keys = scoring.leaderboard_keys(request.policy, run_switches)
+    # The participant's own reference files: a mistake there is theirs to
+    # fix, not one of the submission.
+    references.check(request, files)
     policy_dir = tempfile.mkdtemp(prefix="scorer-competition-policy-")
     try:
         policy = request.policy._replace(leaderboard=keys)

@@ -25,6 +25,7 @@ import stat
 from collections import namedtuple
 
 from scorer.competition import archive
+from scorer.competition.references import check_files
 from scorer.problems import ScorerError
 
 FORMAT = 1
@@ -87,11 +88,7 @@ def reference_files(policy, references: list, run_switches: dict, max_size: int)
     names: dict = {}
 
     def place(path: str) -> str:
-        if os.path.isdir(path):
-            raise ScorerError(f"{path}: a reference must be a file (give the files of a "
-                              f"folder one by one)")
-        if not os.path.isfile(path):
-            raise ScorerError(f"Could not open {path}: No such file or directory")
+        check_files([path])
         name = os.path.basename(path)
         if name in RESERVED:
             raise ScorerError(f"{path}: the bundle keeps the name {name} for itself; rename "
