@@ -452,3 +452,171 @@ def test_encrypted_members_other_archives_and_crowds_are_refused(fever_ref, caps
     os.unlink(fever_ref / "input" / "res" / "sub.zip")
     (fever_ref / "input" / "res" / "preds.tar.gz").write_bytes(b"\x1f\x8b")
     assert "only .zip archives" in refused(fever_ref, capsys)
+
+
+# -- what the bundle and the check refuse before reading or writing anything -------
+
+SCIFACT = os.path.join(ROOT, "fixtures", "scifact", "basic")
+
+
+def _demo_copy(tmp_path) -> dict:
+    """The Cold Start demo inputs and a policy file, copied (they may be targets)."""
+    paths = {}
+    for name in ("ldc-query.xml", "qrel.txt", "qids.txt", "DEMORUN.tab.txt"):
+        shutil.copy(os.path.join(DEMO, name), tmp_path / name)
+        paths[name] = str(tmp_path / name)
+    (tmp_path / "cs.yaml").write_text("task: coldstart\n")
+    paths["cs.yaml"] = str(tmp_path / "cs.yaml")
+    return paths
+
+
+@pytest.mark.parametrize("target", ["ldc-query.xml", "qrel.txt", "qids.txt", "cs.yaml",
+                                    "link"])
+def test_the_bundle_never_writes_over_its_inputs(tmp_path, capsys, target):
+    paths = _demo_copy(tmp_path)
+    os.link(paths["qrel.txt"], tmp_path / "link")            # the same file, another name
+    paths["link"] = str(tmp_path / "link")
+    before = {name: open(path, "rb").read() for name, path in paths.items()}
+    status = main(["-bundle", paths[target], "-policy", paths["cs.yaml"], "-expand", "CSSF17",
+                   "-queries", paths["qids.txt"], paths["ldc-query.xml"], paths["qrel.txt"]])
+    message = capsys.readouterr().err
+    assert status == 255
+    assert f"-bundle {paths[target]} would write over the input file" in message
+    assert {name: open(path, "rb").read() for name, path in paths.items()} == before
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["-bundle", "-policy"], "Switch -bundle needs a value, not '-policy'"),
+    (["-validate", "-policy"], "Switch -validate needs a value, not '-policy'"),
+    (["-bundle", "b.zip", "-title", "-policy"], "Switch -title needs a value, not '-policy'"),
+])
+def test_a_switch_is_not_taken_for_a_value(tmp_path, capsys, monkeypatch, arguments, message):
+    monkeypatch.chdir(tmp_path)
+    status = main([*arguments, os.path.join(CONFIGS, "scifact.yaml"),
+                   os.path.join(SCIFACT, "gold.jsonl")])
+    assert status == 255
+    assert message in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []
+
+
+def _reference_mistakes(tmp_path) -> list:
+    """(policy, reference files, what the message says) of bundles no submission
+    could be scored against."""
+    demo = _demo_copy(tmp_path)
+    fever_gold = os.path.join(FEVER, "actual.jsonl")
+    scifact_gold = os.path.join(SCIFACT, "gold.jsonl")
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "no-queries.xml").write_text("<query_set></query_set>\n")
+    lines = open(demo["qrel.txt"], encoding="utf-8").read().splitlines(keepends=True)
+    lines[1] = "\t".join(lines[1].split("\t")[:9]) + "\n"
+    (tmp_path / "short.txt").write_text("".join(lines))
+    (tmp_path / "unlabelled.jsonl").write_text('{"id": 1, "evidence": []}\n')
+    (tmp_path / "bad-evidence.jsonl").write_text('{"id": 1, "label": "SUPPORTS", '
+                                                 '"evidence": [["Nile", 0]]}\n')
+    os.mkdir(tmp_path / "folder")
+    cs = ["-expand", "CSSF17"]
+    scifact = ["-policy", os.path.join(CONFIGS, "scifact.yaml")]
+    fever = ["-policy", os.path.join(CONFIGS, "fever.yaml")]
+    return [
+        ([], [scifact_gold], "no query file (.xml) among the reference files"),
+        (cs, [demo["ldc-query.xml"]], "no assessment file among the reference files"),
+        (cs, [demo["ldc-query.xml"], demo["DEMORUN.tab.txt"]],
+         "DEMORUN.tab.txt: a submission file (9 columns), not assessments"),
+        (cs, [str(tmp_path / "no-queries.xml"), demo["qrel.txt"]], "no queries in "),
+        (cs, [demo["ldc-query.xml"], str(tmp_path / "short.txt")],
+         "Wrong number of entries on line (expected 10, got 9) ("
+         + str(tmp_path / "short.txt") + " line 2)"),
+        ([], [demo["ldc-query.xml"], demo["qrel.txt"]], "qrel.txt line 1: Query "),
+        (scifact, [scifact_gold, os.path.join(SCIFACT, "predictions.jsonl")],
+         "reference is the gold file alone"),
+        (scifact, [fever_gold], "actual.jsonl line 1: 'evidence' must be an object"),
+        (scifact, [str(tmp_path / "empty.jsonl")], "empty.jsonl: an empty file"),
+        (scifact, ["/dev/null"], "/dev/null: not a regular file"),
+        (scifact, [str(tmp_path / "absent.jsonl")], "Could not open"),
+        (scifact, [str(tmp_path / "folder")], "a reference must be a file"),
+        (fever, [scifact_gold], "gold.jsonl line 1: the gold claim has no 'label'"),
+        (fever, [os.path.join(FEVER, "predictions.jsonl")], "has no 'label'"),
+        (fever, [str(tmp_path / "unlabelled.jsonl")], "unlabelled.jsonl line 1: the gold "
+                                                      "claim has no 'label'"),
+        (fever, [str(tmp_path / "bad-evidence.jsonl")],
+         "bad-evidence.jsonl line 1: gold evidence entry \"Nile\" is not an [annotation"),
+    ]
+
+
+def test_reference_files_are_read_before_a_bundle_is_made(tmp_path, capsys):
+    """A bundle every submission would fail against is never written; the
+    message names the reference file and what is wrong with it."""
+    for number, (switches, files, expected) in enumerate(_reference_mistakes(tmp_path)):
+        target = tmp_path / f"b{number}.zip"
+        status = main(["-bundle", str(target), *switches, *files])
+        message = capsys.readouterr().err
+        assert status == 255, (files, message)
+        assert expected in message, (files, message)
+        assert "Traceback" not in message
+        assert not target.exists()
+
+
+def test_the_participants_check_reads_the_references_alike(tmp_path, capsys):
+    """-validate refuses the same references with the same messages, and does
+    not blame the submission for them."""
+    run = {"coldstart": os.path.join(DEMO, "DEMORUN.tab.txt"),
+           "scifact": os.path.join(SCIFACT, "predictions.jsonl"),
+           "fever": os.path.join(FEVER, "predictions.jsonl")}
+    for switches, files, expected in _reference_mistakes(tmp_path):
+        task = switches[1].rsplit("/", 1)[1][:-5] if "-policy" in switches else "coldstart"
+        status = main(["-validate", run[task], *switches, *files])
+        message = capsys.readouterr().err
+        assert status == 255, (files, message)
+        assert expected in message and "was not scored" not in message, (files, message)
+
+
+# -- the scoring program's INPUT and OUTPUT -------------------------------------------
+
+def _submit(folder) -> None:
+    shutil.copy(os.path.join(FEVER, "predictions.jsonl"), folder / "input" / "res")
+
+
+def _listing(folder) -> list:
+    return sorted(os.path.relpath(os.path.join(top, name), folder)
+                  for top, dirs, files in os.walk(folder) for name in dirs + files)
+
+
+@pytest.mark.parametrize("output, message", [
+    ("input/ref", "is inside INPUT"),
+    ("input/res", "is inside INPUT"),
+    ("input", "is inside INPUT"),
+    ("input/res/out", "is inside INPUT"),
+    ("link-to-ref", "is inside INPUT"),
+    ("taken", "is not a folder"),
+    ("missing/out", "missing that would hold it does not exist"),
+])
+def test_output_must_be_a_folder_outside_input(fever_ref, capsys, output, message):
+    _submit(fever_ref)
+    (fever_ref / "taken").write_text("mine\n")
+    os.symlink(fever_ref / "input" / "ref", fever_ref / "link-to-ref")
+    before = _listing(fever_ref)
+    status = main([str(fever_ref / "input"), str(fever_ref / output)])
+    shown = capsys.readouterr().err
+    assert status == 255 and message in shown and "Traceback" not in shown, shown
+    assert _listing(fever_ref) == before
+    assert (fever_ref / "taken").read_text() == "mine\n"
+
+
+def test_output_is_made_when_the_platform_has_not(fever_ref, capsys):
+    _submit(fever_ref)
+    assert main([str(fever_ref / "input"), str(fever_ref / "output")]) == 0
+    assert (fever_ref / "output" / "scores.json").stat().st_size > 0
+
+
+@pytest.mark.parametrize("break_input, message", [
+    (lambda folder: shutil.rmtree(folder / "input"), "input does not exist"),
+    (lambda folder: (shutil.rmtree(folder / "input" / "res"),
+                     (folder / "input" / "res").write_text(PREDICTION)),
+     os.path.join(" ", "input", "res")[1:] + " is a file, not a folder"),
+    (lambda folder: (shutil.rmtree(folder / "input" / "ref"),
+                     (folder / "input" / "ref").write_text("")),
+     os.path.join(" ", "input", "ref")[1:] + " is a file, not a folder"),
+])
+def test_input_mistakes_say_what_is_wrong(fever_ref, capsys, break_input, message):
+    break_input(fever_ref)
+    assert message in refused(fever_ref, capsys)

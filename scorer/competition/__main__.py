@@ -32,6 +32,9 @@ OWN_SWITCHES = {
 }
 #: Scorer switches that make no sense here: the program names its own files.
 NOT_HERE = ("output_file", "error_file", "runids")
+#: Own switches whose value is a file name: one starting with '-' is a forgotten
+#: name followed by the next switch (a file so named is given as ./-name).
+PATH_SWITCHES = ("bundle", "validate")
 
 USAGE = """\
 Usage:
@@ -69,7 +72,12 @@ def _split(argv: list) -> tuple:
         if name in OWN_SWITCHES:
             if i + 1 >= len(argv):
                 raise UsageError(f"Switch -{name} needs a value")
-            own[name] = argv[i + 1]
+            value = argv[i + 1]
+            if value.startswith("-") and (name in PATH_SWITCHES or _is_switch(value)):
+                raise UsageError(f"Switch -{name} needs a value, not '{value}'"
+                                 + (f" (a file whose name starts with '-' is given as "
+                                    f"./{value})" if name in PATH_SWITCHES else ""))
+            own[name] = value
             i += 2
             continue
         if name in ("help", "h"):
@@ -79,6 +87,12 @@ def _split(argv: list) -> tuple:
         rest.append(argv[i])
         i += 1
     return own, rest
+
+
+def _is_switch(argument: str) -> bool:
+    from scorer import cli
+    name = cli.ALIASES.get(argument, argument)[1:]
+    return name in OWN_SWITCHES or name in cli.SWITCHES
 
 
 def main(argv: list | None = None) -> int:
@@ -117,6 +131,7 @@ def main(argv: list | None = None) -> int:
 # -- the scoring program -----------------------------------------------------------
 
 def score_program(input_dir: str, output_dir: str) -> int:
+    layout.check_folders(input_dir, output_dir)
     setup = layout.read_reference(os.path.join(input_dir, "ref"))
     return _score_into(setup, lambda scratch: layout.find_submission(
         os.path.join(input_dir, "res"), scratch, setup.task, setup.max_size), output_dir)
@@ -133,7 +148,7 @@ def _score_into(setup, find, output_dir: str | None) -> int:
         if scored.result.errlog.startswith("WARNING"):
             sys.stderr.write(scored.result.errlog)
         if output_dir is not None:
-            os.makedirs(output_dir, exist_ok=True)
+            layout.make_output(output_dir)
             texts = scoring.output_texts(scored, setup.task,
                                          scoring.has_index(setup.task, setup.switches))
             output.write_files({os.path.join(output_dir, name): text
@@ -177,8 +192,11 @@ def _max_size(own: dict) -> int:
 
 def make_bundle(own: dict, rest: list) -> int:
     import datetime
-    from scorer.competition import bundle
+    from scorer.competition import bundle, references
     request, files, run_switches = _setup_request(rest)
+    target = own["bundle"]
+    _check_bundle_spares_the_inputs(target, request, files)
+    output.check_writable(target)
     start = own.get("start") or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     try:
         datetime.date.fromisoformat(start)
@@ -188,18 +206,38 @@ def make_bundle(own: dict, rest: list) -> int:
                                    start=start,
                                    docker_image=own.get("docker_image") or bundle.DOCKER_IMAGE,
                                    max_size=_max_size(own))
-    entries = bundle.bundle_entries(request.policy, files, run_switches, options)
-    target = own["bundle"]
-    output.check_writable(target)
-    output.write_bytes_atomically(target, bundle.zip_bytes(entries))
     keys = scoring.leaderboard_keys(request.policy, run_switches)
+    # Read as every submission's run will read them: a bundle that could
+    # score no submission is not made.
+    references.check(request, files)
+    entries = bundle.bundle_entries(request.policy, files, run_switches, options)
+    output.write_bytes_atomically(target, bundle.zip_bytes(entries))
     sys.stdout.write(f"Wrote {target}: leaderboard {', '.join(keys)}\n")
     return 0
 
 
+def _check_bundle_spares_the_inputs(target: str, request, files: list) -> None:
+    """The bundle must not be written over one of its own inputs (as python
+    -m scorer refuses a prefix whose report would be an input), nor over a folder."""
+    if os.path.isdir(target):
+        raise ScorerError(f"-bundle {target} is a folder; give the bundle's file name "
+                          f"(bundle.zip)")
+    if not os.path.exists(target):
+        return
+    inputs = [*files, request.policy_file, request.queries, request.samples]
+    for path in inputs:
+        if path and os.path.isfile(path) and os.path.samefile(target, path):
+            raise ScorerError(f"-bundle {target} would write over the input file {path}; "
+                              f"give the bundle another name")
+
+
 def validate(own: dict, rest: list) -> int:
+    from scorer.competition import references
     request, files, run_switches = _setup_request(rest)
     keys = scoring.leaderboard_keys(request.policy, run_switches)
+    # The participant's own reference files: a mistake there is theirs to
+    # fix, not one of the submission.
+    references.check(request, files)
     policy_dir = tempfile.mkdtemp(prefix="scorer-competition-policy-")
     try:
         policy = request.policy._replace(leaderboard=keys)

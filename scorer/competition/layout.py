@@ -25,6 +25,7 @@ import stat
 from collections import namedtuple
 
 from scorer.competition import archive
+from scorer.competition.references import check_files
 from scorer.problems import ScorerError
 
 FORMAT = 1
@@ -87,11 +88,7 @@ def reference_files(policy, references: list, run_switches: dict, max_size: int)
     names: dict = {}
 
     def place(path: str) -> str:
-        if os.path.isdir(path):
-            raise ScorerError(f"{path}: a reference must be a file (give the files of a "
-                              f"folder one by one)")
-        if not os.path.isfile(path):
-            raise ScorerError(f"Could not open {path}: No such file or directory")
+        check_files([path])
         name = os.path.basename(path)
         if name in RESERVED:
             raise ScorerError(f"{path}: the bundle keeps the name {name} for itself; rename "
@@ -124,8 +121,56 @@ def reference_files(policy, references: list, run_switches: dict, max_size: int)
 
 # -- reading (the scoring program) -------------------------------------------------
 
+def _folder_problem(path: str) -> str | None:
+    """Why ``path`` is not a folder one can read (None: it is one)."""
+    if os.path.isdir(path):
+        return None
+    if os.path.isfile(path):
+        return "is a file, not a folder"
+    return "is not a folder" if os.path.lexists(path) else "does not exist"
+
+
+def check_folders(input_dir: str, output_dir: str) -> None:
+    """INPUT must be a folder; OUTPUT a folder, or a name the program can make
+    in an existing folder (the platform makes OUTPUT's parent; a missing
+    tree is a mistake in the command), and outside INPUT: the scores and
+    reports must not land among the reference data or the submission."""
+    problem = _folder_problem(input_dir)
+    if problem:
+        raise ScorerError(f"INPUT {input_dir} {problem}")
+    if not output_dir.strip():
+        raise ScorerError(f"OUTPUT must name a folder, not '{output_dir}'")
+    if os.path.lexists(output_dir) and not os.path.isdir(output_dir):
+        raise ScorerError(f"OUTPUT {output_dir} is not a folder; the scores are written "
+                          f"into a folder")
+    parent = os.path.dirname(os.path.abspath(output_dir))
+    if not os.path.isdir(parent):
+        raise ScorerError(f"OUTPUT {output_dir}: the folder {parent} that would hold it "
+                          f"does not exist")
+    inside = os.path.realpath(input_dir)
+    where = os.path.realpath(output_dir)
+    if where == inside or where.startswith(inside.rstrip(os.sep) + os.sep):
+        raise ScorerError(f"OUTPUT {output_dir} is inside INPUT {input_dir}; the scores would "
+                          f"be written among the reference data or the submission")
+
+
+def make_output(output_dir: str) -> None:
+    """OUTPUT itself, if the platform has not made it (its parent exists:
+    :func:`check_folders`)."""
+    if os.path.isdir(output_dir):
+        return
+    try:
+        os.mkdir(output_dir)
+    except OSError as error:
+        raise ScorerError(f"Could not make OUTPUT {output_dir}: {error.strerror}")
+
+
 def read_reference(directory: str) -> Setup:
     """The Setup in ``directory`` (INPUT/ref); an organizer's mistake is a ScorerError."""
+    problem = _folder_problem(directory)
+    if problem:
+        raise ScorerError(f"the reference data folder {directory} {problem}; INPUT/ref holds "
+                          f"the bundle's reference_data")
     path = os.path.join(directory, SCORING_FILE)
     try:
         with open(path, encoding="utf-8") as f:
@@ -235,8 +280,9 @@ def find_submission(res: str, scratch: str, task: str,
                     max_size: int = archive.DEFAULT_MAX_SIZE) -> Submission:
     """The one submission file in ``res``; a .zip is checked member by member,
     and only the file it holds is unpacked, into ``scratch``."""
-    if not os.path.isdir(res):
-        raise ScorerError(f"the submission folder {res} does not exist")
+    problem = _folder_problem(res)
+    if problem:
+        raise ScorerError(f"the submission folder {res} {problem}")
     name = _one(_candidates(res), "the submission", _expected(task))
     _check_size(os.path.join(res, name), name, max_size)
     if not name.lower().endswith(".zip"):
