@@ -337,6 +337,20 @@ def test_errors_name_file_and_line_and_exit_255(bad, tmp_path):
     assert not [name for name in os.listdir(tmp_path) if name.startswith("out")]
 
 
+@pytest.mark.parametrize("prefix", ["", " ", ".", "..", "out/", "./"])
+def test_an_output_file_that_names_no_file_is_refused(prefix, tmp_path):
+    """As python -m scorer refuses an empty -output_file: '' (or a directory)
+    would write the hidden files .diff and .diff.csv."""
+    (tmp_path / "out").mkdir()
+    side = os.path.join(DEMO_EXPECTED, "run")
+    status, stdout, stderr = run_diff(["-output_file", prefix, side, side], str(tmp_path))
+    assert status == 255 and stdout == ""
+    assert stderr.startswith(f"ERROR: -output_file needs a file name prefix (it writes "
+                             f"PREFIX.diff and PREFIX.diff.csv), not '{prefix}'\n")
+    written = [os.path.join(d, name) for d, _, names in os.walk(tmp_path) for name in names]
+    assert written == []
+
+
 def test_help_exits_0(tmp_path):
     status, stdout, _ = run_diff(["-help"], str(tmp_path))
     assert status == 0 and stdout.startswith("Usage: python -m scorer.diff")

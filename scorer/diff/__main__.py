@@ -78,6 +78,11 @@ def parse_switches(argv: list) -> tuple:
     if not top.isdigit() or int(top) < 1:
         raise ScorerError(f"-top needs a whole number of at least 1, not '{top}'")
     options["top"] = int(top)
+    prefix = options.get("output_file")
+    if prefix is not None and os.path.basename(prefix.strip()) in ("", ".", ".."):
+        # An empty prefix, a directory ('.', 'out/') would write hidden files (.diff, ..diff).
+        raise ScorerError(f"-output_file needs a file name prefix (it writes PREFIX.diff and "
+                          f"PREFIX.diff.csv), not '{prefix}'")
     if "query" in options:
         queries = [q for q in options["query"].split(":") if q]
         if not queries:
