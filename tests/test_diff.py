@@ -261,12 +261,52 @@ def test_query_and_top_narrow_the_diff(tmp_path):
     assert status == 0  # the change is in another query
     assert "queries: CSSF17_ENG_47a114c77c (aggregates not compared)" in text
     assert "Queries touched: 0 of 1" in text
-    status, text, _ = run_diff(["-top", "1", "-query", "CSSF17_ENG_d8c8ecef3e:X", "A/run",
-                                "B/run"], str(tmp_path))
+    status, text, _ = run_diff(["-top", "1", "-query", "CSSF17_ENG_d8c8ecef3e:CSSF17_SPA_9aae9b619c",
+                                "A/run", "B/run"], str(tmp_path))
     assert status == 1
     top = text.split("Top 1 queries by change in AP:\n")[1].split("\n\n")[0].splitlines()
     assert [line.split()[:2] for line in top] == [["QUERY_ID", "LEVEL"],
                                                   ["CSSF17_ENG_d8c8ecef3e", "1"]]
+
+
+def test_query_takes_short_ids_and_rows_as_the_sides_spell_them(tmp_path):
+    case = os.path.join(FIXTURES, "diff", "policy_switch")
+    run_diff_case(case, str(tmp_path))
+    full = run_diff(["-query", "CSSF17_ENG_d8c8ecef3e", "A/run", "B/run"], str(tmp_path))
+    assert full[0] == 1 and "Queries touched: 1 of 1 (1 with a scoring difference)" in full[1]
+    # The SF short id (spec §2.2) stands for its full id: the same diff.
+    assert run_diff(["-query", "d8c8ecef3e", "A/run", "B/run"], str(tmp_path)) == full
+    # Q:1 is the row, not the query Q and an id '1'.
+    status, text, stderr = run_diff(["-query", "d8c8ecef3e:1", "A/run", "B/run"],
+                                    str(tmp_path))
+    assert (status, stderr) == (0, "")  # the row's counts moved, its P/R/F1 did not
+    assert "queries: CSSF17_ENG_d8c8ecef3e:1 (aggregates not compared)" in text
+    assert "Responses: 0 changed, 1 only in A, 0 only in B" in text
+    assert "Queries touched: 1 of 1 (0 with a scoring difference)" in text
+
+
+@pytest.mark.parametrize("query, named", [
+    ("NOPE", "query NOPE"),
+    ("CSSF17_ENG_d8c8ecef3e:NOPE:X", "queries NOPE, X"),
+    ("CSSF17_ENG_d8c8ecef3", "query CSSF17_ENG_d8c8ecef3"),
+])
+def test_a_query_in_neither_report_set_is_an_error_not_an_empty_diff(query, named, tmp_path):
+    case = os.path.join(FIXTURES, "diff", "policy_switch")
+    run_diff_case(case, str(tmp_path))
+    status, stdout, stderr = run_diff(["-output_file", "d", "-query", query, "A/run", "B/run"],
+                                      str(tmp_path))
+    assert (status, stdout) == (255, "")
+    assert stderr == f"ERROR: -query: neither A/run nor B/run holds {named} (ids there are " \
+                     f"like CSSF17_ENG_3f0bc7c062, CSSF17_ENG_3f0bc7c062:1, CS17_0001)\n"
+    assert not [name for name in os.listdir(tmp_path) if name.startswith("d.")]
+
+
+def test_a_claim_in_neither_report_set_is_an_error(tmp_path):
+    prefix = os.path.join(FIXTURES, "fever", "inline", "expected", "run")
+    status, _, stderr = run_diff(["-query", "2:99", prefix, prefix], str(tmp_path))
+    assert status == 255
+    assert stderr.startswith("ERROR: -query: neither ") and \
+        " holds claim 99 (claim ids there are like 1, 2, 3)\n" in stderr
 
 
 # ----------------------------------------------------------------- errors
