@@ -261,12 +261,53 @@ def test_query_and_top_narrow_the_diff(tmp_path):
     assert status == 0  # the change is in another query
     assert "queries: CSSF17_ENG_47a114c77c (aggregates not compared)" in text
     assert "Queries touched: 0 of 1" in text
-    status, text, _ = run_diff(["-top", "1", "-query", "CSSF17_ENG_d8c8ecef3e:X", "A/run",
-                                "B/run"], str(tmp_path))
+    status, text, _ = run_diff(["-top", "1", "-query",
+                                "CSSF17_ENG_d8c8ecef3e:CSSF17_SPA_9aae9b619c", "A/run", "B/run"],
+                               str(tmp_path))
     assert status == 1
     top = text.split("Top 1 queries by change in AP:\n")[1].split("\n\n")[0].splitlines()
     assert [line.split()[:2] for line in top] == [["QUERY_ID", "LEVEL"],
                                                   ["CSSF17_ENG_d8c8ecef3e", "1"]]
+
+
+def test_query_takes_short_ids_and_rows_as_the_sides_spell_them(tmp_path):
+    case = os.path.join(FIXTURES, "diff", "policy_switch")
+    run_diff_case(case, str(tmp_path))
+    full = run_diff(["-query", "CSSF17_ENG_d8c8ecef3e", "A/run", "B/run"], str(tmp_path))
+    assert full[0] == 1 and "Queries touched: 1 of 1 (1 with a scoring difference)" in full[1]
+    # The SF short id (spec §2.2) stands for its full id: the same diff.
+    assert run_diff(["-query", "d8c8ecef3e", "A/run", "B/run"], str(tmp_path)) == full
+    # Q:1 is the row, not the query Q and an id '1'.
+    status, text, stderr = run_diff(["-query", "d8c8ecef3e:1", "A/run", "B/run"],
+                                    str(tmp_path))
+    assert (status, stderr) == (0, "")  # the row's counts moved, its P/R/F1 did not
+    assert "queries: CSSF17_ENG_d8c8ecef3e:1 (aggregates not compared)" in text
+    assert "Responses: 0 changed, 1 only in A, 0 only in B" in text
+    assert "Queries touched: 1 of 1 (0 with a scoring difference)" in text
+
+
+@pytest.mark.parametrize("query, named", [
+    ("NOPE", "query NOPE"),
+    ("CSSF17_ENG_d8c8ecef3e:NOPE:X", "queries NOPE, X"),
+    ("CSSF17_ENG_d8c8ecef3", "query CSSF17_ENG_d8c8ecef3"),
+])
+def test_a_query_in_neither_report_set_is_an_error_not_an_empty_diff(query, named, tmp_path):
+    case = os.path.join(FIXTURES, "diff", "policy_switch")
+    run_diff_case(case, str(tmp_path))
+    status, stdout, stderr = run_diff(["-output_file", "d", "-query", query, "A/run", "B/run"],
+                                      str(tmp_path))
+    assert (status, stdout) == (255, "")
+    assert stderr == f"ERROR: -query: neither A/run nor B/run holds {named} (ids there are " \
+                     f"like CSSF17_ENG_3f0bc7c062, CSSF17_ENG_3f0bc7c062:1, CS17_0001)\n"
+    assert not [name for name in os.listdir(tmp_path) if name.startswith("d.")]
+
+
+def test_a_claim_in_neither_report_set_is_an_error(tmp_path):
+    prefix = os.path.join(FIXTURES, "fever", "inline", "expected", "run")
+    status, _, stderr = run_diff(["-query", "2:99", prefix, prefix], str(tmp_path))
+    assert status == 255
+    assert stderr.startswith("ERROR: -query: neither ") and \
+        " holds claim 99 (claim ids there are like 1, 2, 3)\n" in stderr
 
 
 # ----------------------------------------------------------------- errors
@@ -335,6 +376,111 @@ def test_errors_name_file_and_line_and_exit_255(bad, tmp_path):
     assert stderr.startswith("ERROR: ") and message in stderr
     assert "Traceback" not in stderr and stdout == ""
     assert not [name for name in os.listdir(tmp_path) if name.startswith("out")]
+
+
+@pytest.mark.parametrize("prefix", ["", " ", ".", "..", "out/", "./"])
+def test_an_output_file_that_names_no_file_is_refused(prefix, tmp_path):
+    """As python -m scorer refuses an empty -output_file: '' (or a directory)
+    would write the hidden files .diff and .diff.csv."""
+    (tmp_path / "out").mkdir()
+    side = os.path.join(DEMO_EXPECTED, "run")
+    status, stdout, stderr = run_diff(["-output_file", prefix, side, side], str(tmp_path))
+    assert status == 255 and stdout == ""
+    assert stderr.startswith(f"ERROR: -output_file needs a file name prefix (it writes "
+                             f"PREFIX.diff and PREFIX.diff.csv), not '{prefix}'\n")
+    written = [os.path.join(d, name) for d, _, names in os.walk(tmp_path) for name in names]
+    assert written == []
+
+
+def _damaged(extension: str, change, prefix: str = None) -> callable:
+    """A copy of a report set (the demo's unless ``prefix``) as B, its
+    ``extension`` file passed through ``change`` (text -> text)."""
+    def make(tmp_path):
+        source = prefix or os.path.join(DEMO_EXPECTED, "run")
+        (tmp_path / "b").mkdir()
+        for name in os.listdir(os.path.dirname(source)):
+            if name.startswith("run."):
+                shutil.copy(os.path.join(os.path.dirname(source), name), tmp_path / "b" / name)
+        path = tmp_path / "b" / f"run.{extension}"
+        path.write_bytes(change(path.read_text(encoding="utf-8")).encode("utf-8"))
+        return [source, "b/run"]
+    return make
+
+
+def _replace_line(number: int, old: str, new: str):
+    def change(text):
+        lines = text.split("\n")
+        assert old in lines[number - 1]
+        lines[number - 1] = lines[number - 1].replace(old, new)
+        return "\n".join(lines)
+    return change
+
+
+DAMAGED_TABLES = {
+    # The fuzzed cases: cut in the middle of line 3 ('CS17_0001:'), a damaged number.
+    "ldcmax_cut_mid_line": (_damaged("ldcmax", lambda text: text[:300]),
+                            "b/run.ldcmax line 3: the file is truncated (its last line does "
+                            "not end)"),
+    "sf_damaged_number": (_damaged("sf", _replace_line(4, "0.5000", "0.5x00")),
+                          "b/run.sf line 4: expected a decimal number in column Prec of row "
+                          "CSSF17_ENG_47a114c77c DEMORUN 0, found '0.5x00'"),
+    "ldcmax_cut_at_a_line_end": (
+        _damaged("ldcmax", lambda text: "".join(text.splitlines(True)[:3])),
+        "b/run.ldcmax line 3: the file is truncated: the table from line 1 ends without its "
+        "footnote ('*ALL-Macro ...')"),
+    "ldcmax_row_cut_short": (
+        _damaged("ldcmax", lambda text: "".join(text.splitlines(True)[:2]) + "CS17_0001:\n"),
+        "b/run.ldcmax line 3: expected a row of the table 'QID/EC RunID Hop GT Submitted"),
+    "sf_damaged_count": (_damaged("sf", _replace_line(2, "DEMORUN 0      1", "DEMORUN 0     1x")),
+                         "b/run.sf line 2: expected a whole number in column GT of row "
+                         "CSSF17_ENG_3f0bc7c062 DEMORUN 0, found '1x'"),
+    "sf_bad_hop": (_damaged("sf", _replace_line(2, "DEMORUN 0 ", "DEMORUN X ")),
+                   "b/run.sf line 2: expected a hop (0, 1, ... or ALL) in column Hop, found 'X'"),
+    "sf_row_twice": (_damaged("sf", lambda text: text.replace(
+        text.splitlines(True)[1], text.splitlines(True)[1] * 2, 1)),
+        "b/run.sf line 3: a second row CSSF17_ENG_3f0bc7c062 DEMORUN 0 (the first is on line 2)"),
+    "sf_of_other_fields": (_damaged("sf", lambda text: "F1 QID/EC RunID Hop\n"),
+                           "b/run.sf line 1: expected a table header of 'QID/EC RunID Hop', "
+                           "counts, then scores (Cold Start, in the default -fields order) or "
+                           "'Metric Score' (SciFact, FEVER), found 'F1 QID/EC RunID Hop'"),
+    "summary_text_after_the_footnote": (
+        _damaged("summary", lambda text: text + "something else\n"),
+        "b/run.summary line 19: expected a table header of 'QID/EC RunID Hop'"),
+    "claims_summary_damaged_score": (
+        _damaged("summary", _replace_line(3, "0.6000", "O.6000"),
+                 os.path.join(FIXTURES, "fever", "inline", "expected", "run")),
+        "b/run.summary line 3: expected a decimal number in column Score of row "
+        "label_accuracy, found 'O.6000'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGED_TABLES))
+def test_a_damaged_sf_ldcmax_or_summary_is_an_error_naming_file_and_line(case, tmp_path):
+    """Checked as the .debug is: never read as rows that are missing (F1 B '-')."""
+    make, message = DAMAGED_TABLES[case]
+    argv = make(tmp_path)
+    status, stdout, stderr = run_diff(["-output_file", "out", *argv], str(tmp_path))
+    assert (status, stdout) == (255, "")
+    assert stderr.startswith(f"ERROR: {message}") and stderr.endswith("\n")
+    assert not [name for name in os.listdir(tmp_path) if name.startswith("out")]
+
+
+def test_tables_laid_out_with_tabs_or_a_shorter_fields_list_read_as_the_default(tmp_path):
+    """-tabs and a -fields list of QID/EC RunID Hop and scores: the same numbers."""
+    for name, extra in (("tabs", "-tabs\n"), ("f1", "-fields\nEC:RUNID:LEVEL:P:R:F\n")):
+        overrides = tmp_path / f"{name}-args"
+        overrides.mkdir()
+        with open(os.path.join(DEMO, "args"), encoding="utf-8") as f:
+            (overrides / "args").write_text(extra + f.read(), encoding="utf-8")
+        score_side(str(tmp_path), name, str(overrides))
+    with open(tmp_path / "tabs" / "run.sf", encoding="utf-8") as f:
+        assert "\t" in f.read()
+    for name in ("tabs", "f1"):
+        status, text, stderr = run_diff([os.path.join(DEMO_EXPECTED, "run"), f"{name}/run"],
+                                        str(tmp_path))
+        assert (status, stderr) == (0, ""), name
+        assert "Top 20 .sf rows by change in F1:\n  no F1 changed\n" in text
+        assert "no aggregate changed" in text
 
 
 def test_help_exits_0(tmp_path):

@@ -25,7 +25,8 @@ Usage: python -m scorer.diff [-output_file PREFIX] [-query ID[:ID...]] [-top N] 
                   2017.2.0's; SciFact; FEVER)
   -output_file P  write P.diff (the text) and P.diff.csv (one row per change);
                   without it the text goes to standard output
-  -query IDS      only these SF query (claim) ids, separated by ':'
+  -query IDS      only these SF query (claim, LDC query) ids or SF rows (Q:1), separated
+                  by ':'; a short id (47a114c77c) stands for its full id
   -top N          how many queries to list by change in F1 and in AP (default 20)
   -help           this text
 Exit status: 0 nothing that scores differs, 1 something does, 255 errors.
@@ -78,11 +79,16 @@ def parse_switches(argv: list) -> tuple:
     if not top.isdigit() or int(top) < 1:
         raise ScorerError(f"-top needs a whole number of at least 1, not '{top}'")
     options["top"] = int(top)
+    prefix = options.get("output_file")
+    if prefix is not None and os.path.basename(prefix.strip()) in ("", ".", ".."):
+        # An empty prefix, a directory ('.', 'out/') would write hidden files (.diff, ..diff).
+        raise ScorerError(f"-output_file needs a file name prefix (it writes PREFIX.diff and "
+                          f"PREFIX.diff.csv), not '{prefix}'")
     if "query" in options:
         queries = [q for q in options["query"].split(":") if q]
         if not queries:
             raise ScorerError("-query needs at least one id")
-        options["query"] = frozenset(queries)
+        options["query"] = tuple(queries)
     return options, files
 
 
@@ -104,7 +110,7 @@ def main(argv=None) -> int:
         if a.debug.task != b.debug.task:
             raise ScorerError(f"{files[0]} is a {a.debug.task} report and {files[1]} a "
                               f"{b.debug.task} report: nothing to compare")
-        diff = align.diff_sides(a, b, options.get("query"))
+        diff = align.diff_sides(a, b, align.select_queries(a, b, options.get("query")))
         text = align.diff_text(diff, options["top"])
         if prefix is None:
             sys.stdout.write(text)

@@ -25,6 +25,7 @@ from typing import Optional
 from scorer.diff import hashorder
 from scorer.diff.debugfile import ClaimsDebug, ColdStartDebug
 from scorer.diff.tables import number
+from scorer.problems import ScorerError
 
 #: The post-policy state of a response the .debug does not list (its only
 #: membership is its own pre-policy category, spec §5.4) or that is absent.
@@ -124,6 +125,69 @@ def _selected(query: str, row: str, queries: Optional[frozenset]) -> bool:
     return queries is None or query in queries or row in queries
 
 
+def _known_ids(side: Side) -> tuple:
+    """(query ids, row ids) a side holds: SF queries (claims), LDC queries,
+    and the SF and LDC-MAX rows below them."""
+    if isinstance(side.debug, ClaimsDebug):
+        return {claim.id for claim in side.debug.claims}, set()
+    rows = set(side.debug.rows) | {r.row for r in side.debug.responses}
+    queries = {key[1] for key in side.debug.ap}
+    for table in (side.sf, side.ldcmax):
+        rows |= {key[0] for key in table or () if not key[0].startswith("ALL-")}
+    queries |= {row.split(":", 1)[0] for row in rows}
+    return queries, rows
+
+
+def select_queries(a: Side, b: Side, wanted: Optional[tuple]) -> Optional[frozenset]:
+    """The ids -query names (given split at ':'), as the sides spell them.
+
+    A row (``Q:1``) comes back whole where it was split; a short id
+    (``47a114c77c``, spec §2.2: the last part of a full id) stands for the one
+    full id it ends; an id in neither side is an error, so that a mistyped id
+    never reads as "no difference"."""
+    if wanted is None:
+        return None
+    queries, rows = _known_ids(a)
+    more_queries, more_rows = _known_ids(b)
+    queries |= more_queries
+    rows |= more_rows
+    ids, unknown = [], []
+    for part in wanted:
+        if ids and part.isdigit() and f"{ids[-1]}:{part}" in rows:
+            ids[-1] = f"{ids[-1]}:{part}"     # the row Q:1, split at its ':'
+        elif part in queries or part in rows:
+            ids.append(part)
+        else:
+            full = sorted(q for q in queries if "_" in q and q.rsplit("_", 1)[1] == part)
+            if len(full) > 1:
+                raise ScorerError(f"-query: {part} is the short id of {len(full)} queries "
+                                  f"({', '.join(full[:3])}); give the full id")
+            if full:
+                ids.append(full[0])
+            else:
+                unknown.append(part)
+    if unknown:
+        claims = isinstance(a.debug, ClaimsDebug)
+        unit = ("claim" if claims else "query") if len(unknown) == 1 else \
+            ("claims" if claims else "queries")
+        examples = _id_examples(a) or _id_examples(b) or "they hold none"
+        raise ScorerError(f"-query: neither {a.name} nor {b.name} holds {unit} "
+                          f"{', '.join(unknown)} ({examples})")
+    return frozenset(ids)
+
+
+def _id_examples(side: Side) -> str:
+    """What a side's ids look like, for the message of an unknown one."""
+    if isinstance(side.debug, ClaimsDebug):
+        found = [claim.id for claim in side.debug.claims[:3]]
+        return f"claim ids there are like {', '.join(found)}" if found else ""
+    rows = side.debug.rows
+    ldc = [key[0] for key in side.ldcmax or () if not key[0].startswith("ALL-")]
+    examples = sorted(r for r in rows if ":" not in r)[:1] + \
+        sorted(r for r in rows if ":" in r)[:1] + sorted(ldc)[:1]
+    return f"ids there are like {', '.join(examples)}" if examples else ""
+
+
 # ----------------------------------------------------------------- Cold Start
 
 def _post(response) -> str:
@@ -210,7 +274,8 @@ def diff_coldstart(a: Side, b: Side, queries: Optional[frozenset] = None) -> Dif
                    | {row.split(":", 1)[0] for row in a.debug.rows + b.debug.rows}
                    | {key[1] for key in a.debug.ap} | {key[1] for key in b.debug.ap})
     if queries is not None:
-        all_queries = {q for q in all_queries if q in queries}
+        all_queries = {q for q in all_queries
+                       if q in queries or any(i.split(":", 1)[0] == q for i in queries)}
     touched = ({c.query for c in changes} | {key[1] for key, *_ in ap_changes}
                | {key[0].split(":", 1)[0] for key in sf_counts_only}
                | {m.key[0].split(":", 1)[0] for m in f1_moves})
