@@ -184,6 +184,19 @@ def coldstart_cases() -> list:
         files["qids.txt"] = data
         cases.append(Case(f"coldstart-queries-{label}", files,
                           ["-queries", "qids.txt"] + COLDSTART_ARGV, "qids.txt"))
+    # Lines the Perl reads silently (a hop limit by its leading number, the
+    # columns after the third ignored, the LDC column never read): refused.
+    for label, data, line in (
+            ("word-hop", qids.replace(b"47a114c77c\n", b"47a114c77c one\n"), 1),
+            ("trailing-junk-hop", qids.replace(b"d8c8ecef3e\n", b"d8c8ecef3e 1x\n"), 2),
+            ("extra-column", qids.replace(b"3f0bc7c062\n", b"3f0bc7c062 1 x\n"), 3),
+            ("ldc-mismatch", qids.replace(b"CS17_0003", b"CS17_0002"), 4),
+            ("ldc-unknown", qids.replace(b"CS17_0003", b"CS17_9999"), 4)):
+        files = dict(base)
+        files["qids.txt"] = data
+        cases.append(Case(f"coldstart-queries-{label}", files,
+                          ["-queries", "qids.txt"] + COLDSTART_ARGV, "qids.txt", line,
+                          f"FATAL_ERROR: qids.txt line {line}: "))
     for label, value in (("empty-string", ""), ("unknown-id", "CSSF17_ENG_0000000000"),
                          ("garbage", "noquery"), ("colons", ":::")):
         cases.append(Case(f"coldstart-queries-list-{label}", dict(base),
