@@ -207,6 +207,8 @@ def coldstart_cases() -> list:
         ("huge-number", HUGE_DIGITS.encode() + b" CS17_0001:CSSF17_ENG_47a114c77c\n"),
         ("bad-id", b"1 noquery\n"), ("latin1", b"1 CS17_\xe9:CSSF17_ENG_47a114c77c\n"),
         ("unknown-sf", b"1 CS17_0001:CSSF17_ENG_0000000000\n"),
+        ("unknown-ldc", b"1 CS17_0009:CSSF17_ENG_47a114c77c\n"),
+        ("no-sf-ids", b"1 CS17_0001:\n"),
         ("many-colons", b"1 a:b:c:d,e,,f\n"),
     ]
     for label, data in samples_mutations:
