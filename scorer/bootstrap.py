@@ -339,24 +339,6 @@ def _uniform(bits, shape) -> np.ndarray:
     return ((raw >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)).reshape(shape)
 
 
-def read_groups(path: str) -> list:
-    """Read an ids file: ``GROUP ID [ANYTHING]`` lines (Cold Start ``qids.txt``),
-    or one ``ID`` per line (claim tasks: each id its own group).
-
-    Members keep their first-seen order; repeated lines are ignored.
-    """
-    from scorer.textfile import read_text
-    groups: dict = {}
-    # Universal newlines, as text mode reads them.
-    for line in read_text(path).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        fields = line.split()
-        if not fields:
-            continue
-        group, member = (fields[0], fields[1]) if len(fields) > 1 else (fields[0], fields[0])
-        groups.setdefault(group, {})[member] = None
-    return [(group, tuple(members)) for group, members in groups.items()]
-
-
 def samples_digest(samples: Optional[SampleSet]) -> str:
     """A short fingerprint of the samples (for ``.params`` signatures)."""
     import hashlib

@@ -2,9 +2,11 @@
 
     python -m scorer.samples -seed 7 -output_file boot.txt 1000 qids.txt
 
-The ids file has ``LDC_ID SF_ID [HOP]`` lines (Cold Start ``qids.txt``) or one
-id per line (claim tasks).  The same seed gives the same file on every machine
-(numpy's ``default_rng``); the format is that of ``CS-GenerateSamples-MASTER.pl``.
+The ids file has ``LDC_ID SF_ID [HOP]`` lines (Cold Start ``qids.txt``, as
+``CS-GenerateSamples-MASTER.pl`` reads it) or one claim id per line (claim
+tasks); its first line says which.  The same seed gives the same file on
+every machine (numpy's ``default_rng``); the format is that of
+``CS-GenerateSamples-MASTER.pl``.
 """
 from __future__ import annotations
 
@@ -12,14 +14,17 @@ import os
 import sys
 
 from scorer import bootstrap, output
-from scorer.limits import has_lone_surrogate, whole_number
+from scorer.limits import has_lone_surrogate, shorten, whole_number
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 
 USAGE = ("Usage: python -m scorer.samples -seed S [-output_file FILE|stdout] NUM_SAMPLES IDS_FILE\n"
          "  -seed S         seed of numpy's default_rng (required; 0 is a seed like any other)\n"
          "  -output_file F  where the samples go (default: stdout)\n"
-         "  NUM_SAMPLES     how many samples to draw\n"
-         "  IDS_FILE        'LDC_ID SF_ID [HOP]' lines, or one id per line\n")
+         "  NUM_SAMPLES     how many samples to draw (at least 1)\n"
+         "  IDS_FILE        'LDC_ID SF_ID [HOP]' lines (Cold Start), or one claim id per line\n")
+
+#: What an ids file holds, for messages.
+_IDS_FORMAT = "'LDC_ID SF_ID [HOP]' lines (Cold Start) or one claim id per line"
 
 
 def main(argv=None) -> int:
@@ -56,10 +61,13 @@ def main(argv=None) -> int:
             raise ScorerError("expected NUM_SAMPLES and IDS_FILE")
         seed = bootstrap.seed_from_text(options["seed"])
         count = whole_number(positional[0], "NUM_SAMPLES", bootstrap.MAX_SAMPLES)
+        if count < 1:
+            # An empty samples file would give intervals of nothing, silently.
+            raise ScorerError(f"NUM_SAMPLES must be at least 1, not '{positional[0]}'")
         output.check_writable(options["output_file"])
-        if not output.is_stream(options["output_file"]) and os.path.isdir(options["output_file"]):
-            raise ScorerError(f"Could not open {options['output_file']}: it is a directory")
-        groups = bootstrap.read_groups(positional[1])
+        if not output.is_stream(options["output_file"]):
+            _check_output_spares_input(options["output_file"], positional[1])
+        groups = read_ids(positional[1])
         samples = bootstrap.generate(groups, count, seed)
         if output.is_stream(options["output_file"]):
             output.write_error_log(options["output_file"], samples.text())
@@ -69,6 +77,88 @@ def main(argv=None) -> int:
         sys.stderr.write(f"ERROR: {error}\n")
         return error.exit_status
     return 0
+
+
+def _check_output_spares_input(target: str, ids_path: str) -> None:
+    """The samples file may be neither a directory nor the ids file it is drawn from."""
+    if os.path.isdir(target):
+        raise ScorerError(f"Could not open {target}: it is a directory")
+    if os.path.isfile(target) and os.path.isfile(ids_path) and os.path.samefile(target, ids_path):
+        raise ScorerError(f"-output_file {target} would write over the ids file {ids_path}; "
+                          f"choose another name")
+
+
+def read_ids(path: str) -> list:
+    """The groups of an ids file, ``(group, member ids)`` in first-seen order:
+    ``LDC_ID SF_ID [HOP]`` lines (each LDC query a group of its SF queries)
+    or one claim id per line (each claim its own group).  Blank lines and
+    repeated lines are skipped; any other line that is not of the file's
+    format (its first line's) is refused with the file and line, as is a
+    file without ids: samples of junk would score as intervals of nothing."""
+    from scorer.textfile import read_text
+    groups: dict = {}
+    seen: dict = {}     # member id -> (group, line), to refuse one under two groups
+    claims = first = None
+    # Universal newlines, as text mode reads them.
+    lines = read_text(path).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, line in enumerate(lines, 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if claims is None:
+            claims, first = len(fields) == 1, number
+        place = f"{path} line {number}"
+        if claims:
+            group = member = _claim_id(fields, place, first)
+        else:
+            group, member = _query_pair(fields, place, None if number == first else first)
+        earlier = seen.setdefault(member, (group, number))
+        if earlier[0] != group:
+            raise ScorerError(f"{place}: {member} is given for {group} here and for "
+                              f"{earlier[0]} on line {earlier[1]}; each id belongs to one group")
+        groups.setdefault(group, {})[member] = None
+    if not groups:
+        raise ScorerError(f"{path}: no ids; expected {_IDS_FORMAT}")
+    return [(group, tuple(members)) for group, members in groups.items()]
+
+
+def _claim_id(fields: list, place: str, first: int) -> str:
+    """A claim id line (the file's first line, line ``first``, has one field)."""
+    if len(fields) != 1:
+        raise ScorerError(f"{place}: {len(fields)} columns, but line {first} gives one claim "
+                          f"id per line; expected {_IDS_FORMAT}")
+    claim = fields[0]
+    if ":" in claim or "," in claim:
+        # A samples file separates groups from members with ':' and members with ','.
+        raise ScorerError(f"{place}: '{shorten(claim)}' is not a claim id (it holds ':' or "
+                          f"','); expected {_IDS_FORMAT}")
+    return claim
+
+
+def _query_pair(fields: list, place: str, first: int | None) -> tuple:
+    """``(LDC id, SF id)`` of a Cold Start line, each checked to be of its kind
+    (``first``: the file's first line, which set the format; None for that line)."""
+    from scorer.coldstart import ids
+    from scorer.coldstart.queries import is_hop_limit_text
+    if len(fields) not in (2, 3):
+        if first is None:
+            raise ScorerError(f"{place}: {len(fields)} columns; expected {_IDS_FORMAT}")
+        raise ScorerError(f"{place}: {len(fields)} column{'s' if len(fields) > 1 else ''}, but "
+                          f"line {first} gives 'LDC_ID SF_ID [HOP]'; expected {_IDS_FORMAT}")
+    ldc_id, sf_id = fields[0], fields[1]
+    for text, hashed, kind in ((ldc_id, False, "an LDC query id (PREFIX_<digits>)"),
+                               (sf_id, True, "an SF query id (PREFIX_<10 hex digits>)")):
+        try:
+            parsed = ids.parse_query_id(text)
+        except ScorerError:
+            parsed = None
+        if parsed is None or parsed.hashed != hashed or parsed.level != 0:
+            raise ScorerError(f"{place}: '{shorten(text)}' is not {kind}; expected "
+                              f"'LDC_ID SF_ID [HOP]'")
+    if len(fields) == 3 and (not is_hop_limit_text(fields[2]) or fields[2].startswith("-")):
+        raise ScorerError(f"{place}: the hop limit '{shorten(fields[2])}' is not a whole number; "
+                          f"expected 'LDC_ID SF_ID [HOP]'")
+    return ldc_id, sf_id
 
 
 if __name__ == "__main__":

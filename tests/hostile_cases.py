@@ -184,6 +184,19 @@ def coldstart_cases() -> list:
         files["qids.txt"] = data
         cases.append(Case(f"coldstart-queries-{label}", files,
                           ["-queries", "qids.txt"] + COLDSTART_ARGV, "qids.txt"))
+    # Lines the Perl reads silently (a hop limit by its leading number, the
+    # columns after the third ignored, the LDC column never read): refused.
+    for label, data, line in (
+            ("word-hop", qids.replace(b"47a114c77c\n", b"47a114c77c one\n"), 1),
+            ("trailing-junk-hop", qids.replace(b"d8c8ecef3e\n", b"d8c8ecef3e 1x\n"), 2),
+            ("extra-column", qids.replace(b"3f0bc7c062\n", b"3f0bc7c062 1 x\n"), 3),
+            ("ldc-mismatch", qids.replace(b"CS17_0003", b"CS17_0002"), 4),
+            ("ldc-unknown", qids.replace(b"CS17_0003", b"CS17_9999"), 4)):
+        files = dict(base)
+        files["qids.txt"] = data
+        cases.append(Case(f"coldstart-queries-{label}", files,
+                          ["-queries", "qids.txt"] + COLDSTART_ARGV, "qids.txt", line,
+                          f"FATAL_ERROR: qids.txt line {line}: "))
     for label, value in (("empty-string", ""), ("unknown-id", "CSSF17_ENG_0000000000"),
                          ("garbage", "noquery"), ("colons", ":::")):
         cases.append(Case(f"coldstart-queries-list-{label}", dict(base),
@@ -194,6 +207,8 @@ def coldstart_cases() -> list:
         ("huge-number", HUGE_DIGITS.encode() + b" CS17_0001:CSSF17_ENG_47a114c77c\n"),
         ("bad-id", b"1 noquery\n"), ("latin1", b"1 CS17_\xe9:CSSF17_ENG_47a114c77c\n"),
         ("unknown-sf", b"1 CS17_0001:CSSF17_ENG_0000000000\n"),
+        ("unknown-ldc", b"1 CS17_0009:CSSF17_ENG_47a114c77c\n"),
+        ("no-sf-ids", b"1 CS17_0001:\n"),
         ("many-colons", b"1 a:b:c:d,e,,f\n"),
     ]
     for label, data in samples_mutations:

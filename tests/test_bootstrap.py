@@ -104,6 +104,79 @@ def test_no_samples_gives_header_only_reports(tmp_path):
     assert texts["confidence"].count("\n") == 1
 
 
+@pytest.mark.parametrize("line, message", [
+    # an LDC id not of the query files: the Perl never reads it (.confidence
+    # used the SF query, .apconfidence counted the element as nothing)
+    ("2 CS17_0009:CSSF17_ENG_47a114c77c",
+     "CSSF17_ENG_47a114c77c belongs to the LDC query CS17_0001, not to 'CS17_0009'; "
+     "expected LDC_ID:SF_ID[,SF_ID...]"),
+    ("2 CS17_0002:CSSF17_ENG_47a114c77c",
+     "CSSF17_ENG_47a114c77c belongs to the LDC query CS17_0001, not to 'CS17_0002'; "
+     "expected LDC_ID:SF_ID[,SF_ID...]"),
+    # an SF id of no query: the Perl counts it as no query at all
+    ("2 CS17_0001:CSSF17_ENG_0123456789",
+     "CSSF17_ENG_0123456789 is not an SF query of the query files (after -expand)"),
+    ("2 CS17_0001:CSSF17_ENG_47a114c77c_1fa227e2e937",
+     "CSSF17_ENG_47a114c77c_1fa227e2e937 is not an SF query of the query files (after -expand)"),
+    ("2 CS17_0001", "CS17_0001 is not an SF query of the query files (after -expand)"),
+    ("2 CSSF17_ENG_47a114c77c",
+     "CSSF17_ENG_47a114c77c belongs to the LDC query CS17_0001, not to 'CSSF17_ENG_47a114c77c'; "
+     "expected LDC_ID:SF_ID[,SF_ID...]"),
+    ("2 CS17_0001:", "'CS17_0001:' names no SF query; expected LDC_ID:SF_ID[,SF_ID...]"),
+])
+def test_a_samples_file_of_another_query_set_is_refused_naming_file_line_and_id(
+        tmp_path, line, message):
+    case = tmp_path / "case"
+    shutil.copytree(DEMO, case)
+    (case / "boot.txt").write_text("1 CS17_0001:CSSF17_ENG_47a114c77c,CSSF17_ENG_d8c8ecef3e\n"
+                                   f"{line}\n")
+    status, texts, _ = score(str(case), ["ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"],
+                             "-samples", "boot.txt")
+    assert status == 255
+    assert list(texts) == ["errlog"]
+    assert texts["errlog"] == f"FATAL_ERROR: boot.txt line 2: {message}\n"
+
+
+def test_a_track_refuses_a_samples_file_of_another_query_set_before_scoring(
+        tmp_path, monkeypatch, capsys):
+    from scorer.track.__main__ import main as track_main
+    case = tmp_path / "case"
+    shutil.copytree(DEMO, case)
+    (case / "boot.txt").write_text("1 CS17_0001:CSSF17_ENG_47a114c77c\n"
+                                   "2 CS17_0009:CSSF17_ENG_47a114c77c\n")
+    monkeypatch.chdir(case)
+    assert track_main(["-expand", "CSSF17", "-samples", "boot.txt", "-jobs", "1", "-output_dir",
+                       "t", "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]) == 255
+    assert ("boot.txt line 2: CSSF17_ENG_47a114c77c belongs to the LDC query CS17_0001, not to "
+            "'CS17_0009'") in capsys.readouterr().err
+    assert not (case / "t").exists()
+
+
+def test_samples_may_name_queries_that_queries_leaves_out(tmp_path):
+    """-queries selects part of the query set; samples drawn over the whole set
+    are read as the Perl reads them, each sample keeping the selected queries."""
+    case = tmp_path / "case"
+    shutil.copytree(DEMO, case)
+    (case / "one.txt").write_text("CS17_0001 CSSF17_ENG_47a114c77c\n")
+    (case / "boot.txt").write_text("1 CS17_0001:CSSF17_ENG_47a114c77c,CSSF17_ENG_d8c8ecef3e "
+                                   "CS17_0002:CSSF17_ENG_3f0bc7c062\n"
+                                   "2 CS17_0003:CSSF17_SPA_9aae9b619c "
+                                   "CS17_0001:CSSF17_ENG_d8c8ecef3e,CSSF17_ENG_47a114c77c "
+                                   "CS17_0001:CSSF17_ENG_47a114c77c,CSSF17_ENG_d8c8ecef3e\n")
+    files = ["ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
+    status, texts, _ = score(str(case), files, "-queries", "one.txt", "-samples", "boot.txt")
+    assert status == 0
+    (case / "selected.txt").write_text("1 CS17_0001:CSSF17_ENG_47a114c77c,CSSF17_ENG_d8c8ecef3e\n"
+                                       "2 CS17_0001:CSSF17_ENG_d8c8ecef3e,CSSF17_ENG_47a114c77c "
+                                       "CS17_0001:CSSF17_ENG_47a114c77c,CSSF17_ENG_d8c8ecef3e\n")
+    status, selected, _ = score(str(case), files, "-queries", "one.txt", "-samples",
+                                "selected.txt")
+    assert status == 0
+    assert texts["samplescores"] == selected["samplescores"]
+    assert texts["confidence"] == selected["confidence"]
+    assert texts["apconfidence"] == selected["apconfidence"]
+
+
 def test_multiplicities_of_generated_samples_match_a_direct_count():
     groups = [(f"L{i}", tuple(f"s{i}_{j}" for j in range(i % 3 + 1))) for i in range(7)]
     samples = bootstrap.generate(groups, 50, seed=3)

@@ -335,8 +335,8 @@ def test_queries_file_with_and_without_hop_limits(tmp_path):
      "0 to 1)"),
     # numbers Python cannot hold as ints, or only as floats (issue 14)
     ("CS17_0001 CSSF17_ENG_47a114c77c 1.0e+400\n",
-     "Unexpected num_slots value 1.0e+400 for CS17_0001 in {path} line 1 (hop limits of this "
-     "query: 0 to 1)"),
+     "{path} line 1: the hop limit '1.0e+400' is not a whole number; "
+     "expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'"),
     ("CS17_0001 CSSF17_ENG_47a114c77c " + "9" * 5000 + "\n",
      "Unexpected num_slots value " + "9" * 40 + "... (5,000 characters) for CS17_0001 in {path} "
      "line 1 (hop limits of this query: 0 to 1)"),
@@ -349,6 +349,27 @@ def test_queries_file_with_and_without_hop_limits(tmp_path):
      "{path} line 1: the line starts with white space; "
      "expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'"),
     ("CS17_0001\n", "{path} line 1: expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]', got 'CS17_0001'"),
+    # The Perl reads a hop limit by its leading number ("one" as 0, "1x" as 1),
+    # ignores columns after the third and never reads the LDC column.
+    ("CS17_0001 CSSF17_ENG_47a114c77c one\n",
+     "{path} line 1: the hop limit 'one' is not a whole number; "
+     "expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c 1x\n",
+     "{path} line 1: the hop limit '1x' is not a whole number; "
+     "expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c 0.5\n",
+     "{path} line 1: the hop limit '0.5' is not a whole number; "
+     "expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c 1\nCS17_0001 CSSF17_ENG_d8c8ecef3e 1 x\n",
+     "{path} line 2: 4 columns; expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'"),
+    ("CS17_9999 CSSF17_ENG_47a114c77c\n",
+     "{path} line 1: the query CSSF17_ENG_47a114c77c belongs to the LDC query CS17_0001, "
+     "not to 'CS17_9999'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0001 CSSF17_ENG_3f0bc7c062\n",
+     "{path} line 2: the query CSSF17_ENG_3f0bc7c062 belongs to the LDC query CS17_0002, "
+     "not to 'CS17_0001'"),
+    ("CS17_0002 CS17_0001\n",
+     "{path} line 1: the query CS17_0001 belongs to the LDC query CS17_0001, not to 'CS17_0002'"),
     # The Perl reads a CR (or blank) after the SF id as hop limit 0 (spec §7.33):
     # scorer refuses the line rather than silently scoring other hops.
     ("CS17_0001 CSSF17_ENG_47a114c77c 1\r\nCS17_0002 CSSF17_ENG_3f0bc7c062\r\n",

@@ -155,10 +155,18 @@ def test_coldstart_bootstrap_reports_too_large_are_refused(demo):
      "ERROR: -seed is too large (" + "9" * 40 + "... (5,000 characters)); at most 39 digits\n"),
     (["-seed", "1", "-output_file", "boot\udce9.txt", "5", "qids.txt"],
      "ERROR: the argument 'boot\\xe9.txt' is not valid UTF-8\n"),
+    # its own input, by name or through a link (python -m scorer refuses the same)
+    (["-seed", "7", "-output_file", "qids.txt", "10", "qids.txt"],
+     "ERROR: -output_file qids.txt would write over the ids file qids.txt; choose another name\n"),
+    (["-seed", "7", "-output_file", "link.txt", "10", "qids.txt"],
+     "ERROR: -output_file link.txt would write over the ids file qids.txt; choose another name\n"),
+    (["-seed", "1", "-output_file", "boot.txt", "0", "qids.txt"],
+     "ERROR: NUM_SAMPLES must be at least 1, not '0'\n"),
 ])
 def test_samples_command_mistakes(tmp_path, monkeypatch, capsys, argv, message):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "qids.txt").write_text("L1 S1\nL1 S2\nL2 S3\n")
+    (tmp_path / "qids.txt").write_text(QIDS)
+    (tmp_path / "link.txt").symlink_to("qids.txt")
     (tmp_path / "latin1.txt").write_bytes(b"L\xe9 S1\n")
     (tmp_path / "folder").mkdir()
     before = sorted(os.listdir(tmp_path))
@@ -167,6 +175,69 @@ def test_samples_command_mistakes(tmp_path, monkeypatch, capsys, argv, message):
     assert "Traceback" not in captured.err
     assert captured.err == message
     assert sorted(os.listdir(tmp_path)) == before
+    assert (tmp_path / "qids.txt").read_text() == QIDS
+
+
+QIDS = ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0001 CSSF17_ENG_d8c8ecef3e 1\n"
+        "CS17_0002 CSSF17_ENG_3f0bc7c062 0\n")
+_FORMAT = "'LDC_ID SF_ID [HOP]' lines (Cold Start) or one claim id per line"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "ids.txt: no ids; expected " + _FORMAT),
+    ("\n  \n\n", "ids.txt: no ids; expected " + _FORMAT),
+    # other inputs given by mistake: the query XML, a qrel, a gold JSONL
+    ('<?xml version="1.0" encoding="UTF-8"?>\n<query_set>\n',
+     "ids.txt line 1: '<?xml' is not an LDC query id (PREFIX_<digits>); "
+     "expected 'LDC_ID SF_ID [HOP]'"),
+    ('<query_set>\n  <query id="CS17_0001">\n',
+     "ids.txt line 2: 2 columns, but line 1 gives one claim id per line; expected " + _FORMAT),
+    ("CSSF17_ENG_47a114c77c_3bd3d11d8ec2_007:CSSF17_ENG_47a114c77c_3bd3d11d8ec2:per:x "
+     "CSSF17_ENG_47a114c77c_3bd3d11d8ec2 per:x C C ENG_DF:1-5 A ENG_DF:1-5 C 1\n",
+     "ids.txt line 1: 10 columns; expected " + _FORMAT),
+    ('{"id":1,"claim":"x"}\n',
+     "ids.txt line 1: '{\"id\":1,\"claim\":\"x\"}' is not a claim id (it holds ':' or ','); "
+     "expected " + _FORMAT),
+    # Cold Start lines
+    ("CSSF17_ENG_47a114c77c CS17_0001\n",
+     "ids.txt line 1: 'CSSF17_ENG_47a114c77c' is not an LDC query id (PREFIX_<digits>); "
+     "expected 'LDC_ID SF_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c_3bd3d11d8ec2\n",
+     "ids.txt line 1: 'CSSF17_ENG_47a114c77c_3bd3d11d8ec2' is not an SF query id "
+     "(PREFIX_<10 hex digits>); expected 'LDC_ID SF_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c one\n",
+     "ids.txt line 1: the hop limit 'one' is not a whole number; expected 'LDC_ID SF_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c -1\n",
+     "ids.txt line 1: the hop limit '-1' is not a whole number; expected 'LDC_ID SF_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0002\n",
+     "ids.txt line 2: 1 column, but line 1 gives 'LDC_ID SF_ID [HOP]'; expected " + _FORMAT),
+    ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0002 CSSF17_ENG_47a114c77c\n",
+     "ids.txt line 2: CSSF17_ENG_47a114c77c is given for CS17_0002 here and for CS17_0001 on "
+     "line 1; each id belongs to one group"),
+])
+def test_samples_command_refuses_an_ids_file_of_other_lines(tmp_path, monkeypatch, capsys,
+                                                            text, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ids.txt").write_text(text)
+    assert samples.main(["-seed", "7", "-output_file", "boot.txt", "3", "ids.txt"]) == 255
+    assert capsys.readouterr().err == f"ERROR: {message}\n"
+    assert not (tmp_path / "boot.txt").exists()
+
+
+def test_samples_command_reads_query_pairs_with_hop_limits_and_claim_ids(tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qids.txt").write_text(QIDS + "\nCS17_0001 CSSF17_ENG_47a114c77c\r\n")
+    (tmp_path / "claims.txt").write_text("13\n36\nline7\n13\n")
+    assert samples.main(["-seed", "7", "-output_file", "qboot.txt", "50", "qids.txt"]) == 0
+    assert samples.main(["-seed", "7", "-output_file", "cboot.txt", "50", "claims.txt"]) == 0
+    groups = {element.group: sorted(element.members) for element in
+              bootstrap.read_samples("qboot.txt").elements}
+    assert groups == {"CS17_0001": ["CSSF17_ENG_47a114c77c", "CSSF17_ENG_d8c8ecef3e"],
+                      "CS17_0002": ["CSSF17_ENG_3f0bc7c062"]}
+    claims = bootstrap.read_samples("cboot.txt")
+    assert sorted(element.text() for element in claims.elements) == ["13", "36", "line7"]
+    assert all(len(draw) == 3 for draw in claims.draws)
 
 
 # ------------------------------------------------------------ the signature and .params

@@ -17,6 +17,7 @@ from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
 from scorer.coldstart.reports import debug, ldc, params, prepare, sf, summary
 from scorer.coldstart.runs import expand_run_paths, read_run_files
+from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.progress import Progress
 from scorer.reports import Reports
@@ -102,7 +103,7 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     if request.samples:
         if samples is None:
             samples = bootstrap.read_samples(request.samples)
-        _check_sample_ids(samples)
+        _check_sample_ids(samples, queries, index)
         bootstrap.check_report_size(_samplescores_bytes(len(samples), runids),
                                     f"-samples {request.samples} ({len(samples):,} samples)")
     elif samples is None and request.bootstrap is not None:
@@ -178,7 +179,9 @@ def read_shared_inputs(request, assessment_paths, problems: Problems):
     read_run_files(list(assessment_paths), queries, problems)
     from scorer import bootstrap
     if request.samples:
-        return bootstrap.read_samples(request.samples)
+        samples = bootstrap.read_samples(request.samples)
+        _check_sample_ids(samples, queries, index)
+        return samples
     if request.bootstrap is not None:
         return bootstrap.generate(_sample_groups(queries, index, queries_to_score),
                                   request.bootstrap, request.seed)
@@ -214,14 +217,33 @@ def _samplescores_bytes(n_samples: int, runids) -> int:
     return sum(n_samples * (len(resample.codes()) * 21 + 10 + len(runid)) for runid in runids)
 
 
-def _check_sample_ids(samples) -> None:
-    """Every SF query id of a samples file must be a query id (file and line named)."""
+def _check_sample_ids(samples, queries, index: dict) -> None:
+    """Every element of a samples file must be ``LDC_ID:SF_ID[,SF_ID...]`` with
+    SF queries of the query files (after -expand) and the LDC query they were
+    expanded from (file, line and id named).  The Perl counts an unknown SF
+    id as no query and never reads the LDC id, so a samples file of another
+    query set gives intervals of nothing; the AP intervals go by the LDC id.
+    SF queries that -queries leaves out are let through: the Perl drops them
+    from every sample, so samples drawn over the whole query set serve a
+    selection of it."""
     for element, (path, line) in zip(samples.elements, samples.origins or ()):
+        if not element.members:
+            raise ScorerError(f"{path} line {line}: '{shorten(element.text())}' names no SF "
+                              f"query; expected LDC_ID:SF_ID[,SF_ID...]")
         for member in element.members:
             try:
-                ids.parse_query_id(member)
+                short_id = ids.parse_query_id(member).short_id
             except ScorerError as error:
                 raise ScorerError(f"{path} line {line}: {error}")
+            owner = index.get(short_id)
+            if owner is None:
+                raise ScorerError(f"{path} line {line}: {shorten(member)} is not an SF query "
+                                  f"of the query files (after -expand)")
+            expected = queries.get(owner).full_id
+            if element.group != expected:
+                raise ScorerError(f"{path} line {line}: {member} belongs to the LDC query "
+                                  f"{expected}, not to '{shorten(element.group)}'; expected "
+                                  f"LDC_ID:SF_ID[,SF_ID...]")
 
 
 def _sample_groups(queries, index: dict, queries_to_score: dict) -> list:

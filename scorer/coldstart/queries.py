@@ -339,9 +339,22 @@ def _root(query: Query) -> Query:
     return query
 
 
+#: A hop limit as a -queries file (or an ids file) gives it: a whole number,
+#: also written as a decimal ("0.0", which the Perl reads as 0); a sign is
+#: let through for the range check's message.  Anything else the Perl reads
+#: by its leading number ("one" as 0, "1x" as 1), so it is refused.
+_HOP_LIMIT = re.compile(r"[-+]?[0-9]+(?:\.0*)?")
+
+
+def is_hop_limit_text(text: str) -> bool:
+    """True when ``text`` is a hop limit written as a whole number (range unchecked)."""
+    return _HOP_LIMIT.fullmatch(text) is not None
+
+
 def _read_queries_file(path: str, queries: QuerySet, problems: Problems) -> dict:
     limits: dict = {}
     declared: dict = {}
+    index = queries.index()
     lines = read_text(path).split("\n")
     if lines[-1] == "":
         lines.pop()
@@ -362,8 +375,14 @@ def _read_queries_file(path: str, queries: QuerySet, problems: Problems) -> dict
         if len(fields) < 2:
             raise ScorerError(f"{path} line {line_number}: expected "
                               f"'LDC_QUERY_ID SF_QUERY_ID [HOP]', got '{line}'")
+        if len(fields) > 3:
+            raise ScorerError(f"{path} line {line_number}: {len(fields)} columns; expected "
+                              f"'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
         ldc_id, sf_full_id = fields[0], fields[1]
         limit_text = fields[2] if len(fields) > 2 else None
+        if limit_text is not None and not is_hop_limit_text(limit_text):
+            raise ScorerError(f"{path} line {line_number}: the hop limit '{shorten(limit_text)}' "
+                              f"is not a whole number; expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'")
         limit = _number(limit_text) if limit_text is not None else None
         wanted = limit if limit is not None else -1
         if ldc_id in declared and declared[ldc_id] != wanted:
@@ -375,6 +394,8 @@ def _read_queries_file(path: str, queries: QuerySet, problems: Problems) -> dict
         if query is None:
             problems.record("UNKNOWN_QUERY_ID_WARNING", short_id)
             continue
+        _check_ldc_column(ldc_id, short_id, sf_full_id, queries, index,
+                          f"{path} line {line_number}")
         if limit is None:
             limit = query.max_level
         if limit > query.max_level or limit < 0:
@@ -383,6 +404,23 @@ def _read_queries_file(path: str, queries: QuerySet, problems: Problems) -> dict
                               f"{query.max_level})")
         limits[short_id] = int(limit)
     return limits
+
+
+def _check_ldc_column(ldc_id: str, short_id: str, sf_full_id: str, queries: QuerySet,
+                      index: dict, place: str) -> None:
+    """The LDC column must name the LDC query the SF query was expanded from
+    (or, for an LDC query named in the SF column, that query): the Perl does
+    not read the column, so a line of another query set would pass unseen.
+    Queries read with SF-style ids have no LDC query loaded to check against."""
+    owner = index.get(short_id)
+    if owner is None and not ids.parse_query_id(sf_full_id).hashed:
+        owner = short_id
+    if owner is None:
+        return
+    expected = queries.get(owner).full_id
+    if ldc_id != expected:
+        raise ScorerError(f"{place}: the query {sf_full_id} belongs to the LDC query "
+                          f"{expected}, not to '{shorten(ldc_id)}'")
 
 
 def _number(text: str) -> float:
