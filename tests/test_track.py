@@ -566,3 +566,27 @@ def test_a_settled_future_is_returned_while_the_workers_live():
     future = Future()
     future.set_result("scored")
     assert runner._result(future, Pool()) == "scored"
+
+
+# -- refused up front, from the fuzzing findings ------------------------------------
+
+DEMO = ROOT / "fixtures" / "coldstart" / "demo" / "input"
+
+
+def _demo_inputs(tmp_path: Path) -> list:
+    for name in ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"):
+        shutil.copy(DEMO / name, tmp_path / name)
+    return [str(tmp_path / name) for name in ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt")]
+
+
+@pytest.mark.parametrize("folder", ["", " ", ".", "..", "./", "/"])
+def test_an_output_dir_that_cannot_be_replaced_is_refused(tmp_path, capsys, monkeypatch,
+                                                          folder):
+    inputs = _demo_inputs(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    before = sorted(os.listdir(tmp_path))
+    assert track_main(["-expand", "CSSF17", "-output_dir", folder] + inputs) == 255
+    assert "-output_dir" in capsys.readouterr().err
+    with pytest.raises(ScorerError, match="-output_dir"):
+        scorer.score_track(inputs, expand="CSSF17", output_dir=folder)
+    assert sorted(os.listdir(tmp_path)) == before

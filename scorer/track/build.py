@@ -259,7 +259,14 @@ def track_signature(request, samples, metric: str, options: TrackOptions) -> str
 # -- the folder ------------------------------------------------------------------------
 
 def check_output_dir(path: str) -> None:
-    """Refuse a folder that holds anything but an earlier track's files."""
+    """Refuse a folder that holds anything but an earlier track's files, and a
+    name that cannot take the finished folder's place (it is renamed there)."""
+    if not path.strip():
+        raise ScorerError(f"-output_dir needs a folder name, not '{path}'")
+    if os.path.basename(os.path.normpath(path)) in ("", ".", ".."):
+        raise ScorerError(f"-output_dir {path} cannot be replaced by the track folder (it is "
+                          f"the current folder, a parent or the root); name a folder inside "
+                          f"it, such as {os.path.join(path, 'track')}")
     if os.path.exists(path) and not os.path.isdir(path):
         raise ScorerError(f"-output_dir {path} exists and is not a folder")
     if os.path.isdir(path):
