@@ -229,6 +229,21 @@ BAD = [
     Bad("unknown discipline", _nothing, ("-discipline", "FOO"), [],
         "FATAL_ERROR: No matcher called FOO"),
     Bad("unknown field", _nothing, ("-fields", "EC:FOO"), [], "FATAL_ERROR: Unknown field: FOO"),
+    # refused where the Perl is not (README, "Also:")
+    Bad("empty -right", _nothing, ("-right", ""), [],
+        "FATAL_ERROR: -right: no category is counted as right, so every score would be 0; "
+        "name at least one of CORRECT, DUPLICATE, INEXACT", perl=None),
+    Bad("-bootstrap 0", _nothing, ("-bootstrap", "0", "-seed", "1"), [],
+        "FATAL_ERROR: -bootstrap must be at least 1 (the number of samples to draw), not 0; "
+        "leave it out to score without samples", perl=None),
+    Bad("run file named twice", _nothing, (), [],
+        "FATAL_ERROR: DEMORUN.tab.txt is given twice: its lines would be read and counted "
+        "twice; name each file once", perl=None,    # the Perl counts it twice (and dies in AP)
+        files=("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt", "DEMORUN.tab.txt")),
+    Bad("run file named twice by another name", _nothing, (), [],
+        "FATAL_ERROR: ./DEMORUN.tab.txt is given twice (as DEMORUN.tab.txt): its lines would be "
+        "read and counted twice; name each file once", perl=None,
+        files=("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt", "./DEMORUN.tab.txt")),
     Bad("conflicting hop limits", _conflicting_hop_limits, ("-queries", "q.txt"), [],
         "FATAL_ERROR: CS17_0001 has multiple/conflicting num_slots in q.txt line 2",
         perl="CS17_0001 has multiple/conflicting num_slots in q.txt"),

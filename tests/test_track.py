@@ -590,3 +590,28 @@ def test_an_output_dir_that_cannot_be_replaced_is_refused(tmp_path, capsys, monk
     with pytest.raises(ScorerError, match="-output_dir"):
         scorer.score_track(inputs, expand="CSSF17", output_dir=folder)
     assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_a_file_named_twice_and_bootstrap_0_are_refused(tmp_path, capsys):
+    inputs = _demo_inputs(tmp_path)
+    out = tmp_path / "track"
+    # The run file again: its responses would be counted twice (here through its folder).
+    assert track_main(["-expand", "CSSF17", "-output_dir", str(out)] + inputs
+                      + [str(tmp_path)]) == 255
+    assert "DEMORUN.tab.txt is given twice" in capsys.readouterr().err
+    assert track_main(["-expand", "CSSF17", "-bootstrap", "0", "-seed", "1", "-output_dir",
+                       str(out)] + inputs) == 255
+    assert "-bootstrap must be at least 1" in capsys.readouterr().err
+    with pytest.raises(ScorerError, match="-bootstrap must be at least 1"):
+        scorer.score_track(inputs, expand="CSSF17", bootstrap=0, seed=1)
+    # Claims: a predictions file that is also reached through a link.
+    gold = tmp_path / "gold.jsonl"
+    shutil.copy(ROOT / "fixtures" / "fever" / "blind" / "actual.jsonl", gold)
+    (tmp_path / "preds").mkdir()
+    shutil.copy(ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl",
+                tmp_path / "preds" / "team1.jsonl")
+    os.symlink(tmp_path / "preds" / "team1.jsonl", tmp_path / "team2.jsonl")
+    with pytest.raises(ScorerError, match=r"team2.jsonl is given twice \(as .*team1.jsonl\)"):
+        scorer.score_track([str(gold), str(tmp_path / "preds"), str(tmp_path / "team2.jsonl")],
+                           policy=str(ROOT / "configs" / "fever.yaml"))
+    assert not out.exists()

@@ -82,6 +82,10 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
         shared, runs = runner.claim_runs(list(files))
     if not runs:
         raise ScorerError("no run found among the files")
+    # As found in the folders (a file holding several run ids serves each of them).
+    from scorer.cli import check_each_file_once
+    check_each_file_once(list(dict.fromkeys(
+        shared + [path for run in runs for path in run.files])))
     samples = _read_shared_inputs(request, shared, has_index)
     run_given = dict(given)
     if task == "coldstart" and not has_index:
