@@ -398,6 +398,22 @@ def test_unwritable_output_is_fatal_without_a_traceback(demo, target):
     assert outcome.files == []
 
 
+@pytest.mark.parametrize("prefix, problem", [
+    (".", "it is a directory"), ("out", "it is a directory"), ("out/", "it names a folder"),
+    ("new/", "it names a folder"),
+])
+def test_an_output_file_prefix_naming_a_folder_is_refused(demo, prefix, problem):
+    # "." wrote ..sf, ..ap...; "out/" would write out/.sf: hidden files beside the others.
+    argv = demo.standard_args()
+    argv[argv.index("-output_file") + 1] = str(demo.out) if prefix == "out" else prefix
+    before = sorted(os.listdir(demo.inputs))
+    outcome = demo.run_argv(argv)
+    assert outcome.status == 255
+    shown = str(demo.out) if prefix == "out" else prefix
+    assert outcome.stderr.startswith(f"FATAL_ERROR: Could not open {shown}: {problem}")
+    assert outcome.files == [] and sorted(os.listdir(demo.inputs)) == before
+
+
 def test_report_blocked_by_a_directory_leaves_no_report(demo):
     (demo.out / "run.sf").mkdir()
     outcome = demo.run()
