@@ -615,3 +615,23 @@ def test_a_file_named_twice_and_bootstrap_0_are_refused(tmp_path, capsys):
         scorer.score_track([str(gold), str(tmp_path / "preds"), str(tmp_path / "team2.jsonl")],
                            policy=str(ROOT / "configs" / "fever.yaml"))
     assert not out.exists()
+
+
+def test_an_empty_run_file_is_a_run_that_scored_nothing(tmp_path, capsys):
+    inputs = _demo_inputs(tmp_path)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    shutil.move(inputs.pop(), runs / "DEMORUN.tab.txt")
+    (runs / "empty.tab.txt").write_text("")
+    out = tmp_path / "track"
+    assert track_main(["-expand", "CSSF17", "-output_dir", str(out)] + inputs + [str(runs)]) \
+        == 255
+    assert capsys.readouterr().err == (
+        f"ERROR: run empty scored nothing (its files hold no response): see "
+        f"{out / 'runs' / 'empty' / 'run.errlog'}\n")
+    board = pd.read_csv(out / "leaderboard.csv").set_index("run")
+    assert board["status"].to_dict() == {"DEMORUN": "ok", "empty": "empty"}
+    assert pd.isna(board.loc["empty", "rank"]) and board.loc["DEMORUN", "rank"] == 1
+    assert "  empty empty\n" in (out / "track.params").read_text()
+    assert "Empty response or assessment file" in \
+        (out / "runs" / "empty" / "run.errlog").read_text()
