@@ -635,3 +635,40 @@ def test_an_empty_run_file_is_a_run_that_scored_nothing(tmp_path, capsys):
     assert "  empty empty\n" in (out / "track.params").read_text()
     assert "Empty response or assessment file" in \
         (out / "runs" / "empty" / "run.errlog").read_text()
+
+
+def test_predictions_given_as_the_gold_stop_the_track(tmp_path):
+    predictions = ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl"
+    for name in ("team1.jsonl", "team2.jsonl"):
+        shutil.copy(predictions, tmp_path / name)
+    out = tmp_path / "track"
+    result = subprocess.run([sys.executable, "-m", "scorer.track", "-policy",
+                             str(ROOT / "configs" / "fever.yaml"), "-output_dir", str(out),
+                             str(tmp_path / "team1.jsonl"), str(tmp_path / "team2.jsonl")],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 255
+    assert result.stderr == (
+        f"FATAL_ERROR: {tmp_path / 'team1.jsonl'} looks like predictions, not the gold (its "
+        f"first line has predicted_label or predicted_evidence and no label or evidence); a "
+        f"claim track's first file is the gold, then one predictions file per run\n")
+    assert not out.exists() and sorted(os.listdir(tmp_path)) == ["team1.jsonl", "team2.jsonl"]
+
+
+def test_a_leaderboard_picture_without_scores_warns_of_nothing(tmp_path):
+    import warnings
+    from scorer.look import plot
+    from scorer.look.view import TrackView
+    board = pd.DataFrame([[None, "team2", "strict_score", np.nan, np.nan, np.nan, "errors"]],
+                         columns=["rank", "run", "metric", "score", "ci95_low", "ci95_high",
+                                  "status"])
+    board["rank"] = board["rank"].astype("Int64")
+    view = TrackView(metric="strict_score", metric_title="Strict score", leaderboard=board,
+                     significance=None, per_query=pd.DataFrame(columns=["run", "query", "hop",
+                                                                        "metric", "value"]),
+                     per_hop=pd.DataFrame(columns=["run", "variant", "aggregate", "hop",
+                                                   "metric", "value"]),
+                     run_files={"team2": []}, signature="s", invocation="i")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plot.leaderboard_plot(view, str(tmp_path / "board.png"), str(tmp_path / "board.svg"))
+    assert (tmp_path / "board.png").stat().st_size > 0

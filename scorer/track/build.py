@@ -172,13 +172,20 @@ def track_request(given: dict, files: list, argv: list, cwd: str):
 
 
 def _check_gold(task: str, path: str) -> None:
-    """A gold file that cannot be read stops the track before any run is scored."""
+    """A gold file that cannot be read, or a predictions file given as the gold,
+    stops the track before any run is scored."""
     if task == "scifact":
         from scorer.claims.scifact import read_gold
         read_gold(path)
     else:
         from scorer.claims.jsonl import read_objects
         read_objects(path)
+    from scorer.claims.driver import GOLD_KEYS, PREDICTION_KEYS, looks_like
+    if looks_like(path, task) == "predictions":
+        has = f"{' or '.join(PREDICTION_KEYS[task])} and " if PREDICTION_KEYS[task] else ""
+        raise ScorerError(f"{path} looks like predictions, not the gold (its first line has "
+                          f"{has}no {' or '.join(GOLD_KEYS[task])}); a claim track's first "
+                          f"file is the gold, then one predictions file per run")
 
 
 def _scorer_argv(argv: list, files: list, drop: tuple = ()) -> list:
