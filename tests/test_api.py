@@ -95,3 +95,12 @@ def test_a_policy_path_may_be_a_path_object():
     result = scorer.score([str(SCIFACT / "gold.jsonl"), str(SCIFACT / "predictions.jsonl")],
                           policy=ROOT / "configs" / "scifact.yaml", tabs=False)
     assert result.error_count == 0
+
+
+def test_refused_as_on_the_command_line():
+    with pytest.raises(scorer.ScorerError, match="-bootstrap must be at least 1"):
+        scorer.score(_demo_files(), expand="CSSF17", bootstrap=0, seed=1)
+    fever = ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl"
+    with pytest.raises(scorer.ScorerError, match=r"predictions.jsonl is given twice \(as "):
+        scorer.score([str(fever), f"{fever.parent}/./{fever.name}"],
+                     policy=str(ROOT / "configs" / "fever.yaml"))
