@@ -7,9 +7,9 @@ PERL_REFERENCE_VERSION = "2017.2.0"
 
 
 def __getattr__(name):
-    # The API (scorer.score, scorer.score_track, scorer.ScorerError) is imported on
-    # first use, so that `python -m scorer -version` imports nothing heavy.
-    if name in ("score", "score_track"):
+    # The API (scorer.score, scorer.score_track, scorer.ScorerError, scorer.InputErrors)
+    # is imported on first use, so that `python -m scorer -version` imports nothing heavy.
+    if name in ("score", "score_track", "InputErrors"):
         from scorer import api
         return getattr(api, name)
     if name == "ScorerError":

@@ -12,7 +12,9 @@ Switches are keyword arguments named as on the command line (``expand``,
 ``queries``, ``justifications``, ``right``, ``samples``, ``bootstrap``,
 ``seed``, ``max_evidence``, ...); lists (``right=["CORRECT", "INEXACT"]``) are
 joined with ``:``; ``policy`` is a policy file.  Mistakes raise
-:class:`scorer.problems.ScorerError` with the command line's message.
+:class:`scorer.problems.ScorerError` with the command line's message; errors
+in the input that are not fatal (where the command line writes every report
+and exits 255) raise :class:`InputErrors`, which holds the result.
 """
 from __future__ import annotations
 
@@ -20,6 +22,16 @@ import functools
 import os
 
 from scorer.problems import ScorerError
+
+
+class InputErrors(ScorerError):
+    """The input has errors that are not fatal (``python -m scorer`` writes every
+    report and exits 255): the message is the error log; ``result`` holds the
+    numbers and reports all the same, for a caller that wants them."""
+
+    def __init__(self, message: str, result: "ScoreResult"):
+        super().__init__(message)
+        self.result = result
 
 
 class ScoreResult:
@@ -88,21 +100,55 @@ class ScoreResult:
 
 
 def _argv(files, policy: str | None, switches: dict) -> list:
+    """The command line the keyword arguments stand for; a value of the wrong
+    kind is refused here, naming the argument (as text it would become a
+    file name, or another switch's value)."""
+    from scorer.cli import SWITCHES
     argv = []
     if policy is not None:
-        argv += ["-policy", str(policy)]
+        if not isinstance(policy, (str, os.PathLike)):
+            raise ScorerError(f"policy must be the path of a policy file (such as "
+                              f"configs/fever.yaml), not {type(policy).__name__}")
+        argv += ["-policy", os.fspath(policy)]
     for name, value in switches.items():
+        takes_value = SWITCHES.get(name, (True,))[0]
         if value is None or value is False:
             continue
-        if value is True:
+        if not takes_value:
+            if value is not True:
+                raise ScorerError(f"{name} is a switch without a value: give {name}=True, "
+                                  f"not {value!r}")
             argv.append(f"-{name}")
             continue
-        if isinstance(value, (list, tuple)):
+        if value is True:
+            raise ScorerError(f"{name} takes a value ({_what(name)}), not True")
+        if isinstance(value, (list, tuple)) and all(_plain(v) for v in value):
             value = ":".join(str(v) for v in value)
+        elif not _plain(value):
+            raise ScorerError(f"{name} must be a string, a whole number or a list of them "
+                              f"({_what(name)}), not {type(value).__name__}")
         argv += [f"-{name}", str(value)]
     if isinstance(files, (str, os.PathLike)):
         files = [files]
     return argv + [str(f) for f in files]
+
+
+def _plain(value) -> bool:
+    """A value that stands for itself on a command line."""
+    return isinstance(value, (str, int, os.PathLike)) and not isinstance(value, bool)
+
+
+def _what(name: str) -> str:
+    """A switch's meaning, as -help gives it, shortened to its first clause."""
+    from scorer.cli import SWITCHES
+    text = (SWITCHES.get(name, (True, None, None))[2] or "").split(" (")[0].split(";")[0]
+    return text[:1].lower() + text[1:] if text else "see python -m scorer -help"
+
+
+def _whole_number(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ScorerError(f"{name} must be a whole number of at least 1, not {value!r}")
+    return value
 
 
 def _parse(argv: list) -> tuple:
@@ -116,7 +162,8 @@ def _parse(argv: list) -> tuple:
 def score(files, policy: str | None = None, **switches) -> ScoreResult:
     """Score one run, as ``python -m scorer`` does, and return its numbers as
     DataFrames (nothing is written; ``runids`` picks the run of a Cold Start
-    file holding several)."""
+    file holding several).  Errors in the input raise :class:`InputErrors`
+    (fatal ones :class:`ScorerError`); warnings are in ``result.errlog``."""
     from scorer import cli, quickexit, results
     from scorer.problems import Problems
     for name in ("output_file", "error_file"):
@@ -136,8 +183,13 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
                               claim_rows=not claims)
     run_ids = tuple(run.runid for run in getattr(outcome, "runs", None) or ())
     claim_table = (outcome.evaluation.keys, outcome.evaluation.columns) if claims else None
-    return ScoreResult(request.policy.task, data, texts, problems.report(),
-                       problems.error_count, run_ids, claim_table)
+    result = ScoreResult(request.policy.task, data, texts, problems.report(),
+                         problems.error_count, run_ids, claim_table)
+    if problems.error_count:
+        # The command line exits 255 here; numbers returned as if all were well would
+        # be too easy to use (a -runids typo scores all zeros).
+        raise InputErrors(result.errlog.rstrip("\n"), result)
+    return result
 
 
 def score_track(files, policy: str | None = None, output_dir: str | None = None,
@@ -146,8 +198,17 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a
     :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
-    ``per_query`` DataFrames, ``exit_status``)."""
+    ``per_query`` DataFrames, ``exit_status``): a run with errors is part of
+    the track (its leaderboard ``status`` is not ``ok``, and ``exit_status`` is
+    255, the command line's), so this does not raise for it."""
     from scorer.track.build import TrackOptions, build
+    jobs, trials = _whole_number(jobs, "jobs"), _whole_number(trials, "trials")
+    for name, value in (("output_dir", output_dir), ("metric", metric)):
+        if value is not None and not isinstance(value, (str, os.PathLike)):
+            raise ScorerError(f"{name} must be a string, not {type(value).__name__}")
+    if not isinstance(compare, str):
+        raise ScorerError(f"compare must be a string, not {type(compare).__name__}")
+    output_dir = os.fspath(output_dir) if output_dir is not None else None
     argv = _argv(files, policy, switches)
     given, paths = _parse(argv)
     options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,

@@ -211,6 +211,10 @@ def bootstrap_settings(given: dict) -> tuple:
             raise ScorerError("-bootstrap must not be negative")
         bootstrap = whole_number(given["bootstrap"], "-bootstrap (the number of samples)",
                                  MAX_SAMPLES)
+        if bootstrap == 0:
+            # No sample: empty intervals and no tests, which look like a finished run.
+            raise ScorerError("-bootstrap must be at least 1 (the number of samples to draw), "
+                              "not 0; leave it out to score without samples")
         if "seed" not in given:
             raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
         if "samples" in given:
@@ -243,6 +247,7 @@ def build_request(given: dict, files: list, argv, cwd: str) -> Request:
         # The Perl dies here after writing half its reports (spec §7.24).
         raise ScorerError("-samples and -bootstrap need -expand: bootstrap samples are drawn "
                           "over LDC queries")
+    check_each_file_once(_input_paths(policy.task, files))
     runids = tuple(r for r in given["runids"].split(":")) if given.get("runids") else None
     return Request(policy=policy, files=tuple(files),
                    output_file=given.get("output_file", "stdout"),
@@ -251,6 +256,35 @@ def build_request(given: dict, files: list, argv, cwd: str) -> Request:
                    queries=given.get("queries"), runids=runids, tabs=bool(given.get("tabs")),
                    samples=given.get("samples"), bootstrap=bootstrap, seed=seed,
                    argv=tuple(argv), program="python -m scorer", cwd=cwd)
+
+
+def _input_paths(task: str, files: list) -> list:
+    """The files read, folders standing for their ``*.tab.txt`` files (Cold Start)."""
+    if task != "coldstart":
+        return list(files)
+    from scorer.coldstart.runs import expand_run_paths
+    return expand_run_paths(files)
+
+
+def check_each_file_once(paths: list) -> None:
+    """Refuse a file named twice (the same path, or the same file by a link or
+    another name): its lines would be read, and counted, twice."""
+    by_name: dict = {}
+    by_identity: dict = {}
+    for number, path in enumerate(paths):
+        earlier = by_name.setdefault(os.path.realpath(path), number)
+        if earlier == number:
+            try:
+                status = os.stat(path)
+            except (OSError, ValueError):
+                continue   # a missing file is reported when it is opened
+            if not status.st_ino:
+                continue   # a file system without file numbers
+            earlier = by_identity.setdefault((status.st_dev, status.st_ino), number)
+        if earlier != number:
+            same = "" if paths[earlier] == path else f" (as {paths[earlier]})"
+            raise ScorerError(f"{path} is given twice{same}: its lines would be read and "
+                              f"counted twice; name each file once")
 
 
 def run_task(request: Request, problems: Problems):

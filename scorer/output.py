@@ -44,6 +44,11 @@ def check_writable(target: str) -> None:
     there (a stream is always writable)."""
     if is_stream(target):
         return
+    folder_name = target.endswith(os.sep) or bool(os.altsep and target.endswith(os.altsep))
+    if folder_name or os.path.isdir(target):
+        # A prefix "out/" or "." would write hidden files (out/.sf, ..sf) beside the others.
+        raise ScorerError(f"Could not open {target}: it "
+                          f"{'names a folder, not a file' if folder_name else 'is a directory'}")
     directory = os.path.dirname(os.path.abspath(target))
     if not os.path.isdir(directory):
         problem = errno.ENOENT

@@ -264,6 +264,11 @@ def validate_coldstart(policy: Policy, where=lambda key: "") -> None:
         for item in getattr(policy, option.lower()):
             if option not in LEGAL_CHOICES.get(item, ()):
                 raise ScorerError(f"{where(option.lower())}Unexpected choice {item} for {option}")
+    if not policy.right:
+        # The Perl scores every response wrong then: all zeros that look like a result.
+        legal = ", ".join(name for name, lists in LEGAL_CHOICES.items() if "RIGHT" in lists)
+        raise ScorerError(f"{where('right') or '-right: '}no category is counted as right, so "
+                          f"every score would be 0; name at least one of {legal}")
     if not JUSTIFICATIONS_PATTERN.match(policy.justifications):
         raise ScorerError(where("justifications") + JUSTIFICATIONS_MESSAGE)
     if policy.discipline not in DISCIPLINES:

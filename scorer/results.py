@@ -14,7 +14,7 @@ class RunResult:
     def __init__(self, name: str, status: str, fatal: str | None = None, values=None,
                  statistics=None, per_query=None, per_hop=None, report_files=None):
         self.name = name
-        self.status = status                  # "ok", or "errors"
+        self.status = status                  # "ok", "errors" or "empty" (track.runner)
         self.fatal = fatal                    # the fatal message, when the run has no reports
         #: metric -> full-data value; metric -> UnitStatistic
         self.values = {} if values is None else values

@@ -57,3 +57,50 @@ def test_score_claims_and_errors():
         scorer.score([os.devnull + "-missing.xml", "x", "y"], expand="CSSF17")
     with pytest.raises(scorer.ScorerError, match="writes no file"):
         scorer.score(_demo_files(), output_file="x")
+
+
+def test_errors_in_the_input_raise_with_the_result():
+    # The command line writes the reports and exits 255; the numbers (all zeros for a
+    # -runids typo) must not pass for a result.
+    with pytest.raises(scorer.InputErrors) as raised:
+        scorer.score(_demo_files(), expand="CSSF17", runids="DEMORUM")
+    assert isinstance(raised.value, scorer.ScorerError)
+    assert str(raised.value).startswith("ERROR: Run id DEMORUM was asked for (-runids)")
+    assert str(raised.value).endswith("1 error encountered")
+    result = raised.value.result
+    assert result.error_count == 1 and set(result.summary["value"]) == {0.0}
+    assert "DEMORUM" in result.reports["sf"] and result.errlog.startswith("ERROR: Run id")
+
+
+@pytest.mark.parametrize("function, arguments, message", [
+    ("score_track", dict(jobs=0), "jobs must be a whole number of at least 1, not 0"),
+    ("score_track", dict(jobs=-1), "jobs must be a whole number of at least 1, not -1"),
+    ("score_track", dict(jobs="2"), "jobs must be a whole number of at least 1, not '2'"),
+    ("score_track", dict(jobs=True), "jobs must be a whole number of at least 1, not True"),
+    ("score_track", dict(trials=0), "trials must be a whole number of at least 1, not 0"),
+    ("score_track", dict(output_dir=3), "output_dir must be a string, not int"),
+    ("score", dict(policy={"task": "coldstart"}),
+     "policy must be the path of a policy file (such as configs/fever.yaml), not dict"),
+    ("score", dict(bootstrap=True, seed=1), "bootstrap takes a value (draw this many"),
+    ("score", dict(tabs="yes"), "tabs is a switch without a value: give tabs=True, not 'yes'"),
+    ("score", dict(right={"CORRECT": 1}), "right must be a string, a whole number or a list"),
+])
+def test_arguments_of_the_wrong_kind_are_named(function, arguments, message):
+    with pytest.raises(scorer.ScorerError) as raised:
+        getattr(scorer, function)(_demo_files(), expand="CSSF17", **arguments)
+    assert str(raised.value).startswith(message)
+
+
+def test_a_policy_path_may_be_a_path_object():
+    result = scorer.score([str(SCIFACT / "gold.jsonl"), str(SCIFACT / "predictions.jsonl")],
+                          policy=ROOT / "configs" / "scifact.yaml", tabs=False)
+    assert result.error_count == 0
+
+
+def test_refused_as_on_the_command_line():
+    with pytest.raises(scorer.ScorerError, match="-bootstrap must be at least 1"):
+        scorer.score(_demo_files(), expand="CSSF17", bootstrap=0, seed=1)
+    fever = ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl"
+    with pytest.raises(scorer.ScorerError, match=r"predictions.jsonl is given twice \(as "):
+        scorer.score([str(fever), f"{fever.parent}/./{fever.name}"],
+                     policy=str(ROOT / "configs" / "fever.yaml"))

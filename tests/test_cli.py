@@ -229,6 +229,21 @@ BAD = [
     Bad("unknown discipline", _nothing, ("-discipline", "FOO"), [],
         "FATAL_ERROR: No matcher called FOO"),
     Bad("unknown field", _nothing, ("-fields", "EC:FOO"), [], "FATAL_ERROR: Unknown field: FOO"),
+    # refused where the Perl is not (README, "Also:")
+    Bad("empty -right", _nothing, ("-right", ""), [],
+        "FATAL_ERROR: -right: no category is counted as right, so every score would be 0; "
+        "name at least one of CORRECT, DUPLICATE, INEXACT", perl=None),
+    Bad("-bootstrap 0", _nothing, ("-bootstrap", "0", "-seed", "1"), [],
+        "FATAL_ERROR: -bootstrap must be at least 1 (the number of samples to draw), not 0; "
+        "leave it out to score without samples", perl=None),
+    Bad("run file named twice", _nothing, (), [],
+        "FATAL_ERROR: DEMORUN.tab.txt is given twice: its lines would be read and counted "
+        "twice; name each file once", perl=None,    # the Perl counts it twice (and dies in AP)
+        files=("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt", "DEMORUN.tab.txt")),
+    Bad("run file named twice by another name", _nothing, (), [],
+        "FATAL_ERROR: ./DEMORUN.tab.txt is given twice (as DEMORUN.tab.txt): its lines would be "
+        "read and counted twice; name each file once", perl=None,
+        files=("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt", "./DEMORUN.tab.txt")),
     Bad("conflicting hop limits", _conflicting_hop_limits, ("-queries", "q.txt"), [],
         "FATAL_ERROR: CS17_0001 has multiple/conflicting num_slots in q.txt line 2",
         perl="CS17_0001 has multiple/conflicting num_slots in q.txt"),
@@ -381,6 +396,22 @@ def test_unwritable_output_is_fatal_without_a_traceback(demo, target):
     assert outcome.stderr == (f"FATAL_ERROR: Could not open {demo.out / 'nosuch' / 'run'}: "
                               f"No such file or directory\n")
     assert outcome.files == []
+
+
+@pytest.mark.parametrize("prefix, problem", [
+    (".", "it is a directory"), ("out", "it is a directory"), ("out/", "it names a folder"),
+    ("new/", "it names a folder"),
+])
+def test_an_output_file_prefix_naming_a_folder_is_refused(demo, prefix, problem):
+    # "." wrote ..sf, ..ap...; "out/" would write out/.sf: hidden files beside the others.
+    argv = demo.standard_args()
+    argv[argv.index("-output_file") + 1] = str(demo.out) if prefix == "out" else prefix
+    before = sorted(os.listdir(demo.inputs))
+    outcome = demo.run_argv(argv)
+    assert outcome.status == 255
+    shown = str(demo.out) if prefix == "out" else prefix
+    assert outcome.stderr.startswith(f"FATAL_ERROR: Could not open {shown}: {problem}")
+    assert outcome.files == [] and sorted(os.listdir(demo.inputs)) == before
 
 
 def test_report_blocked_by_a_directory_leaves_no_report(demo):

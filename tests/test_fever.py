@@ -272,6 +272,62 @@ def test_claims_without_unique_ids_are_keyed_by_line(tmp_path):
     assert evaluation.keys == ["line1", "line2"]
 
 
+def _blind_fixture(tmp_path, reorder=None, rename=None) -> tuple:
+    """The blind fixture's gold, and its predictions reordered or with other ids."""
+    gold = FIXTURES / "blind" / "actual.jsonl"
+    rows = [json.loads(line) for line in
+            (FIXTURES / "blind" / "predictions.jsonl").read_text().splitlines()]
+    rows = reorder(rows) if reorder else rows
+    for row in rows:
+        row["id"] = rename(row["id"]) if rename else row["id"]
+    return gold, write_jsonl(tmp_path / "predictions.jsonl", rows)
+
+
+@pytest.mark.parametrize("reorder, rename, line, ids, why", [
+    (lambda rows: rows[::-1], None, 1, "id 13, the gold at its position", "the same ids in "
+     "another order"),
+    (None, lambda i: 900 + i, 1, "id 911, the gold at its position", "3 of the predictions' "
+     "ids are not in"),
+    (lambda rows: [rows[0], rows[2], rows[1]], None, 2, "id 13, the gold at its position",
+     "the same ids in another order"),
+])
+def test_ids_that_do_not_pair_up_are_an_error_with_the_references_numbers(
+        tmp_path, reorder, rename, line, ids, why):
+    gold, predictions = _blind_fixture(tmp_path, reorder, rename)
+    problems = Problems()
+    got = run_json((gold, predictions), problems=problems)["metrics"]
+    # The reference pairs by position whatever the ids: so do the numbers.
+    assert got == run_json((gold, predictions), problems=Problems())["metrics"]
+    assert problems.error_count == 1
+    report = problems.report()
+    assert f"ERROR: claim ids do not pair up: the prediction has {ids} ({gold} line {line})" \
+        in report
+    assert why in report and f"({predictions} line {line})" in report
+
+
+def test_ids_that_pair_up_or_identify_nothing_are_silent(tmp_path):
+    gold, predictions = _blind_fixture(tmp_path)
+    problems = Problems()
+    assert run_json((gold, predictions), problems=problems)["metrics"]["strict_score"] == \
+        pytest.approx(2 / 3)
+    assert problems.report() == "No warnings encountered\n"
+    # Gold ids all 0 (the official dev set's, redacted): they identify no claim.
+    rows = [dict(json.loads(line), id=0) for line in gold.read_text().splitlines()]
+    redacted = write_jsonl(tmp_path / "gold.jsonl", rows)
+    problems = Problems()
+    run_json((redacted, predictions), problems=problems)
+    assert problems.error_count == 0
+
+
+@needs_parity
+@pytest.mark.parity
+def test_the_real_gold_with_redacted_ids_is_silent():
+    case = PARITY / "real"
+    problems = Problems()
+    run_json((case / "actual.jsonl", case / "predictions.jsonl"), problems=problems)
+    assert problems.report() == "No warnings encountered\n"
+
+
 # ---------------------------------------------------------------- properties
 
 pages = st.sampled_from(["A", "B", "C", "D"])

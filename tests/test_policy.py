@@ -55,8 +55,9 @@ def test_switches_override_the_policy_file():
 @pytest.mark.parametrize("category", sorted(LEGAL_CHOICES) + ["BOGUS", "IGNORE", "correct"])
 @pytest.mark.parametrize("option", ["RIGHT", "WRONG", "IGNORE"])
 def test_legal_choices(category, option):
-    # every other list is emptied, so only this choice is judged
-    switches = {"right": "", "wrong": "", "ignore": "", option.lower(): category}
+    # every other list is emptied (RIGHT, which must name one, holds CORRECT), so only this
+    # choice is judged
+    switches = {"right": "CORRECT", "wrong": "", "ignore": "", option.lower(): category}
     legal = {"CORRECT": ("RIGHT",), "DUPLICATE": ("RIGHT", "WRONG", "IGNORE"),
              "INCORRECT": ("WRONG",), "INCORRECT_PARENT": ("WRONG", "IGNORE"),
              "INEXACT": ("RIGHT", "WRONG", "IGNORE"), "UNASSESSED": ("WRONG", "IGNORE")}
@@ -83,6 +84,20 @@ def test_empty_lists_and_items_in_two_lists_are_allowed():
                                "right": "CORRECT:INEXACT"})
     assert (policy.ignore, policy.wrong, policy.right) == (
         (), ("INEXACT", "DUPLICATE"), ("CORRECT", "INEXACT"))
+
+
+@pytest.mark.parametrize("file_text, switches, message", [
+    ("", {"right": ""}, "^-right: no category is counted as right"),
+    ("", {"right": ":"}, "^-right: no category is counted as right"),
+    ("task: coldstart\nright: []\n", {}, r"policy.yaml, key 'right': no category"),
+    ("right:\n", {}, r"policy.yaml, key 'right': no category"),
+])
+def test_an_empty_right_list_is_refused(tmp_path, file_text, switches, message):
+    # The Perl accepts it and scores every response wrong: zeros that look like a result.
+    path = policy_file(tmp_path, file_text)
+    with pytest.raises(ScorerError, match=message) as error:
+        build_policy(load_policy_file(path), switches, source=path)
+    assert "CORRECT, DUPLICATE, INEXACT" in str(error.value)
 
 
 @pytest.mark.parametrize("value, per_document, k", [

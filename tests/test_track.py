@@ -566,3 +566,109 @@ def test_a_settled_future_is_returned_while_the_workers_live():
     future = Future()
     future.set_result("scored")
     assert runner._result(future, Pool()) == "scored"
+
+
+# -- refused up front, from the fuzzing findings ------------------------------------
+
+DEMO = ROOT / "fixtures" / "coldstart" / "demo" / "input"
+
+
+def _demo_inputs(tmp_path: Path) -> list:
+    for name in ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"):
+        shutil.copy(DEMO / name, tmp_path / name)
+    return [str(tmp_path / name) for name in ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt")]
+
+
+@pytest.mark.parametrize("folder", ["", " ", ".", "..", "./", "/"])
+def test_an_output_dir_that_cannot_be_replaced_is_refused(tmp_path, capsys, monkeypatch,
+                                                          folder):
+    inputs = _demo_inputs(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    before = sorted(os.listdir(tmp_path))
+    assert track_main(["-expand", "CSSF17", "-output_dir", folder] + inputs) == 255
+    assert "-output_dir" in capsys.readouterr().err
+    with pytest.raises(ScorerError, match="-output_dir"):
+        scorer.score_track(inputs, expand="CSSF17", output_dir=folder)
+    assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_a_file_named_twice_and_bootstrap_0_are_refused(tmp_path, capsys):
+    inputs = _demo_inputs(tmp_path)
+    out = tmp_path / "track"
+    # The run file again: its responses would be counted twice (here through its folder).
+    assert track_main(["-expand", "CSSF17", "-output_dir", str(out)] + inputs
+                      + [str(tmp_path)]) == 255
+    assert "DEMORUN.tab.txt is given twice" in capsys.readouterr().err
+    assert track_main(["-expand", "CSSF17", "-bootstrap", "0", "-seed", "1", "-output_dir",
+                       str(out)] + inputs) == 255
+    assert "-bootstrap must be at least 1" in capsys.readouterr().err
+    with pytest.raises(ScorerError, match="-bootstrap must be at least 1"):
+        scorer.score_track(inputs, expand="CSSF17", bootstrap=0, seed=1)
+    # Claims: a predictions file that is also reached through a link.
+    gold = tmp_path / "gold.jsonl"
+    shutil.copy(ROOT / "fixtures" / "fever" / "blind" / "actual.jsonl", gold)
+    (tmp_path / "preds").mkdir()
+    shutil.copy(ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl",
+                tmp_path / "preds" / "team1.jsonl")
+    os.symlink(tmp_path / "preds" / "team1.jsonl", tmp_path / "team2.jsonl")
+    with pytest.raises(ScorerError, match=r"team2.jsonl is given twice \(as .*team1.jsonl\)"):
+        scorer.score_track([str(gold), str(tmp_path / "preds"), str(tmp_path / "team2.jsonl")],
+                           policy=str(ROOT / "configs" / "fever.yaml"))
+    assert not out.exists()
+
+
+def test_an_empty_run_file_is_a_run_that_scored_nothing(tmp_path, capsys):
+    inputs = _demo_inputs(tmp_path)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    shutil.move(inputs.pop(), runs / "DEMORUN.tab.txt")
+    (runs / "empty.tab.txt").write_text("")
+    out = tmp_path / "track"
+    assert track_main(["-expand", "CSSF17", "-output_dir", str(out)] + inputs + [str(runs)]) \
+        == 255
+    assert capsys.readouterr().err == (
+        f"ERROR: run empty scored nothing (its files hold no response): see "
+        f"{out / 'runs' / 'empty' / 'run.errlog'}\n")
+    board = pd.read_csv(out / "leaderboard.csv").set_index("run")
+    assert board["status"].to_dict() == {"DEMORUN": "ok", "empty": "empty"}
+    assert pd.isna(board.loc["empty", "rank"]) and board.loc["DEMORUN", "rank"] == 1
+    assert "  empty empty\n" in (out / "track.params").read_text()
+    assert "Empty response or assessment file" in \
+        (out / "runs" / "empty" / "run.errlog").read_text()
+
+
+def test_predictions_given_as_the_gold_stop_the_track(tmp_path):
+    predictions = ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl"
+    for name in ("team1.jsonl", "team2.jsonl"):
+        shutil.copy(predictions, tmp_path / name)
+    out = tmp_path / "track"
+    result = subprocess.run([sys.executable, "-m", "scorer.track", "-policy",
+                             str(ROOT / "configs" / "fever.yaml"), "-output_dir", str(out),
+                             str(tmp_path / "team1.jsonl"), str(tmp_path / "team2.jsonl")],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 255
+    assert result.stderr == (
+        f"FATAL_ERROR: {tmp_path / 'team1.jsonl'} looks like predictions, not the gold (its "
+        f"first line has predicted_label or predicted_evidence and no label or evidence); a "
+        f"claim track's first file is the gold, then one predictions file per run\n")
+    assert not out.exists() and sorted(os.listdir(tmp_path)) == ["team1.jsonl", "team2.jsonl"]
+
+
+def test_a_leaderboard_picture_without_scores_warns_of_nothing(tmp_path):
+    import warnings
+    from scorer.look import plot
+    from scorer.look.view import TrackView
+    board = pd.DataFrame([[None, "team2", "strict_score", np.nan, np.nan, np.nan, "errors"]],
+                         columns=["rank", "run", "metric", "score", "ci95_low", "ci95_high",
+                                  "status"])
+    board["rank"] = board["rank"].astype("Int64")
+    view = TrackView(metric="strict_score", metric_title="Strict score", leaderboard=board,
+                     significance=None, per_query=pd.DataFrame(columns=["run", "query", "hop",
+                                                                        "metric", "value"]),
+                     per_hop=pd.DataFrame(columns=["run", "variant", "aggregate", "hop",
+                                                   "metric", "value"]),
+                     run_files={"team2": []}, signature="s", invocation="i")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plot.leaderboard_plot(view, str(tmp_path / "board.png"), str(tmp_path / "board.svg"))
+    assert (tmp_path / "board.png").stat().st_size > 0

@@ -28,19 +28,19 @@ def evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     try:
         return _evaluate(policy, tuple(files), problems)
     except ScorerError as error:
-        if len(files) == 2 and _looks_like(files[0], policy.task) == "predictions" \
-                and _looks_like(files[1], policy.task) == "gold":
+        if len(files) == 2 and looks_like(files[0], policy.task) == "predictions" \
+                and looks_like(files[1], policy.task) == "gold":
             raise ScorerError(f"{error} (gold and predictions swapped? {files[0]} looks like "
                               f"predictions and {files[1]} like gold; the gold file comes first)")
         raise
 
 
 #: Keys only a gold line has, and keys only a prediction has, per task.
-_GOLD_KEYS = {"scifact": ("claim", "cited_doc_ids"), "fever": ("label", "evidence")}
-_PREDICTION_KEYS = {"scifact": (), "fever": ("predicted_label", "predicted_evidence")}
+GOLD_KEYS = {"scifact": ("claim", "cited_doc_ids"), "fever": ("label", "evidence")}
+PREDICTION_KEYS = {"scifact": (), "fever": ("predicted_label", "predicted_evidence")}
 
 
-def _looks_like(path: str, task: str) -> str | None:
+def looks_like(path: str, task: str) -> str | None:
     """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
     import json
     from scorer.limits import MAX_JSON_DEPTH, json_depth
@@ -54,8 +54,8 @@ def _looks_like(path: str, task: str) -> str | None:
         return None
     if not isinstance(first, dict):
         return None
-    gold = any(key in first for key in _GOLD_KEYS[task])
-    predicted = any(key in first for key in _PREDICTION_KEYS[task])
+    gold = any(key in first for key in GOLD_KEYS[task])
+    predicted = any(key in first for key in PREDICTION_KEYS[task])
     if task == "scifact":
         return "gold" if gold else "predictions"
     if gold and not predicted:

@@ -180,15 +180,17 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     accepted = set()
     lines = [line for line, _ in predictions]
     names = claim_names([p.get("id") for _, p in predictions])
-    if all("id" in p for _, p in predictions):
-        keys, key_source = claim_keys(names, lines)
-    elif inputs.gold is not None and len(inputs.gold) == len(predictions) and \
-            all("id" in g for _, g in inputs.gold):
-        keys, key_source = claim_keys(claim_names([g["id"] for _, g in inputs.gold]), lines)
-    else:
-        keys, key_source = claim_keys(None, lines)
+    with_ids = all("id" in p for _, p in predictions)
     # Blind predictions take the gold line at their position: the files must pair up.
     paired = inputs.gold is not None and len(inputs.gold) == len(predictions)
+    gold_names = claim_names([g["id"] for _, g in inputs.gold]) \
+        if paired and all("id" in g for _, g in inputs.gold) else None
+    if with_ids:
+        keys, key_source = claim_keys(names, lines)
+    elif gold_names is not None:
+        keys, key_source = claim_keys(gold_names, lines)
+    else:
+        keys, key_source = claim_keys(None, lines)
     gold_rows = inputs.gold if paired else [None] * len(predictions)
     outcomes, inline = [], 0
     for key, name, (line, prediction), gold_row in zip(keys, names, predictions, gold_rows):
@@ -206,6 +208,9 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
             else:
                 _unknown_label(problems, policy, predicted_label, (inputs.predictions_path, line))
         outcomes.append(outcome)
+    if with_ids and gold_names is not None and inline < len(predictions) \
+            and names != gold_names:
+        _check_pairing(names, gold_names, outcomes, inputs, problems)
     if inputs.gold is not None and inline:
         problems.record("CLAIM_WARNING",
                         f"{inline} of {len(predictions)} prediction(s) carry their own "
@@ -220,6 +225,34 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     files = tuple(f for f in (inputs.gold_path, inputs.predictions_path) if f is not None)
     return Evaluation("fever", files, keys, table, outcomes, full_data("fever", table),
                       max_evidence, key_source)
+
+
+def _check_pairing(names: list, gold_names: list, outcomes: list, inputs: Inputs,
+                   problems: Problems) -> None:
+    """An ERROR when both files' ids identify claims (each unique in its file)
+    and a blind prediction's id is not that of the gold line at its position:
+    the reference pairs them by position all the same, and so do the numbers
+    here; but they are then another claim's.  Ids that identify nothing (the
+    official gold's, all 0) pass in silence."""
+    if len(set(names)) != len(names) or len(set(gold_names)) != len(gold_names):
+        return
+    differing = [number for number, (name, gold_name, outcome)
+                 in enumerate(zip(names, gold_names, outcomes))
+                 if name != gold_name and not outcome.inline]
+    if not differing:
+        return
+    first = differing[0]
+    line, gold_line = inputs.predictions[first][0], inputs.gold[first][0]
+    unknown = len(set(names) - set(gold_names))
+    why = (f"{unknown} of the predictions' ids are not in {inputs.gold_path}" if unknown
+           else "the same ids in another order")
+    problems.record("BAD_CLAIM_INPUT",
+                    f"claim ids do not pair up: the prediction has id {names[first]}, the gold "
+                    f"at its position ({inputs.gold_path} line {gold_line}) id "
+                    f"{gold_names[first]} ({why}); blind predictions are scored against the "
+                    f"gold line at their position, as the reference does, so "
+                    f"{len(differing)} of {len(names)} claim(s) were scored against another "
+                    f"claim's gold", where=Where(inputs.predictions_path, line))
 
 
 def _unknown_label(problems: Problems, policy: Policy, label: str, source: tuple) -> None:

@@ -144,7 +144,7 @@ def _leaderboard_figure(view: TrackView):
     axes.set_xlabel(view.metric_title + ("" if any(_finite(v) for v in lows)
                                           else "  (no samples: no intervals, no tests)"))
     axes.set_title(title + "\n" + "\n".join(signature_lines), fontsize=9, loc="left")
-    if runs:
+    if any(_finite(score) for score in scores):   # else nothing has a label to show
         figure.legend(loc="lower left", bbox_to_anchor=(left, 0.04 / height_in), ncol=3,
                       frameon=False, fontsize=8)
     return figure

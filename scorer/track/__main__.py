@@ -14,6 +14,7 @@ from scorer import cli, stopping
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 from scorer.catalogue import metric_catalogue
 from scorer.track.build import COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions, build
+from scorer.track.runner import EMPTY
 
 #: The track's own switches (each takes a value) and their help.
 TRACK_SWITCHES = {
@@ -113,7 +114,9 @@ def main(argv: Optional[list] = None) -> int:
         return stop.exit_status if isinstance(stop, stopping.Stopped) else 130
     failed = [r for r in result.results if r.status != "ok"]
     for r in failed:
-        sys.stderr.write(f"ERROR: run {r.name} has errors: see "
+        what = "scored nothing (its files hold no response)" if r.status == EMPTY \
+            else "has errors"
+        sys.stderr.write(f"ERROR: run {r.name} {what}: see "
                          f"{os.path.join(options.output_dir, 'runs', r.name, 'run.errlog')}\n")
     return result.exit_status
 

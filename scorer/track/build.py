@@ -82,6 +82,10 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
         shared, runs = runner.claim_runs(list(files))
     if not runs:
         raise ScorerError("no run found among the files")
+    # As found in the folders (a file holding several run ids serves each of them).
+    from scorer.cli import check_each_file_once
+    check_each_file_once(list(dict.fromkeys(
+        shared + [path for run in runs for path in run.files])))
     samples = _read_shared_inputs(request, shared, has_index)
     run_given = dict(given)
     if task == "coldstart" and not has_index:
@@ -168,13 +172,20 @@ def track_request(given: dict, files: list, argv: list, cwd: str):
 
 
 def _check_gold(task: str, path: str) -> None:
-    """A gold file that cannot be read stops the track before any run is scored."""
+    """A gold file that cannot be read, or a predictions file given as the gold,
+    stops the track before any run is scored."""
     if task == "scifact":
         from scorer.claims.scifact import read_gold
         read_gold(path)
     else:
         from scorer.claims.jsonl import read_objects
         read_objects(path)
+    from scorer.claims.driver import GOLD_KEYS, PREDICTION_KEYS, looks_like
+    if looks_like(path, task) == "predictions":
+        has = f"{' or '.join(PREDICTION_KEYS[task])} and " if PREDICTION_KEYS[task] else ""
+        raise ScorerError(f"{path} looks like predictions, not the gold (its first line has "
+                          f"{has}no {' or '.join(GOLD_KEYS[task])}); a claim track's first "
+                          f"file is the gold, then one predictions file per run")
 
 
 def _scorer_argv(argv: list, files: list, drop: tuple = ()) -> list:
@@ -259,7 +270,14 @@ def track_signature(request, samples, metric: str, options: TrackOptions) -> str
 # -- the folder ------------------------------------------------------------------------
 
 def check_output_dir(path: str) -> None:
-    """Refuse a folder that holds anything but an earlier track's files."""
+    """Refuse a folder that holds anything but an earlier track's files, and a
+    name that cannot take the finished folder's place (it is renamed there)."""
+    if not path.strip():
+        raise ScorerError(f"-output_dir needs a folder name, not '{path}'")
+    if os.path.basename(os.path.normpath(path)) in ("", ".", ".."):
+        raise ScorerError(f"-output_dir {path} cannot be replaced by the track folder (it is "
+                          f"the current folder, a parent or the root); name a folder inside "
+                          f"it, such as {os.path.join(path, 'track')}")
     if os.path.exists(path) and not os.path.isdir(path):
         raise ScorerError(f"-output_dir {path} exists and is not a folder")
     if os.path.isdir(path):

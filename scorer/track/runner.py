@@ -118,6 +118,10 @@ def _checked_names(runs: list) -> list:
 
 # -- scoring one run ------------------------------------------------------------------
 
+#: A run's status (the leaderboard's last column): "ok", "errors" (see its run.errlog),
+#: or EMPTY: its files hold no response, so it has no score.
+EMPTY = "empty"
+
 @dataclasses.dataclass
 class TrackJob:
     """What every run's scoring shares (sent to the worker processes once)."""
@@ -170,6 +174,10 @@ def score_run(run: TrackRun) -> RunResult:
                          report_files=[os.path.join("runs", run.name, "run.errlog")])
     result = results.run_result(run.name, request.policy.task, outcome,
                                 "errors" if problems.error_count else "ok")
+    if result.status == "ok" and not result.values:
+        # Files that hold no response (an empty run file): alone, the scorer warns and
+        # writes empty reports; in a track it is a run that was meant to be scored.
+        result.status = EMPTY
     result.report_files = [os.path.relpath(path, job.staging) for path in paths] + \
         [os.path.join("runs", run.name, "run.errlog")]
     return result
