@@ -132,10 +132,13 @@ def test_plain_coldstart_run_starts_no_blas_threads(tmp_path):
         assert status == "0" and int(threads) >= 2
 
 
-def test_the_command_line_prepares_its_process_first():
-    """scorer/__main__.py makes its settings before importing anything that loads numpy."""
-    source = (ROOT / "scorer" / "__main__.py").read_text(encoding="utf-8")
-    assert source.index("prepare_command_line_process()") < source.index("scorer.cli")
+@pytest.mark.parametrize("entry, first_import", [("__main__.py", "scorer.cli"),
+                                                  ("track/__main__.py", "from scorer import")])
+def test_the_command_line_prepares_its_process_first(entry, first_import):
+    """python -m scorer and python -m scorer.track make their settings before
+    importing anything that loads numpy."""
+    source = (ROOT / "scorer" / entry).read_text(encoding="utf-8")
+    assert source.index("prepare_command_line_process()") < source.index(first_import)
 
 
 def test_version_imports_none(tmp_path):

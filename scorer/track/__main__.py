@@ -5,16 +5,23 @@
 """
 from __future__ import annotations
 
-import os
-import sys
-import textwrap
-from typing import Optional
+if __name__ == "__main__":
+    # A command-line process: its settings (one BLAS thread, the allocator
+    # keeping freed blocks for the bootstrap; scorer/processenv.py) before
+    # the imports below load numpy.  Forked workers inherit them.
+    from scorer.processenv import prepare_command_line_process
+    prepare_command_line_process()
 
-from scorer import cli, stopping
-from scorer.problems import ERROR_EXIT_STATUS, ScorerError
-from scorer.catalogue import metric_catalogue
-from scorer.track.build import COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions, build
-from scorer.track.runner import EMPTY
+import os  # noqa: E402
+import sys  # noqa: E402
+import textwrap  # noqa: E402
+from typing import Optional  # noqa: E402
+
+from scorer import cli, stopping  # noqa: E402
+from scorer.problems import ERROR_EXIT_STATUS, ScorerError  # noqa: E402
+from scorer.catalogue import metric_catalogue  # noqa: E402
+from scorer.track.build import COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions, build  # noqa: E402
+from scorer.track.runner import EMPTY  # noqa: E402
 
 #: The track's own switches (each takes a value) and their help.
 TRACK_SWITCHES = {
