@@ -21,6 +21,7 @@ from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.progress import Progress
 from scorer.reports import Reports
+from scorer.textfile import hash_in_background
 
 
 def report_extensions(request) -> list:
@@ -102,6 +103,8 @@ def score(request, problems: Problems, samples=None) -> Outcome:
                                     f"-bootstrap {request.bootstrap:,}")
     if request.samples:
         if samples is None:
+            # Hashed for .params while it is parsed (scorer/textfile.py).
+            hash_in_background(request.samples)
             samples = bootstrap.read_samples(request.samples)
         _check_sample_ids(samples, queries, index)
         bootstrap.check_report_size(_samplescores_bytes(len(samples), runids),
