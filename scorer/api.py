@@ -40,7 +40,7 @@ class ScoreResult:
     texts does not pay for (or import) pandas."""
 
     def __init__(self, task: str, data, reports: dict, errlog: str, error_count: int,
-                 run_ids: tuple = (), claim_table=None):
+                 run_ids: tuple = (), claim_table=None, problem_names=frozenset()):
         self.task = task
         self._data = data
         # Claim tasks: (keys, columns) of the counts table; data.per_query is made
@@ -51,6 +51,10 @@ class ScoreResult:
         #: the error log's text, and how many errors it counts
         self.errlog = errlog
         self.error_count = error_count
+        #: the names of the problems recorded (scorer/problems.py CATALOGUE), for
+        #: callers that act on one kind: the leaderboard's program refuses
+        #: FEVER predictions scored against their own gold (CLAIM_OWN_GOLD)
+        self.problem_names = problem_names
         #: metric name -> full-data value (the keys -metric takes)
         self.values = data.values
         #: Cold Start: every run id the submission files hold, scored (the numbers are the
@@ -184,7 +188,8 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
     run_ids = tuple(run.runid for run in getattr(outcome, "runs", None) or ())
     claim_table = (outcome.evaluation.keys, outcome.evaluation.columns) if claims else None
     result = ScoreResult(request.policy.task, data, texts, problems.report(),
-                         problems.error_count, run_ids, claim_table)
+                         problems.error_count, run_ids, claim_table,
+                         frozenset(problems.names()))
     if problems.error_count:
         # The command line exits 255 here; numbers returned as if all were well would
         # be too easy to use (a -runids typo scores all zeros).

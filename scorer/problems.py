@@ -89,6 +89,10 @@ CATALOGUE = {
     # Claim verification (SciFact, FEVER)
     "BAD_CLAIM_INPUT": ("ERROR", "%s"),
     "CLAIM_WARNING": ("WARNING", "%s"),
+    # FEVER predictions carrying their own label and evidence beside a gold
+    # file: the reference scores them against themselves; a leaderboard,
+    # whose gold alone must decide, refuses such a submission.
+    "CLAIM_OWN_GOLD": ("WARNING", "%s"),
 }
 
 

@@ -313,6 +313,31 @@ def test_validate_gives_the_platforms_messages_and_scores(tmp_path, capsys):
     assert f"strict_score: {values['strict_score']!r}" in shown
 
 
+def test_fever_predictions_carrying_their_own_gold_are_refused(tmp_path, capsys):
+    """The reference scores a prediction that carries 'label' and 'evidence'
+    against them (a direct run warns and uses them); a leaderboard's gold
+    alone decides, so the program and the participants' check refuse it.
+    Scored directly, such a file gets a perfect strict score from gold it
+    made up itself."""
+    policy = os.path.join(CONFIGS, "fever.yaml")
+    gold = os.path.join(FEVER, "actual.jsonl")
+    with open(os.path.join(FEVER, "predictions.jsonl"), encoding="utf-8") as f:
+        honest = [json.loads(line) for line in f]
+    forged = "".join(json.dumps(dict(p, label=p["predicted_label"], evidence=[[
+        [0, 0, *sentence] for sentence in p["predicted_evidence"]]])) + "\n" for p in honest)
+    (tmp_path / "forged.jsonl").write_text(forged, encoding="utf-8")
+    assert api.score([gold, str(tmp_path / "forged.jsonl")], policy=policy).values[
+        "strict_score"] == 1.0
+    path = make_bundle(tmp_path, "-policy", policy, gold)
+    status, stderr, output = play_platform(tmp_path, path, {"team/preds.jsonl": forged})
+    assert status == 255, stderr
+    assert "team/preds.jsonl: predictions carry their own 'label' and 'evidence'" in stderr
+    assert "Traceback" not in stderr and os.listdir(output) == []
+    capsys.readouterr()
+    assert main(["-validate", str(tmp_path / "forged.jsonl"), "-policy", policy, gold]) == 255
+    assert "carry their own 'label' and 'evidence'" in capsys.readouterr().err
+
+
 # -- the bundle ---------------------------------------------------------------------
 
 def test_the_bundle_is_what_codabench_reads(tmp_path):

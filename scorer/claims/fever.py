@@ -212,7 +212,7 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
             and names != gold_names:
         _check_pairing(names, gold_names, outcomes, inputs, problems)
     if inputs.gold is not None and inline:
-        problems.record("CLAIM_WARNING",
+        problems.record("CLAIM_OWN_GOLD",
                         f"{inline} of {len(predictions)} prediction(s) carry their own "
                         f"'label' and 'evidence', which are used instead of "
                         f"{inputs.gold_path}", where=Where(detail=inputs.predictions_path))

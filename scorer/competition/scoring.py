@@ -98,8 +98,14 @@ def score(setup, submission) -> Scored:
             result = api.score(files, policy=policy, **switches)
     except ScorerError as error:
         raise SubmissionRefused(_refusal(submission, str(error)))
-    if result.error_count:
-        raise SubmissionRefused(_refusal(submission, result.errlog))
+    if "CLAIM_OWN_GOLD" in result.problem_names:
+        # The reference would score these predictions against their own label
+        # and evidence: on a leaderboard, a strict score of 1.0 for the asking.
+        raise SubmissionRefused(_refusal(
+            submission, f"{submission.name}: predictions carry their own 'label' and "
+                        f"'evidence'; the leaderboard scores every prediction against its own "
+                        f"gold only: remove those keys (a prediction holds 'id', "
+                        f"'predicted_label' and 'predicted_evidence')"))
     if setup.task == "coldstart" and len(result.run_ids) != 1:
         held = f"runs {', '.join(result.run_ids)}" if result.run_ids else "no run"
         raise SubmissionRefused(_refusal(submission, f"{submission.name}: holds {held}; a "
