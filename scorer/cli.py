@@ -407,6 +407,12 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
             with stopping.deferred(raise_pending=False):
                 return _fail(written, output_file, error_file, problems, str(error),
                              error.exit_status)
+        except BrokenPipeError:
+            # Reports or log on a pipe whose reader stopped (`| head`): nothing
+            # is wrong with the run; the files not yet in place are dropped.
+            with stopping.deferred(raise_pending=False):
+                written.discard()
+            return output.reader_gone()
         except Exception as error:  # a bug: the same cleanup, and the traceback to report it
             with stopping.deferred(raise_pending=False):
                 import traceback

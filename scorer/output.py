@@ -39,6 +39,23 @@ def stream(target: str):
     return sys.stdout if target.lower() == "stdout" else sys.stderr
 
 
+#: The exit status of a command whose reader went away (``... | head``): a
+#: shell's for a process ended by SIGPIPE (128 + 13), which Python ignores.
+READER_GONE_EXIT_STATUS = 141
+
+
+def reader_gone() -> int:
+    """After a BrokenPipeError on a standard stream: what a Unix filter does
+    when its reader stops reading (no message, no traceback), and what is
+    left unflushed goes nowhere rather than failing once more at exit."""
+    for out in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        except (OSError, ValueError):
+            pass
+    return READER_GONE_EXIT_STATUS
+
+
 def check_writable(target: str) -> None:
     """Fail before any work is done when a report or log cannot be created
     there (a stream is always writable)."""

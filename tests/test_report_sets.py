@@ -257,3 +257,45 @@ def test_every_report_a_task_writes_is_in_the_table():
                               files=tuple(map(str, files)), bootstrap=bootstrap, seed=1)
             reports = claims_driver.run(request, Problems())
             assert set(reports.extensions) <= set(TASK_EXTENSIONS[task]), task
+
+
+def _to_a_reader_gone(command: list, cwd: Path) -> subprocess.CompletedProcess:
+    """Run ``python -m COMMAND`` with standard output a pipe nobody reads
+    any more (``... | head`` once head has what it wants)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run([sys.executable, "-m", *command], cwd=cwd, stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+
+
+def test_reports_on_a_pipe_whose_reader_left_end_quietly(tmp_path):
+    """A closed pipe is how `| head` says it has enough: the shell's status
+    for SIGPIPE (141), no traceback, no 'internal error', nothing left over."""
+    for name in ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"):
+        (tmp_path / name).write_bytes((DEMO / name).read_bytes())
+    done = _to_a_reader_gone(["scorer", "-expand", "CSSF17", "ldc-query.xml", "qrel.txt",
+                              "DEMORUN.tab.txt"], tmp_path)
+    assert (done.returncode, done.stderr) == (141, "")
+    assert sorted(os.listdir(tmp_path)) == ["DEMORUN.tab.txt", "ldc-query.xml", "qrel.txt"]
+    # the reports in files, the error log to the closed pipe: the reports stay
+    done = _to_a_reader_gone(["scorer", "-expand", "CSSF17", "-output_file", "run",
+                              "-error_file", "stdout", "ldc-query.xml", "qrel.txt",
+                              "DEMORUN.tab.txt"], tmp_path)
+    assert (done.returncode, done.stderr) == (141, "")
+    assert no_temporary_files(tmp_path) and (tmp_path / "run.summary").stat().st_size > 0
+
+
+def test_a_diff_on_a_pipe_whose_reader_left_ends_quietly(tmp_path):
+    for name in ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"):
+        (tmp_path / name).write_bytes((DEMO / name).read_bytes())
+    policy = str(Path(__file__).resolve().parents[1] / "configs" / "coldstart-sf.yaml")
+    for prefix, switches in (("kb", []), ("sf", ["-policy", policy])):
+        assert cli.main([*switches, "-expand", "CSSF17", "-output_file", str(tmp_path / prefix),
+                         "-error_file", str(tmp_path / f"{prefix}.errlog"),
+                         *(str(tmp_path / name) for name in
+                           ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"))]) == 0
+    done = _to_a_reader_gone(["scorer.diff", "kb", "sf"], tmp_path)
+    assert (done.returncode, done.stderr) == (141, "")

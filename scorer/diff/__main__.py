@@ -126,6 +126,8 @@ def main(argv=None) -> int:
     except stopping.Stopped as stop:
         sys.stderr.write(f"ERROR: Stopped by {stop.name}; nothing was written\n")
         return stop.exit_status
+    except BrokenPipeError:         # the text's reader stopped reading (`| head`)
+        return output.reader_gone()
     return 1 if diff.scoring else 0
 
 
