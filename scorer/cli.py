@@ -184,6 +184,12 @@ def parse_arguments(argv) -> tuple:
             if takes_value:
                 if i + 1 >= len(argv):
                     raise UsageError(f"Switch {argument} needs a value", brief=True)
+                value = ALIASES.get(argv[i + 1], argv[i + 1])
+                if value.startswith("-") and value[1:] in SWITCHES:
+                    # A forgotten value: the next switch would be taken for it
+                    # (-output_file -policy p.yaml: reports named -policy.*).
+                    raise UsageError(f"Switch {argument} needs a value, not the switch "
+                                     f"{argv[i + 1]}", brief=True)
                 if name in ("output_file", "error_file") and not argv[i + 1].strip():
                     # An empty name would write ".sf" and friends, or fail at the very end.
                     raise UsageError(f"Switch {argument} needs a file name (or stdout, stderr), "

@@ -379,6 +379,26 @@ def test_value_switch_without_its_value(demo):
     assert outcome.files == []
 
 
+@pytest.mark.parametrize("switch, taken", [("-output_file", "-policy"), ("-expand", "-queries"),
+                                           ("-policy", "--version"), ("-seed", "-bootstrap")])
+def test_a_switch_is_not_taken_for_a_forgotten_value(demo, switch, taken):
+    """-output_file -policy p.yaml ...: the forgotten value would be the next
+    switch, and the run would go on with reports named -policy.* (or take
+    p.yaml for an input file)."""
+    outcome = demo.run_argv([switch, taken, "x", *FILES])
+    assert outcome.status == 255
+    assert outcome.stdout == f"ERROR: Switch {switch} needs a value, not the switch {taken}\n" \
+        + BRIEF
+    assert outcome.files == []
+
+
+def test_a_value_starting_with_a_dash_that_is_no_switch_is_a_value(demo, monkeypatch):
+    monkeypatch.chdir(demo.out)
+    assert main(["-expand", "CSSF17", "-output_file", "-run", "-error_file", "-run.errlog",
+                 *(str(demo.inputs / name) for name in FILES)]) == 0
+    assert (demo.out / "-run.summary").stat().st_size > 0
+
+
 def test_existing_error_file_is_fatal(demo):
     (demo.out / "run.errlog").write_text("keep me\n")
     outcome = demo.run()
