@@ -617,6 +617,37 @@ def test_a_file_named_twice_and_bootstrap_0_are_refused(tmp_path, capsys):
     assert not out.exists()
 
 
+def test_a_missing_run_file_stops_the_track_before_any_run(tmp_path, capsys):
+    """A run file that is not there is a mistake in the command: named, exit
+    255, no folder (it ended in a FileNotFoundError traceback once every run
+    was scored, when the track's .params was written)."""
+    inputs = _demo_inputs(tmp_path)
+    out = tmp_path / "track"
+    assert track_main(["-expand", "CSSF17", "-output_dir", str(out)] + inputs
+                      + [str(tmp_path / "nosuch.tab.txt")]) == 255
+    stderr = capsys.readouterr().err
+    assert f"Could not open {tmp_path / 'nosuch.tab.txt'}: No such file or directory" in stderr
+    assert "Traceback" not in stderr and not out.exists()
+    gold = str(ROOT / "fixtures" / "fever" / "blind" / "actual.jsonl")
+    with pytest.raises(ScorerError, match=r"Could not open .*nosuch.jsonl: No such file"):
+        scorer.score_track([gold, str(ROOT / "fixtures" / "fever" / "blind" /
+                                      "predictions.jsonl"), str(tmp_path / "nosuch.jsonl")],
+                           policy=str(ROOT / "configs" / "fever.yaml"))
+
+
+@pytest.mark.parametrize("switch, taken", [("-output_dir", "-jobs"), ("-metric", "-expand"),
+                                           ("-jobs", "-output_dir")])
+def test_a_switch_is_not_taken_for_a_forgotten_track_value(tmp_path, capsys, switch, taken):
+    inputs = _demo_inputs(tmp_path)
+    argv = ["-expand", "CSSF17", switch, taken, "2", *inputs]
+    if switch != "-output_dir":
+        argv = ["-output_dir", str(tmp_path / "track"), *argv]
+    assert track_main(argv) == 255
+    assert f"ERROR: Switch {switch} needs a value, not the switch {taken}" in \
+        capsys.readouterr().out
+    assert not (tmp_path / "track").exists() and not (tmp_path / taken).exists()
+
+
 def test_an_empty_run_file_is_a_run_that_scored_nothing(tmp_path, capsys):
     inputs = _demo_inputs(tmp_path)
     runs = tmp_path / "runs"

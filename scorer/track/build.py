@@ -84,8 +84,9 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
         raise ScorerError("no run found among the files")
     # As found in the folders (a file holding several run ids serves each of them).
     from scorer.cli import check_each_file_once
-    check_each_file_once(list(dict.fromkeys(
-        shared + [path for run in runs for path in run.files])))
+    named = list(dict.fromkeys(shared + [path for run in runs for path in run.files]))
+    check_each_file_once(named)
+    _check_readable(named)
     samples = _read_shared_inputs(request, shared, has_index)
     run_given = dict(given)
     if task == "coldstart" and not has_index:
@@ -121,6 +122,18 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
         if staging is not None:
             with stopping.deferred(raise_pending=False):
                 shutil.rmtree(staging, ignore_errors=True)
+
+
+def _check_readable(paths: list) -> None:
+    """Every file named must open before any run is scored: a missing run
+    file is a typing mistake in the command, not a run to score (it ended in
+    a traceback while the track's own .params was written, after every run)."""
+    for path in paths:
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as error:
+            raise ScorerError(f"Could not open {path}: {error.strerror or error}")
 
 
 def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) -> None:
