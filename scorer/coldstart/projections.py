@@ -360,21 +360,23 @@ def _ldc_max_choice(structure: RunStructure, by_sf: np.ndarray) -> np.ndarray:
     n_groups = len(structure.ldc_names)
     if not n_groups or not n_samples:
         return np.full((n_groups, n_samples), -1, dtype=np.intp)
-    # Members of each LDC query one after the other, in member order: one
-    # max and one "first position holding it" per segment, for all LDC
-    # queries at once (segments of rows: the reductions run along rows).
+    # Members of each LDC query one after the other, in member order, and one
+    # maximum per segment for all LDC queries at once (segments of rows: the
+    # reduction runs along rows).  The value maximised encodes both choices:
+    # F1 as its rank among the F1 values (the same order and ties, 1 = lowest,
+    # 0 = not drawn) times n, plus n - 1 - position, so that of equal F1 the
+    # first position is the largest.
     order = np.concatenate(structure.ldc_members)
     sizes = np.array([len(m) for m in structure.ldc_members])
     starts = np.cumsum(sizes) - sizes
-    # F1 as its rank among the F1 values (1 = lowest, 0 = not drawn): the
-    # same order and ties, in 4 bytes.
     _, rank = np.unique(structure.sf_f1[order], return_inverse=True)
-    scores = (by_sf[order] > 0) * (rank.astype(np.int32) + 1)[:, None]
-    best = np.maximum.reduceat(scores, starts, axis=0)                 # (groups, B)
-    position = np.where(scores == np.repeat(best, sizes, axis=0),
-                        np.arange(len(order), dtype=np.int32)[:, None], len(order))
-    first = np.minimum.reduceat(position, starts, axis=0)
-    return np.where(best > 0, order[np.minimum(first, len(order) - 1)], -1)
+    n = len(order)
+    kind = np.int32 if (int(rank.max(initial=0)) + 2) * n < 2 ** 31 else np.int64
+    key = (by_sf[order] > 0) * ((rank.astype(kind) + 1) * n)[:, None]
+    key += (n - 1 - np.arange(n, dtype=kind))[:, None]
+    best = np.maximum.reduceat(key, starts, axis=0)                    # (groups, B)
+    # a key of n or more: a drawn member's (not drawn: n - 1 - position, below n)
+    return np.where(best >= n, order[n - 1 - best % n], -1)
 
 
 def ldc_max_aggregates(structure: RunStructure, multiplicity: np.ndarray,
