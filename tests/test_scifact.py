@@ -75,12 +75,17 @@ def metrics_from_counts(abstract: dict, sentence: dict) -> dict:
 
 # ---------------------------------------------------------------- parity
 
+#: Parity cases whose input scorer refuses although the evaluator scores it
+#: (README, "Mistakes and hostile input"): case -> words of the refusal.
+REFUSED_CASES = {"empty_files": ["gold.jsonl", "no gold claims"]}
+
+
 def parity_cases_with_numbers():
     if not PARITY.is_dir():
         return []
     cases = [PARITY / "official_small", PARITY / "synthetic"]
     cases += sorted(p for p in (PARITY / "cases").iterdir()
-                    if (p / "expected_metrics.json").exists())
+                    if (p / "expected_metrics.json").exists() and p.name not in REFUSED_CASES)
     return cases
 
 
@@ -99,6 +104,25 @@ def test_parity_metrics_equal_reference_exactly(case):
     assert list(expected) == LEADERBOARD_KEYS
     assert {k: got["metrics"][k] for k in expected} == expected
     assert list(got["metrics"]) == LEADERBOARD_KEYS + ["label_accuracy"]
+
+
+@needs_parity
+@pytest.mark.parity
+@pytest.mark.parametrize("name", sorted(REFUSED_CASES))
+def test_parity_cases_refused_on_purpose_still_count_as_the_evaluator(name):
+    """A gold without claims is refused (the evaluator's all-0.0 report passed an
+    empty export for a scored run), but the counting itself, given the same
+    (empty) claims, still gives the evaluator's numbers."""
+    case = PARITY / "cases" / name
+    with pytest.raises(ScorerError) as caught:
+        run_json(case / "gold.jsonl", case / "predictions.jsonl")
+    for word in REFUSED_CASES[name]:
+        assert word in str(caught.value)
+    expected = json.loads((case / "expected_metrics.json").read_text())
+    inputs = scifact.Inputs(str(case / "gold.jsonl"), str(case / "predictions.jsonl"), [], [],
+                            scifact.LEADERBOARD)
+    got = scifact.evaluate(inputs, policy(), Problems()).metrics
+    assert {k: got[k] for k in expected} == expected
 
 
 @needs_parity
@@ -258,6 +282,82 @@ def test_bad_input_gives_a_clear_error(tmp_path, gold_rows, prediction_rows, wor
         run_json(gold, predictions)
     for word in words:
         assert word in str(caught.value)
+
+
+def test_empty_gold_or_predictions_are_refused_naming_the_file(tmp_path):
+    """As FEVER refuses predictions without claims: no all-zero report of nothing."""
+    empty = write_jsonl(tmp_path / "empty.jsonl", [])
+    gold = write_jsonl(tmp_path / "gold.jsonl", [GOLD])
+    with pytest.raises(ScorerError, match=r"empty\.jsonl: no gold claims"):
+        run_json(empty, empty)
+    with pytest.raises(ScorerError) as caught:
+        run_json(gold, empty)
+    assert str(caught.value).startswith(f"{empty}: no predictions, for 1 gold claim(s)")
+
+
+# ---------------------------------------------------------------- prediction shapes
+
+#: Gold labels of fixtures/scifact/basic: SUPPORT, CONTRADICT, NOT_ENOUGH_INFO, SUPPORT.
+BASIC_LABELS = ["SUPPORT", "CONTRADICT", "NOT_ENOUGH_INFO", "CONTRADICT"]
+
+
+def labelled_rows(labels, evidence=None):
+    """Predictions of the basic fixture's claims 1-4 with these top-level labels
+    (None: no label key); every evidence empty unless given per claim."""
+    evidence = evidence or {}
+    rows = []
+    for claim_id, label in enumerate(labels, 1):
+        row = {"id": claim_id}
+        if label is not None:
+            row["label"] = label
+        row["evidence"] = evidence.get(claim_id, {})
+        rows.append(row)
+    return rows
+
+
+def test_empty_evidence_file_with_labels_is_read_in_the_sets_shape(tmp_path):
+    predictions = write_jsonl(tmp_path / "p.jsonl", labelled_rows(BASIC_LABELS))
+    problems = Problems()
+    evaluation = score(FIXTURES / "basic" / "gold.jsonl", predictions, problems=problems)
+    assert evaluation.metrics["label_accuracy"] == 0.75
+    assert problems.names() == []
+
+
+def test_a_line_without_the_label_others_have_is_an_error_naming_it(tmp_path):
+    """It made the whole file leaderboard-shaped: every other label dropped without a word
+    (label accuracy 0.75 -> 0.25)."""
+    rows = labelled_rows(["SUPPORT", "CONTRADICT", None, "CONTRADICT"])
+    predictions = write_jsonl(tmp_path / "p.jsonl", rows)
+    with pytest.raises(ScorerError) as caught:
+        run_json(FIXTURES / "basic" / "gold.jsonl", predictions)
+    message = str(caught.value)
+    assert message.startswith(f"{predictions} line 3: the prediction has no top-level 'label'")
+    assert "line 1 has a top-level 'label'" in message
+    # the same when an abstract in the sets shape decided the shape
+    rows = labelled_rows(["SUPPORT", None, "NOT_ENOUGH_INFO", "CONTRADICT"],
+                         {1: {"10": [{"sentences": [0, 1], "label": "SUPPORT"}]}})
+    write_jsonl(predictions, rows)
+    with pytest.raises(ScorerError) as caught:
+        run_json(FIXTURES / "basic" / "gold.jsonl", predictions)
+    assert str(caught.value).startswith(
+        f"{predictions} line 2: the prediction has no top-level 'label', but line 1 of this "
+        f"file is in the evidence-sets shape")
+
+
+def test_top_level_label_in_the_leaderboard_shape_is_a_warning(tmp_path):
+    """The evaluator reads no top-level label (nor does scorer in that shape): the numbers
+    stay those of the file without it, and a WARNING names the file and lines."""
+    abstract = {1: {"10": {"sentences": [0, 1], "label": "SUPPORT"}}}
+    plain = write_jsonl(tmp_path / "plain.jsonl", labelled_rows([None] * 4, abstract))
+    labelled = write_jsonl(tmp_path / "labelled.jsonl",
+                           labelled_rows(["CONTRADICT", None, "SUPPORT", "CONTRADICT"], abstract))
+    gold = FIXTURES / "basic" / "gold.jsonl"
+    problems = Problems()
+    assert score(gold, labelled, problems=problems).metrics == score(gold, plain).metrics
+    report = problems.report()
+    assert report.startswith("WARNING: a top-level 'label' is not read in the leaderboard shape")
+    assert f"({labelled} line 1 and 2 other places)" in report
+    assert problems.error_count == 0
 
 
 def test_driver_needs_two_files(tmp_path):

@@ -70,7 +70,10 @@ PredictedAbstract = namedtuple("PredictedAbstract", "doc label sentences sets", 
 PredictedClaim = namedtuple("PredictedClaim", "line id abstracts label dropped",
                             defaults=(None, ()))
 
-Inputs = namedtuple("Inputs", "gold_path predictions_path gold predictions shape")
+#: unread_labels: lines of the predictions whose top-level ``label`` the
+#: shape does not read (leaderboard shape: the abstracts' labels decide).
+Inputs = namedtuple("Inputs", "gold_path predictions_path gold predictions shape unread_labels",
+                    defaults=((),))
 
 
 # ---------------------------------------------------------------- per-claim outcomes
@@ -99,8 +102,8 @@ ClaimOutcome = namedtuple("ClaimOutcome", "key name gold predicted gold_label pr
 
 def read_inputs(gold_path: str, predictions_path: str) -> Inputs:
     gold = read_gold(gold_path)
-    predictions, shape = read_predictions(predictions_path)
-    return Inputs(gold_path, predictions_path, gold, predictions, shape)
+    predictions, shape, unread_labels = read_predictions(predictions_path)
+    return Inputs(gold_path, predictions_path, gold, predictions, shape, unread_labels)
 
 
 def _require(obj: dict, key: str, where: str, what: str):
@@ -166,34 +169,49 @@ def read_gold(path: str) -> list:
             label, rationales = _evidence_sets(doc, sets, where, "gold")
             abstracts[doc] = GoldAbstract(doc, label, rationales)
         claims.append(GoldClaim(line, claim_id, abstracts))
+    if not claims:
+        # The evaluator writes 0.0 for every metric (its safe division), which
+        # passes an empty export for a run that scored nothing; FEVER's stops.
+        raise ScorerError(f"{path}: no gold claims; the scores are undefined without claims")
     return claims
 
 
-def detect_shape(objects: list) -> str:
-    """Which shape a prediction file is in, from its first non-empty evidence.
+def detect_shape(objects: list) -> tuple:
+    """Which shape a prediction file is in, and the line that decided it:
 
     * leaderboard: ``{id, evidence: {doc: {label, sentences}}}``;
     * evidence sets: ``{id, label, evidence: {doc: [{sentences, label}, ...]}}``.
 
-    A file whose every evidence is empty is in the sets shape when every line
-    has a top-level ``label``.
+    The first non-empty evidence decides.  A file whose every evidence is
+    empty is in the sets shape when some line has a top-level ``label``
+    (which every line then needs), else in the leaderboard shape; the line
+    is None when no line decided (a leaderboard file of empty predictions).
     """
-    for _line, obj in objects:
+    for line, obj in objects:
         evidence = obj.get("evidence")
         if isinstance(evidence, dict) and evidence:
             first = next(iter(evidence.values()))
-            return SETS if isinstance(first, list) else LEADERBOARD
-    if objects and all("label" in obj for _line, obj in objects):
-        return SETS
-    return LEADERBOARD
+            return (SETS if isinstance(first, list) else LEADERBOARD), line
+    labelled = next((line for line, obj in objects if "label" in obj), None)
+    return (LEADERBOARD, None) if labelled is None else (SETS, labelled)
+
+
+def _shape_reason(shape: str, line: int, objects: list) -> str:
+    """Why the file was read in ``shape``, the decision made on ``line``."""
+    name = "evidence-sets" if shape == SETS else "leaderboard"
+    if any(at == line and isinstance(obj.get("evidence"), dict) and obj["evidence"]
+           for at, obj in objects):
+        return f"line {line} of this file is in the {name} shape"
+    return (f"line {line} has a top-level 'label' and no line predicts an abstract, so the "
+            f"file is read in the evidence-sets shape (id, label, evidence sets)")
 
 
 def read_predictions(path: str) -> tuple:
+    """The predictions, their shape, and the lines whose top-level ``label``
+    that shape does not read (leaderboard shape)."""
     objects = read_objects(path)
-    shape = detect_shape(objects)
-    first_line = next((line for line, obj in objects
-                       if isinstance(obj.get("evidence"), dict) and obj["evidence"]), None)
-    claims = []
+    shape, first_line = detect_shape(objects)
+    claims, unread_labels = [], []
     for line, obj in objects:
         where = f"{path} line {line}"
         claim_id = _require(obj, "id", where, "the prediction")
@@ -208,9 +226,7 @@ def read_predictions(path: str) -> tuple:
                 raise ScorerError(
                     f"{where}: abstract {show(doc)} is written in the "
                     f"{'evidence-sets' if in_sets_shape else 'leaderboard'} shape, but "
-                    f"line {first_line} of this file is in the "
-                    f"{'evidence-sets' if shape == SETS else 'leaderboard'} shape; "
-                    f"one file must use one shape")
+                    f"{_shape_reason(shape, first_line, objects)}; one file must use one shape")
             if shape == SETS:
                 label, sentence_lists = _evidence_sets(doc, value, where, "predicted")
                 joined = tuple(s for sentences in sentence_lists for s in sentences)
@@ -226,11 +242,16 @@ def read_predictions(path: str) -> tuple:
                 abstracts.append(PredictedAbstract(doc, label, sentences))
         claim_label = None
         if shape == SETS:
-            claim_label = _label(_require(obj, "label", where, "the prediction (evidence-sets "
-                                          "shape)"), where, "the claim")
+            if "label" not in obj:
+                raise ScorerError(f"{where}: the prediction has no top-level 'label', but "
+                                  f"{_shape_reason(shape, first_line, objects)}; in that "
+                                  f"shape every line needs its claim's label")
+            claim_label = _label(obj["label"], where, "the claim")
+        elif "label" in obj:
+            unread_labels.append(line)
         claims.append(PredictedClaim(line, claim_id, tuple(abstracts), claim_label,
                                      tuple(dropped)))
-    return claims, shape
+    return claims, shape, tuple(unread_labels)
 
 
 # ---------------------------------------------------------------- scoring
@@ -249,6 +270,10 @@ def claim_label(labels) -> str:
 def check_order(inputs: Inputs) -> None:
     """Predictions must list the gold claims, one line each, in gold order."""
     gold, predictions = inputs.gold, inputs.predictions
+    if gold and not predictions:
+        raise ScorerError(f"{inputs.predictions_path}: no predictions, for {len(gold)} gold "
+                          f"claim(s) ({inputs.gold_path}); predictions must list every gold "
+                          f"claim once, in gold order")
     for g, p in zip(gold, predictions):
         if g.id != p.id:
             raise ScorerError(
@@ -281,6 +306,12 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
                         "claim ids are not unique or hold a blank, ':' or ','; claims are "
                         "identified by gold line number (line<N>) in samples files",
                         where=Where(detail=inputs.gold_path))
+    for line in inputs.unread_labels:
+        problems.record("CLAIM_WARNING",
+                        "a top-level 'label' is not read in the leaderboard shape ({id, "
+                        "evidence: {doc: {label, sentences}}}): the claim's label is that of "
+                        "its predicted abstracts",
+                        where=Where(file=inputs.predictions_path, line=line))
     table = claim_columns([o.counts for o in outcomes], COLUMNS)
     return Evaluation("scifact", (inputs.gold_path, inputs.predictions_path), keys, table,
                       outcomes, full_data("scifact", table), policy.max_evidence, key_source)
