@@ -94,19 +94,73 @@ def test_scifact_samples_file_replay_too():
     assert {m for e in samples.elements for m in e.members} <= {"1", "2", "3", "4"}
 
 
-def test_unknown_ids_are_ignored_with_a_warning(tmp_path):
+@pytest.mark.parametrize("text, words", [
+    # samples of another split: every sample came out empty, scored as strict 0 and
+    # precision 1, intervals [0, 0] around the full-data score
+    ("1 1 2 3\n2 3 2 1\n", ["line 1: '1' is not a claim of the gold", "1000, 1001, 1002, ..."]),
+    ("1 1000 1001\n2 1010 nope 1012\n", ["line 2: 'nope' is not a claim of the gold"]),
+    ("1 1000\n2 1000:1001\n", ["line 2: '1000:1001' is not a claim"]),
+    # a sample line that draws no claim was scored as that empty sample
+    ("1 1000 1001\n2\n3 1005\n", ["line 2: sample 2 draws no claim"]),
+    ("7\r1 1000\r\n", ["line 1: sample 7 draws no claim"]),
+    ("", [": no samples"]),
+])
+def test_samples_not_drawing_claims_of_the_gold_are_refused(tmp_path, text, words):
     path = fever_set(tmp_path, n=30)
-    plain = tmp_path / "plain.txt"
-    plain.write_text("1 1000 1001 1001 1005\n2 1010 1011 1012\n", encoding="utf-8")
-    noisy = tmp_path / "noisy.txt"
-    noisy.write_text("1 1000 nope 1001 1001 1005\n2 1010 1011 zzz 1012\n", encoding="utf-8")
-    problems = Problems()
-    with_noise = dict(driver.run(fever_request(path, samples=str(noisy)), problems))
-    without = dict(driver.run(fever_request(path, samples=str(plain)), Problems()))
-    assert with_noise["samplescores"] == without["samplescores"]
-    report = problems.report()
-    assert "2 claim id(s) in the samples are not claims of the gold" in report
-    assert "nope" in report and str(noisy) in report
+    samples = tmp_path / "samples.txt"
+    samples.write_bytes(text.encode())
+    with pytest.raises(ScorerError) as caught:
+        driver.run(fever_request(path, samples=str(samples)), Problems())
+    message = str(caught.value)
+    assert message.startswith(str(samples))
+    for word in words:
+        assert word in message
+
+
+def test_unknown_claim_ids_stop_the_command_before_any_report(tmp_path):
+    """Exit 255 and the file, line and id named; no report written."""
+    from scorer import cli
+    case = FIXTURES / "fever" / "blind"
+    samples = tmp_path / "other.txt"
+    samples.write_text("1 1 2 3\n", encoding="utf-8")
+    prefix = tmp_path / "run"
+    policy = FIXTURES.parent / "configs" / "fever.yaml"
+    status = cli.main(["-policy", str(policy), "-samples", str(samples),
+                       "-output_file", str(prefix), "-error_file", str(tmp_path / "log"),
+                       str(case / "actual.jsonl"), str(case / "predictions.jsonl")])
+    assert status == 255
+    assert f"FATAL_ERROR: {samples} line 1: '1' is not a claim of the gold" in \
+        (tmp_path / "log").read_text()
+    assert not list(tmp_path.glob("run*"))
+
+
+def test_claims_named_by_line_are_named_so_in_the_refusal(tmp_path):
+    """Redacted ids (the official FEVER dev set's 0s): claims are line<N>; samples of
+    '0' drew nothing."""
+    rows = [json.loads(line) for line in fever_set(tmp_path, n=3).read_text().splitlines()]
+    path = tmp_path / "zeros.jsonl"
+    path.write_text("".join(json.dumps(dict(row, id=0)) + "\n" for row in rows))
+    samples = tmp_path / "samples.txt"
+    samples.write_text("1 0 0 0\n", encoding="utf-8")
+    with pytest.raises(ScorerError, match=r"line1, line2, line3 \(by gold line number"):
+        driver.run(fever_request(path, samples=str(samples)), Problems())
+    samples.write_text("1 line1 line3 line3\n", encoding="utf-8")
+    assert "confidence" in dict(driver.run(fever_request(path, samples=str(samples)),
+                                           Problems()))
+
+
+@pytest.mark.parametrize("task", ["scifact", "fever"])
+def test_gold_keys_check_shared_samples_as_the_runs_do(tmp_path, task):
+    """For a track: the gold alone names the claims as the runs' evaluations do."""
+    case = FIXTURES / task / ("basic" if task == "scifact" else "blind")
+    gold = case / ("gold.jsonl" if task == "scifact" else "actual.jsonl")
+    predictions = case / "predictions.jsonl"
+    evaluation = driver.evaluate(build_policy({"task": task}, {}), (str(gold), str(predictions)),
+                                 Problems())
+    assert driver.gold_keys(task, str(gold)) == (evaluation.keys, evaluation.key_source)
+    samples = parse_samples([f"1 {' '.join(evaluation.keys)}\n", "2 nope\n"], "s.txt")
+    with pytest.raises(ScorerError, match="s.txt line 2: 'nope' is not a claim"):
+        driver.check_sample_ids(samples, "s.txt", *driver.gold_keys(task, str(gold)), str(gold))
 
 
 def test_bootstrap_needs_a_seed_and_excludes_samples(tmp_path):

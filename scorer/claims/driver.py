@@ -11,7 +11,8 @@ from scorer import quickexit
 from scorer.claims import fever, reports, scifact
 from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
-from scorer.problems import Problems, ScorerError, Where
+from scorer.limits import shorten
+from scorer.problems import Problems, ScorerError
 from scorer.reports import Reports
 from scorer.request import Request
 
@@ -119,11 +120,69 @@ def _sample_values(evaluation: Evaluation, samples: SampleSet):
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
-def unknown_ids(samples: SampleSet, keys: list) -> list:
-    """Claim ids drawn in the samples that are not claims of the gold, first-seen order."""
+def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
+                     gold_path: str) -> None:
+    """A samples file must hold samples, each drawing claims of the gold
+    (``keys``, from :func:`gold_keys` or the run's evaluation), one plain
+    claim id a token.  Samples of another split or of redacted ids drew
+    nothing, and their empty samples gave intervals of [0, 0] around any
+    score.  Refused with the file, line and id, as Cold Start refuses samples
+    of unknown queries."""
+    if not len(samples):
+        # scorer.samples refuses 0 samples for the same reason: intervals of nothing.
+        raise ScorerError(f"{path or 'the samples'}: no samples; expected lines "
+                          f"'NUMBER CLAIM_ID CLAIM_ID ...'")
     known = set(keys)
-    return list(dict.fromkeys(member for element in samples.elements
-                              for member in element.members if member not in known))
+    for element, (source, line) in zip(samples.elements, samples.origins or ()):
+        if element.members == (element.group,) and element.group in known:
+            continue
+        shown = ", ".join(keys[:3]) + (", ..." if len(keys) > 3 else "")
+        how = (" (by gold line number: the ids are not unique or hold a blank, ':' or ',')"
+               if key_source == "line" else "")
+        raise ScorerError(f"{source} line {line}: '{shorten(element.text())}' is not a claim "
+                          f"of the gold ({gold_path}), whose claims a samples file names as "
+                          f"{shown}{how}")
+    for number, draw in zip(samples.numbers, samples.draws):
+        if not len(draw):
+            where = f"{path} line {_sample_line(path, number)}" if path else "the samples"
+            raise ScorerError(f"{where}: sample {number} "
+                              f"draws no claim; a sample draws claims of the gold, as many as "
+                              f"it has")
+
+
+def _sample_line(path: str, number: int) -> str:
+    """The line of ``path`` that gave sample ``number`` (its last line of that
+    number, as a later line replaces an earlier one), for a message."""
+    found = "?"
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError:
+        return found
+    for at, line in enumerate(text.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+                              .split(b"\n"), 1):
+        tokens = line.split()
+        if tokens and tokens[0].isdigit() and int(tokens[0]) == number:
+            found = str(at)
+    return found
+
+
+def gold_keys(task: str, gold_path: str) -> tuple:
+    """``(claim keys, key source)`` of a gold file, as a run against it names its
+    claims in samples files: for a track, whose shared samples are checked
+    (:func:`check_sample_ids`) before any run is scored.  (A FEVER run whose
+    predictions carry ids of their own names its claims by those.)"""
+    from scorer.claims.metrics import claim_keys, claim_names
+    if task == "scifact":
+        gold = [(claim.line, claim.id) for claim in scifact.read_gold(gold_path)]
+    else:
+        from scorer.claims.jsonl import read_objects
+        objects = read_objects(gold_path)
+        if not all("id" in claim for _line, claim in objects):
+            return claim_keys(None, [line for line, _claim in objects])
+        gold = [(line, claim["id"]) for line, claim in objects]
+    return claim_keys(claim_names([claim_id for _line, claim_id in gold]),
+                      [line for line, _id in gold])
 
 
 class Outcome:
@@ -156,6 +215,9 @@ def score(request: Request, problems: Problems, samples: SampleSet | None = None
         samples, generated = sample_set(request, evaluation)
     else:
         generated = request.bootstrap is not None
+    if samples is not None and not generated:
+        check_sample_ids(samples, request.samples, evaluation.keys, evaluation.key_source,
+                         evaluation.files[0])
     seed = request.seed if generated else None
     signature = reports.signature(policy, samples, seed)
     texts = [
@@ -170,13 +232,6 @@ def score(request: Request, problems: Problems, samples: SampleSet | None = None
     ]
     if samples is None:
         return Outcome(Reports.from_pairs(texts), evaluation)
-    missing = unknown_ids(samples, evaluation.keys)
-    if missing:
-        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
-        problems.record("CLAIM_WARNING",
-                        f"{len(missing)} claim id(s) in the samples are not claims of the "
-                        f"gold and are ignored: {shown}",
-                        where=Where(detail=request.samples or "generated samples"))
     from scorer.claims import resample
     values = _sample_values(evaluation, samples)
     rows = resample.confidence_rows(values, evaluation.metrics)
