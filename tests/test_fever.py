@@ -229,6 +229,16 @@ def test_bad_input_gives_a_clear_error(tmp_path, rows, words):
         assert word in str(caught.value)
 
 
+def test_a_gold_file_without_claims_is_refused_as_scifact_refuses_it(tmp_path):
+    """Even beside predictions that carry their own gold (scored against it, with a
+    warning that the empty gold was not used)."""
+    empty = write_jsonl(tmp_path / "actual.jsonl", [])
+    predictions = write_jsonl(tmp_path / "predictions.jsonl", [INLINE])
+    with pytest.raises(ScorerError) as caught:
+        run_json((empty, predictions))
+    assert str(caught.value).startswith(f"{empty}: no gold claims")
+
+
 def test_three_files_are_refused(tmp_path):
     path = write_jsonl(tmp_path / "p.jsonl", [INLINE])
     with pytest.raises(ScorerError, match="3 files"):

@@ -171,6 +171,12 @@ def _no_gold(line: int, gold_row, inputs: Inputs) -> ScorerError:
 
 def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     predictions = inputs.predictions
+    if inputs.gold is not None and not inputs.gold:
+        # As SciFact's: an empty export given as the gold is a mistake, even
+        # when predictions that carry their own gold would not read it.
+        raise ScorerError(f"{inputs.gold_path}: no gold claims; give the gold file with its "
+                          f"claims, or the predictions alone when they carry their own "
+                          f"'label' and 'evidence'")
     if not predictions:
         raise ScorerError(f"{inputs.predictions_path}: no predictions; strict score and "
                           f"label accuracy are undefined without claims")
