@@ -111,7 +111,7 @@ def _as_list(value, key: str, source: str) -> tuple:
     if value is None:
         return ()
     if isinstance(value, str):
-        return tuple(item for item in value.split(":") if item != "") if value else ()
+        return colon_items(value)
     if isinstance(value, (list, tuple)):
         for item in value:
             if isinstance(item, (list, tuple, dict)):
@@ -119,6 +119,16 @@ def _as_list(value, key: str, source: str) -> tuple:
                                   f"not of lists or mappings")
         return tuple(str(item) for item in value)
     raise ScorerError(f"{source}: policy key '{key}' must be a list or a colon-separated string")
+
+
+def colon_items(text: str) -> tuple:
+    """A colon-separated list split as the Perl splits it: empty items are
+    kept (``A::B``, ``:A``; they are refused later, as the Perl refuses them),
+    trailing empty ones dropped (``A:`` is ``A``, ``''`` and ``:`` no item)."""
+    items = text.split(":")
+    while items and items[-1] == "":
+        items.pop()
+    return tuple(items)
 
 
 #: A policy is a handful of short lists: more than this many values (counting
@@ -198,9 +208,20 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
         raise ScorerError(f"{source}: policy key(s) {', '.join(misplaced)} do not apply to the "
                           f"task {task}; remove them")
 
+    def from_switch(key: str) -> bool:
+        return switches.get(key) is not None
+
     def where(key: str) -> str:
         """The policy file and key a value came from (switches keep the Perl's messages)."""
-        return f"{source}, key '{key}': " if key in file_settings and key not in switches else ""
+        return f"{source}, key '{key}': " if key in file_settings and not from_switch(key) else ""
+
+    def origin(key: str) -> str:
+        """Where a setting came from, for messages of scorer's own checks."""
+        if from_switch(key):
+            return f"-{key}"
+        if key in file_settings:
+            return f"{source}, key '{key}'"
+        return f"the default -{key} ({':'.join(values[key])})"
     values = dict(TASK_DEFAULTS[task])
     for key in ("right", "wrong", "ignore", "fields", "labels", "leaderboard"):
         if key in merged:
@@ -209,15 +230,34 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
         if key in merged and merged[key] is not None:
             values[key] = str(merged[key])
     if "max_evidence" in merged:
-        values["max_evidence"] = _max_evidence(merged["max_evidence"], source)
+        values["max_evidence"] = _max_evidence(
+            merged["max_evidence"],
+            "-max_evidence" if from_switch("max_evidence") else f"{source}: max_evidence",
+            in_file=not from_switch("max_evidence"))
     for key in ("justifications", "discipline"):
         if isinstance(merged.get(key), (list, dict)):
             raise ScorerError(f"{where(key)}a single value is expected, not a list or mapping")
     policy = Policy(task=task, **values)
     if task == "coldstart":
-        validate_coldstart(policy, where)
+        validate_coldstart(policy, where, origin)
+    else:
+        validate_labels(policy, source)
     validate_leaderboard(policy, source)
     return policy
+
+
+def validate_labels(policy: Policy, source: str = "policy") -> None:
+    """A claim task's labels (from the policy file only: there is no switch):
+    at least one, none empty.  With none every gold and predicted label is
+    unknown, which the claim readers report far from the cause."""
+    if not policy.labels:
+        raise ScorerError(f"{source}, key 'labels': no label is given; name the labels the "
+                          f"gold and predictions use (for {policy.task}: "
+                          f"{', '.join(TASK_DEFAULTS[policy.task]['labels'])}), or leave the "
+                          f"key out")
+    if any(not label.strip() for label in policy.labels):
+        raise ScorerError(f"{source}, key 'labels': an empty label in "
+                          f"{', '.join(repr(label) for label in policy.labels)}")
 
 
 def validate_leaderboard(policy: Policy, source: str = "policy") -> None:
@@ -244,24 +284,40 @@ def validate_leaderboard(policy: Policy, source: str = "policy") -> None:
 MAX_EVIDENCE = 1_000_000
 
 
-def _max_evidence(value, source: str) -> int | None:
+def _max_evidence(value, what: str, in_file: bool = False) -> int | None:
+    """``what``: the switch (``-max_evidence``) or ``<policy file>: max_evidence``."""
     if value is None or (isinstance(value, str) and value.lower() in ("all", "none", "null")):
         return None
     text = str(value).strip()
     if isinstance(value, bool) or isinstance(value, float) or not isinstance(value, (int, str)) \
             or not text.lstrip("-").isdigit() or not text.isascii():
-        raise ScorerError(f"{source}: max_evidence must be a whole number or 'all', "
-                          f"not '{shorten(text)}'")
+        raise ScorerError(f"{what} must be a whole number or 'all', not '{shorten(text)}'")
     if text.startswith("-"):
-        raise ScorerError(f"{source}: max_evidence must not be negative, not '{shorten(text)}'")
-    return whole_number(text, f"{source}: max_evidence", MAX_EVIDENCE)
+        raise ScorerError(f"{what} must not be negative, not '{shorten(text)}'")
+    if in_file and len(text) > 1 and text.startswith("0"):
+        # YAML reads a plain 010 as octal 8 (refused by scorer/policyfile.py), 08 as
+        # text: either way a leading zero has no one meaning in a policy file.
+        raise ScorerError(f"{what} must be written without leading zeros, not "
+                          f"'{shorten(text)}'")
+    return whole_number(text, what, MAX_EVIDENCE)
 
 
-def validate_coldstart(policy: Policy, where=lambda key: "") -> None:
-    """The Perl's checks, in its order: IGNORE, RIGHT, WRONG, then justifications.
-    ``where(key)`` names the policy file and key a bad value came from."""
+#: What an empty item of a colon-separated list comes from.
+EMPTY_ITEM = "an empty item: two colons in a row, or one in front"
+
+
+def validate_coldstart(policy: Policy, where=lambda key: "",
+                       origin=lambda key: f"-{key}") -> None:
+    """The Perl's checks, in its order: IGNORE, RIGHT, WRONG, then justifications;
+    scorer's own among them.  ``where(key)`` names the policy file and key a bad
+    value came from (before the Perl's messages); ``origin(key)`` the switch, the
+    policy file and key, or the default (in scorer's own messages)."""
     for option in ("IGNORE", "RIGHT", "WRONG"):
         for item in getattr(policy, option.lower()):
+            if item == "":
+                # The Perl's message, "Unexpected choice  for WRONG", hides the cause.
+                raise ScorerError(f"{origin(option.lower())}: Unexpected choice '' "
+                                  f"({EMPTY_ITEM}) for {option}")
             if option not in LEGAL_CHOICES.get(item, ()):
                 raise ScorerError(f"{where(option.lower())}Unexpected choice {item} for {option}")
     if not policy.right:
@@ -269,13 +325,40 @@ def validate_coldstart(policy: Policy, where=lambda key: "") -> None:
         legal = ", ".join(name for name, lists in LEGAL_CHOICES.items() if "RIGHT" in lists)
         raise ScorerError(f"{where('right') or '-right: '}no category is counted as right, so "
                           f"every score would be 0; name at least one of {legal}")
+    _check_each_category_once(policy, origin)
     if not JUSTIFICATIONS_PATTERN.match(policy.justifications):
         raise ScorerError(where("justifications") + JUSTIFICATIONS_MESSAGE)
     if policy.discipline not in DISCIPLINES:
         raise ScorerError(f"{where('discipline')}No matcher called {policy.discipline}")
+    if not policy.fields:
+        # The Perl prints tables of empty lines.
+        raise ScorerError(f"{origin('fields')}: no field is named, so the tables would be "
+                          f"empty; name some of {':'.join(DEFAULT_FIELDS)}")
     for field in policy.fields:
+        if field == "":
+            raise ScorerError(f"{origin('fields')}: Unknown field: '' ({EMPTY_ITEM})")
         if field not in DEFAULT_FIELDS:
             raise ScorerError(f"{where('fields')}Unknown field: {field}")
     if policy.justifications.split(":")[1] == "0":
         # The Perl divides by zero here (spec §7.35); B counts justifications, so 0 is meaningless.
         raise ScorerError(where("justifications") + JUSTIFICATIONS_MESSAGE)
+
+
+def _check_each_category_once(policy: Policy, origin) -> None:
+    """A category named twice in RIGHT, WRONG and IGNORE: the Perl adds its
+    responses to a list once per naming (right and wrong at once, or right
+    twice: precision 4.0), or, for DUPLICATE, to the last list naming it
+    only.  Neither is what was asked for."""
+    for option in ("right", "wrong", "ignore"):
+        items = getattr(policy, option)
+        repeated = sorted({item for item in items if items.count(item) > 1})
+        if repeated:
+            raise ScorerError(f"{origin(option)} names {', '.join(repeated)} twice: its "
+                              f"responses would be counted twice; name each category once")
+    for first, second in (("right", "wrong"), ("right", "ignore"), ("wrong", "ignore")):
+        shared = [item for item in getattr(policy, first) if item in getattr(policy, second)]
+        if shared:
+            raise ScorerError(f"{', '.join(shared)} {'is' if len(shared) == 1 else 'are'} in "
+                              f"both {origin(first)} and {origin(second)}: each category "
+                              f"belongs in one list; leave {'it' if len(shared) == 1 else 'them'} "
+                              f"out of one of them")

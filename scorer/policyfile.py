@@ -1,7 +1,8 @@
 """The YAML of a policy file, read into Python values.
 
-PyYAML is the authority, with the policy's two rules (a plain ``1:3`` is text,
-not the YAML 1.1 base-60 number 63; a key given twice is refused).  Importing
+PyYAML is the authority, with the policy's three rules (a plain ``1:3`` is text,
+not the YAML 1.1 base-60 number 63; a key given twice is refused; a number not
+written in decimal, ``010`` (octal 8), ``0x10``, ``0b11``, ``1_0``, is refused).  Importing
 it costs about as much as scoring 1,000 SciFact claims, and the policies
 people write use a small part of YAML, so that part is read here first:
 
@@ -155,6 +156,9 @@ def load(text: str, path: str):
 
 
 _loader_class = None
+INT_TAG = "tag:yaml.org,2002:int"
+#: A whole number as a policy writes it (and a switch reads it).
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 
 
 def _policy_loader():
@@ -178,13 +182,35 @@ def _policy_loader():
             # YAML keeps the last of two equal keys without a word; in a policy that hides
             # a choice.
             keys = set()
-            for key_node, _value_node in node.value:
+            for key_node, value_node in node.value:
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
                 if key is not None and key in keys:
                     raise ScorerError(f"{self.name} line {key_node.start_mark.line + 1}: the "
                                       f"key '{key}' is given twice")
                 keys.add(key)
+                self._check_decimal(value_node, key)
             return super().construct_mapping(node, deep=deep)
+
+        def _check_decimal(self, node, key) -> None:
+            """YAML 1.1 reads a plain 010 as 8 (octal), 0x10 as 16, 0b11 as 3 and
+            1_0 as 10, where a switch reads 010 as 10: in a policy a number is
+            written in decimal.  Scalars of the value and of its lists (mappings
+            are checked as they are constructed)."""
+            stack, seen = [node], set()
+            while stack:
+                item = stack.pop()
+                if id(item) in seen:
+                    continue
+                seen.add(id(item))
+                if isinstance(item, yaml.SequenceNode):
+                    stack.extend(item.value)
+                elif isinstance(item, yaml.ScalarNode) and item.tag == INT_TAG \
+                        and item.style is None and not _DECIMAL.fullmatch(item.value):
+                    read = self.construct_yaml_int(item)
+                    raise ScorerError(f"{self.name} line {item.start_mark.line + 1}, key "
+                                      f"'{key}': the number {item.value} is not written in "
+                                      f"decimal (YAML 1.1 reads it as {read}); write it "
+                                      f"without leading zeros, 0x, 0b or _")
 
     _loader_class = PolicyLoader
     return _loader_class

@@ -244,6 +244,46 @@ BAD = [
         "FATAL_ERROR: ./DEMORUN.tab.txt is given twice (as DEMORUN.tab.txt): its lines would be "
         "read and counted twice; name each file once", perl=None,
         files=("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt", "./DEMORUN.tab.txt")),
+    # the Perl counts CORRECT twice: precision 4.0000
+    Bad("category named twice in -right", _nothing, ("-right", "CORRECT:CORRECT"), [],
+        "FATAL_ERROR: -right names CORRECT twice: its responses would be counted twice; name "
+        "each category once", perl=None),
+    # the Perl counts the INEXACT responses right and wrong at once
+    Bad("category in -right and the default -wrong", _nothing, ("-right", "CORRECT:INEXACT"),
+        [], "FATAL_ERROR: INEXACT is in both -right and the default -wrong "
+            "(INCORRECT:INCORRECT_PARENT:INEXACT): each category belongs in one list; leave it "
+            "out of one of them", perl=None),
+    # the Perl: "Unexpected choice  for WRONG"
+    Bad("empty item in -wrong", _nothing, ("-wrong", "INCORRECT::INEXACT"), [],
+        "FATAL_ERROR: -wrong: Unexpected choice '' (an empty item: two colons in a row, or one "
+        "in front) for WRONG", perl=None),
+    # the Perl writes tables of empty lines
+    Bad("empty -fields", _nothing, ("-fields", ""), [],
+        "FATAL_ERROR: -fields: no field is named, so the tables would be empty; name some of "
+        "EC:RUNID:LEVEL:GT:SUBMITTED:CORRECT:INCORRECT:INEXACT:INCORRECT_PARENT:UNASSESSED:"
+        "REDUNDANT:RIGHT:WRONG:IGNORED:P:R:F", perl=None),
+    # the Perl: "Unknown field: " after writing its first reports
+    Bad("empty item in -fields", _nothing, ("-fields", "EC::P"), [],
+        "FATAL_ERROR: -fields: Unknown field: '' (an empty item: two colons in a row, or one "
+        "in front)", perl=None),
+    # the Perl scores every response unassessed: all zeros, no warning
+    Bad("no assessment file", _nothing, (), [],
+        "FATAL_ERROR: no assessment file among the files DEMORUN.tab.txt: Cold Start scoring "
+        "needs the query XML, the assessment file(s) (10 columns), then the submission files; "
+        "without assessments every score would be 0", perl=None,
+        files=("ldc-query.xml", "DEMORUN.tab.txt")),
+    Bad("empty assessment file", lambda demo: demo.write("qrel.txt", ""),
+        (), ["WARNING: Empty response or assessment file: qrel.txt"],
+        "FATAL_ERROR: no assessment file among the files qrel.txt DEMORUN.tab.txt (qrel.txt is "
+        "empty): Cold Start scoring needs the query XML, the assessment file(s) (10 columns), "
+        "then the submission files; without assessments every score would be 0", perl=None),
+    # the Perl merges them: every response counted twice (and dies in AP)
+    Bad("run id in two run files",
+        lambda demo: demo.write("DEMORUN.v2.tab.txt", "\n".join(RUN_LINES) + "\n"), (), [],
+        "FATAL_ERROR: the run id DEMORUN is in two submission files, DEMORUN.tab.txt and "
+        "DEMORUN.v2.tab.txt line 1: they would be merged into one run (with a copy, every "
+        "response counted twice); give each run id in one file", perl=None,
+        files=("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt", "DEMORUN.v2.tab.txt")),
     Bad("conflicting hop limits", _conflicting_hop_limits, ("-queries", "q.txt"), [],
         "FATAL_ERROR: CS17_0001 has multiple/conflicting num_slots in q.txt line 2",
         perl="CS17_0001 has multiple/conflicting num_slots in q.txt"),
@@ -304,6 +344,41 @@ def test_bad_input_messages_are_the_perls(perl_scorer, demo, bad):
     else:
         assert fatal is None
         assert messages == set(outcome.entries()[0])
+
+
+@pytest.mark.parametrize("policy_text", [None, "", "# no task\n"])
+def test_claim_files_without_a_policy_get_a_hint(tmp_path, capsys, monkeypatch, policy_text):
+    """Without a policy choosing a task, Cold Start is assumed; the message on a
+    JSON file says so, and which policy to give."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("gold.jsonl", "predictions.jsonl"):
+        shutil.copy(ROOT / "fixtures" / "scifact" / "basic" / name, tmp_path / name)
+    switches = []
+    if policy_text is not None:
+        (tmp_path / "p.yaml").write_text(policy_text)
+        switches = ["-policy", "p.yaml"]
+    assert main(switches + ["-output_file", "run", "gold.jsonl", "predictions.jsonl"]) == 255
+    assert capsys.readouterr().err == (
+        "FATAL_ERROR: Unknown file type: gold.jsonl (its first line is a JSON object, not a "
+        "Cold Start line: the task is Cold Start because no -policy chose another; for SciFact "
+        "or FEVER files give -policy configs/scifact.yaml or configs/fever.yaml)\n")
+    assert sorted(os.listdir(tmp_path)) == sorted(["gold.jsonl", "predictions.jsonl"]
+                                                  + (["p.yaml"] if switches else []))
+
+
+@pytest.mark.parametrize("value, message", [
+    ("-1", "-max_evidence must not be negative, not '-1'"),
+    ("1.5", "-max_evidence must be a whole number or 'all', not '1.5'"),
+])
+def test_a_bad_max_evidence_switch_is_not_blamed_on_the_policy(tmp_path, capsys, monkeypatch,
+                                                               value, message):
+    monkeypatch.chdir(tmp_path)
+    fixtures = ROOT / "fixtures" / "scifact" / "basic"
+    assert main(["-policy", str(CONFIGS / "scifact.yaml"), "-max_evidence", value,
+                 "-output_file", "run", str(fixtures / "gold.jsonl"),
+                 str(fixtures / "predictions.jsonl")]) == 255
+    assert capsys.readouterr().err == f"FATAL_ERROR: {message}\n"
+    assert os.listdir(tmp_path) == []
 
 
 def test_error_that_is_not_fatal_still_writes_every_report(demo):

@@ -48,7 +48,7 @@ def test_switches_override_the_policy_file():
     policy = build_policy(sf, {"justifications": "1:3", "ignore": "UNASSESSED:DUPLICATE",
                                "wrong": "INCORRECT:INCORRECT_PARENT:INEXACT"})
     assert policy == PERL_DEFAULTS
-    assert build_policy(sf, {"right": "CORRECT:INEXACT"}).wrong == (
+    assert build_policy(sf, {"ignore": ""}).wrong == (
         "INCORRECT", "INCORRECT_PARENT", "INEXACT", "DUPLICATE")
 
 
@@ -79,11 +79,65 @@ def test_lists_are_checked_in_the_perls_order():
         build_policy({}, {"wrong": "INEXACT:BOGUS:CORRECT"})
 
 
-def test_empty_lists_and_items_in_two_lists_are_allowed():
-    policy = build_policy({}, {"ignore": "", "wrong": "INEXACT:DUPLICATE",
+def test_empty_lists_are_allowed():
+    policy = build_policy({}, {"ignore": "", "wrong": "INCORRECT:DUPLICATE",
                                "right": "CORRECT:INEXACT"})
     assert (policy.ignore, policy.wrong, policy.right) == (
-        (), ("INEXACT", "DUPLICATE"), ("CORRECT", "INEXACT"))
+        (), ("INCORRECT", "DUPLICATE"), ("CORRECT", "INEXACT"))
+    # a trailing colon is no item, as in the Perl's split
+    assert build_policy({}, {"wrong": "INCORRECT:", "fields": "EC:P:"}).wrong == ("INCORRECT",)
+
+
+@pytest.mark.parametrize("file_text, switches, message", [
+    # The Perl counts a category once per naming: -right CORRECT:CORRECT gives precision 4.0.
+    ("", {"right": "CORRECT:CORRECT"},
+     "-right names CORRECT twice: its responses would be counted twice; name each category "
+     "once"),
+    ("", {"wrong": "INCORRECT:INEXACT:INCORRECT"}, "-wrong names INCORRECT twice"),
+    ("right: [CORRECT, CORRECT]\n", {}, "{path}, key 'right' names CORRECT twice"),
+    # In two lists it is counted in both (or, DUPLICATE, in the last only).
+    ("", {"right": "CORRECT:INEXACT"},
+     "INEXACT is in both -right and the default -wrong (INCORRECT:INCORRECT_PARENT:INEXACT): "
+     "each category belongs in one list; leave it out of one of them"),
+    ("", {"right": "CORRECT:DUPLICATE"},
+     "DUPLICATE is in both -right and the default -ignore (UNASSESSED:DUPLICATE)"),
+    ("wrong: [INCORRECT, INEXACT, UNASSESSED]\n", {},
+     "UNASSESSED is in both {path}, key 'wrong' and the default -ignore"),
+    ("wrong: [INCORRECT, INEXACT]\n", {"right": "CORRECT:INEXACT"},
+     "INEXACT is in both -right and {path}, key 'wrong'"),
+    ("", {"wrong": "INEXACT:DUPLICATE", "ignore": "DUPLICATE:INEXACT"},
+     "INEXACT, DUPLICATE are in both -wrong and -ignore: each category belongs in one list; "
+     "leave them out of one of them"),
+])
+def test_a_category_named_twice_is_refused(tmp_path, file_text, switches, message):
+    path = policy_file(tmp_path, file_text)
+    with pytest.raises(ScorerError) as error:
+        build_policy(load_policy_file(path), switches, source=path)
+    assert str(error.value).startswith(message.format(path=path))
+
+
+@pytest.mark.parametrize("switches, message", [
+    # The Perl: "Unexpected choice  for WRONG"; "Unknown field: " after writing reports.
+    ({"wrong": "INCORRECT::INEXACT"}, "-wrong: Unexpected choice '' (an empty item: two "
+                                      "colons in a row, or one in front) for WRONG"),
+    ({"ignore": ":UNASSESSED"}, "-ignore: Unexpected choice '' (an empty item"),
+    ({"fields": "EC::P"}, "-fields: Unknown field: '' (an empty item: two colons in a row, or "
+                          "one in front)"),
+    # The Perl prints tables of empty lines.
+    ({"fields": ""}, "-fields: no field is named, so the tables would be empty; name some of "
+                     "EC:RUNID:LEVEL:"),
+    ({"fields": ":"}, "-fields: no field is named"),
+])
+def test_empty_items_and_an_empty_field_list_are_refused(switches, message):
+    with pytest.raises(ScorerError) as error:
+        build_policy({}, switches)
+    assert str(error.value).startswith(message)
+
+
+def test_empty_fields_in_a_policy_name_the_file_and_key(tmp_path):
+    path = policy_file(tmp_path, "fields: []\n")
+    with pytest.raises(ScorerError, match=r"policy\.yaml, key 'fields': no field is named"):
+        build_policy(load_policy_file(path), {}, source=path)
 
 
 @pytest.mark.parametrize("file_text, switches, message", [
@@ -217,6 +271,63 @@ def test_bad_policy_values(tmp_path, text, message):
     with pytest.raises(ScorerError) as error:
         build_policy(load_policy_file(path), {}, source=path)
     assert str(error.value) == message.format(path=path)
+
+
+@pytest.mark.parametrize("text, message", [
+    # Without labels every label is unknown: SciFact failed at the predictions file
+    # ("allowed: " and nothing), FEVER warned about every label and exited 0.
+    ("task: scifact\nlabels: []\n", "{path}, key 'labels': no label is given; name the labels "
+     "the gold and predictions use (for scifact: SUPPORT, CONTRADICT), or leave the key out"),
+    ("task: fever\nlabels:\n", "{path}, key 'labels': no label is given"),
+    ("task: fever\nlabels: ''\n", "{path}, key 'labels': no label is given"),
+    ("task: fever\nlabels: [SUPPORTS, '']\n", "{path}, key 'labels': an empty label in "
+                                              "'SUPPORTS', ''"),
+    # max_evidence in a policy file: decimal only (a plain 010 is octal 8 in YAML 1.1,
+    # where -max_evidence 010 is 10)
+    ("task: scifact\nmax_evidence: 010\n", "{path} line 2, key 'max_evidence': the number 010 "
+     "is not written in decimal (YAML 1.1 reads it as 8); write it without leading zeros, "
+     "0x, 0b or _"),
+    ("task: scifact\nmax_evidence: 0x10\n", "{path} line 2, key 'max_evidence': the number "
+                                            "0x10 is not written in decimal (YAML 1.1 reads "
+                                            "it as 16)"),
+    ("task: scifact\nmax_evidence: 0b11\n", "{path} line 2, key 'max_evidence': the number "
+                                            "0b11 is not written in decimal (YAML 1.1 reads "
+                                            "it as 3)"),
+    ("task: scifact\nmax_evidence: 1_0\n", "{path} line 2, key 'max_evidence': the number 1_0"),
+    ("task: coldstart\nright: [CORRECT, 010]\n", "{path} line 2, key 'right': the number 010"),
+    ("task: scifact\nmax_evidence: 08\n", "{path}: max_evidence must be written without "
+                                          "leading zeros, not '08'"),
+    ("task: scifact\nmax_evidence: '010'\n", "{path}: max_evidence must be written without "
+                                             "leading zeros, not '010'"),
+])
+def test_bad_claim_policy_values(tmp_path, text, message):
+    path = policy_file(tmp_path, text)
+    with pytest.raises(ScorerError) as error:
+        build_policy(load_policy_file(path), {}, source=path)
+    assert str(error.value).startswith(message.format(path=path))
+
+
+@pytest.mark.parametrize("text, max_evidence", [
+    ("max_evidence: 0\n", 0), ("max_evidence: 10\n", 10), ("max_evidence: +3\n", 3),
+    ("max_evidence: all\n", None),
+])
+def test_decimal_max_evidence_in_a_policy(tmp_path, text, max_evidence):
+    path = policy_file(tmp_path, "task: scifact\n" + text)
+    assert build_policy(load_policy_file(path), {}, source=path).max_evidence == max_evidence
+
+
+@pytest.mark.parametrize("value, message", [
+    ("-1", "-max_evidence must not be negative, not '-1'"),
+    ("1.5", "-max_evidence must be a whole number or 'all', not '1.5'"),
+    ("9" * 30, "-max_evidence is too large"),
+])
+def test_a_bad_max_evidence_switch_is_blamed_on_the_switch(value, message):
+    # not on the policy file, whose max_evidence is fine
+    scifact = load_policy_file(str(CONFIGS / "scifact.yaml"))
+    with pytest.raises(ScorerError) as error:
+        build_policy(scifact, {"max_evidence": value}, source=str(CONFIGS / "scifact.yaml"))
+    assert str(error.value).startswith(message)
+    assert build_policy(scifact, {"max_evidence": "010"}).max_evidence == 10
 
 
 def test_missing_policy_file(tmp_path):

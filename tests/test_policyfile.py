@@ -59,7 +59,8 @@ def test_the_bundled_policies_need_no_pyyaml():
 @pytest.mark.parametrize("settings_", [
     {"task": "coldstart"}, {"task": "scifact"}, {"task": "fever"},
     {"task": "fever", "max_evidence": "all", "leaderboard": ["strict_score", "label_accuracy"]},
-    {"task": "coldstart", "justifications": "M:9", "wrong": ["INCORRECT", "DUPLICATE"]},
+    {"task": "coldstart", "justifications": "M:9", "wrong": ["INCORRECT", "DUPLICATE"],
+     "ignore": ["UNASSESSED"]},
 ])
 def test_the_policies_competition_bundles_write_need_no_pyyaml(settings_):
     text = policy_text(build_policy(settings_, {}))
@@ -123,6 +124,32 @@ LEFT_TO_PYYAML = [
 def test_outside_the_subset_pyyaml_decides(text):
     assert policyfile.subset_document(text) is policyfile.OUTSIDE
     assert_agrees(text)
+
+
+@pytest.mark.parametrize("text, line, number, read", [
+    ("max_evidence: 010\n", 1, "010", 8), ("max_evidence: 0x10\n", 1, "0x10", 16),
+    ("max_evidence: 0b11\n", 1, "0b11", 3), ("max_evidence: 1_0\n", 1, "1_0", 10),
+    ("max_evidence: -07\n", 1, "-07", -7), ("labels:\n- a\n- 017\n", 3, "017", 15),
+    ("task: fever\nlabels: [a, 0x1f]\n", 2, "0x1f", 31),
+])
+def test_a_number_not_written_in_decimal_is_refused(text, line, number, read):
+    """YAML 1.1 reads a plain 010 as octal 8 (a switch reads 10): the subset
+    reader leaves such numbers to PyYAML, which refuses them with the line and key."""
+    assert policyfile.subset_document(text) is policyfile.OUTSIDE
+    key = "max_evidence" if "max_evidence" in text else "labels"
+    with pytest.raises(ScorerError) as caught:
+        policyfile.load(text, "p.yaml")
+    assert str(caught.value) == (
+        f"p.yaml line {line}, key '{key}': the number {number} is not written in decimal "
+        f"(YAML 1.1 reads it as {read}); write it without leading zeros, 0x, 0b or _")
+
+
+@pytest.mark.parametrize("text, value", [
+    ("max_evidence: 10\n", 10), ("max_evidence: 0\n", 0), ("max_evidence: +3\n", 3),
+    ("max_evidence: -1\n", -1), ("a: '010'\n", "010"), ("a: 08\n", "08"), ("a: 1.5\n", 1.5),
+])
+def test_decimal_numbers_and_quoted_text_are_read(text, value):
+    assert policyfile.load(text, "p.yaml") == {text.split(":")[0]: value}
 
 
 def test_pyyaml_messages_are_kept(tmp_path):

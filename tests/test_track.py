@@ -668,6 +668,40 @@ def test_an_empty_run_file_is_a_run_that_scored_nothing(tmp_path, capsys):
         (out / "runs" / "empty" / "run.errlog").read_text()
 
 
+def test_a_run_id_in_two_run_files_stops_the_track(tmp_path, capsys):
+    """A resubmitted copy left beside the first file was merged into it: every
+    response counted twice, DEMORUN at 0.8681 instead of 0.8194, status ok."""
+    inputs = _demo_inputs(tmp_path)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    shutil.move(inputs.pop(), runs / "DEMORUN.tab.txt")
+    shutil.copy(runs / "DEMORUN.tab.txt", runs / "DEMORUN.v2.tab.txt")
+    out = tmp_path / "track"
+    assert track_main(["-expand", "CSSF17", "-jobs", "1", "-output_dir", str(out)] + inputs
+                      + [str(runs)]) == 255
+    assert capsys.readouterr().err == (
+        f"FATAL_ERROR: the run id DEMORUN is in two submission files, "
+        f"{runs / 'DEMORUN.tab.txt'} and {runs / 'DEMORUN.v2.tab.txt'}: they would be merged "
+        f"into one run (with a copy, every response counted twice); give each run id in one "
+        f"file\n")
+    assert not out.exists()
+    # One file per run id is scored as before.
+    os.remove(runs / "DEMORUN.v2.tab.txt")
+    result = scorer.score_track(inputs + [str(runs)], expand="CSSF17")
+    assert round(result.leaderboard.set_index("run").loc["DEMORUN", "score"], 4) == 0.8194
+
+
+def test_claim_files_without_a_policy_get_a_hint(tmp_path, capsys):
+    gold = str(ROOT / "fixtures" / "scifact" / "basic" / "gold.jsonl")
+    predictions = str(ROOT / "fixtures" / "scifact" / "basic" / "predictions.jsonl")
+    assert track_main(["-output_dir", str(tmp_path / "t"), gold, predictions]) == 255
+    assert capsys.readouterr().err == (
+        "FATAL_ERROR: no assessment file among the files: a Cold Start track needs the query "
+        "XML, the assessment file(s), then the run files (the task is Cold Start because no "
+        "-policy chose another; for SciFact or FEVER files give -policy configs/scifact.yaml "
+        "or configs/fever.yaml)\n")
+
+
 def test_predictions_given_as_the_gold_stop_the_track(tmp_path):
     predictions = ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl"
     for name in ("team1.jsonl", "team2.jsonl"):

@@ -89,6 +89,7 @@ def score(request, problems: Problems, samples=None) -> Outcome:
         run_paths, queries, problems,
         on_submission_file=lambda files: check_justifications(
             files, policy.per_document, policy.k, problems))
+    _check_assessments_read(run_files, run_paths)
     runids = list(request.runids) if request.runids else sorted(run_files.runids)
     _check_runids(runids, run_files.runids, problems)
 
@@ -199,6 +200,20 @@ def _input_files(request, query_paths, run_paths) -> tuple:
         paths.append(request.queries)
     paths += [p for p in (request.samples, request.policy_file) if p]
     return tuple(paths)
+
+
+def _check_assessments_read(run_files, run_paths) -> None:
+    """Without an assessment file every response is unassessed and every score
+    0, which the Perl reports as a run without warnings; a track refuses it too."""
+    if run_files.assessment_files:
+        return
+    empty = (f" ({', '.join(run_files.empty_files)} "
+             f"{'is' if len(run_files.empty_files) == 1 else 'are'} empty)"
+             if run_files.empty_files else "")
+    raise ScorerError(f"no assessment file among the files {' '.join(map(shorten, run_paths))}"
+                      f"{empty}: Cold Start scoring needs the query XML, the assessment "
+                      f"file(s) (10 columns), then the submission files; without assessments "
+                      f"every score would be 0")
 
 
 def _check_runids(asked: list, present: set, problems: Problems) -> None:

@@ -98,6 +98,11 @@ class RunFiles:
         self.runids: set = set()
         #: run id of the first accepted submission line (labels the AP rows)
         self.file_runid: Optional[str] = None
+        #: run id -> the submission file holding it
+        self.file_of_runid: dict = {}
+        #: the files read as assessments, and those that were empty
+        self.assessment_files: list = []
+        self.empty_files: list = []
 
 
 def expand_run_paths(paths) -> list:
@@ -125,8 +130,11 @@ def read_run_files(paths, queries: QuerySet, problems: Problems, on_submission_f
         lines = _read_lines(path)
         if lines is None:
             problems.record("EMPTY_FILE", path)
+            run_files.empty_files.append(path)
             continue
         kind = identify_file_type(path, lines)
+        if kind == ASSESSMENT:
+            run_files.assessment_files.append(path)
         _load(path, lines, kind, queries, run_files, problems)
         if kind == SUBMISSION and on_submission_file is not None:
             on_submission_file(run_files)
@@ -170,10 +178,35 @@ def identify_file_type(path: str, lines: list) -> str:
                 f"scorer reads the 2017 formats only: submissions with 9 columns "
                 f"({' '.join(SUBMISSION_COLUMNS)}) and assessments with 10 columns "
                 f"({' '.join(ASSESSMENT_COLUMNS)})")
+        if looks_like_json(line):
+            raise ScorerError(f"Unknown file type: {path} (its first line is a JSON object, "
+                              f"not a Cold Start line: {CLAIMS_HINT})")
         raise ScorerError(f"Unknown file type: {path} (its first line has {len(columns)} "
                           f"tab-separated columns that fit neither the 9-column submission nor "
                           f"the 10-column assessment format)")
     raise ScorerError(f"Empty file: {path}")
+
+
+#: What a user who gave claim files without a policy needs to hear.
+CLAIMS_HINT = ("the task is Cold Start because no -policy chose another; for SciFact or FEVER "
+               "files give -policy configs/scifact.yaml or configs/fever.yaml")
+
+
+def looks_like_json(line: str) -> bool:
+    """A line of a JSONL file (SciFact, FEVER): an object, no TAB-separated columns."""
+    stripped = line.strip()
+    return stripped.startswith("{") and "\t" not in stripped
+
+
+def first_line_looks_like_json(path: str) -> bool:
+    """The first non-blank line of ``path`` is a JSON object (False when unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    text = head.decode("utf-8", "replace").lstrip("\ufeff")
+    return looks_like_json(next((line for line in text.splitlines() if line.strip()), ""))
 
 
 def _load(path, lines, kind, queries: QuerySet, run_files: RunFiles, problems: Problems):
@@ -332,8 +365,20 @@ def _make_entry(kind, fields, line, path, line_number, where, queries: QuerySet,
     return entry
 
 
+def runid_in_two_files(runid: str, first: str, second: str, line_number=None) -> ScorerError:
+    """The refusal of a run id found in two submission files."""
+    where = f"{second} line {line_number}" if line_number is not None else second
+    return ScorerError(f"the run id {runid} is in two submission files, {first} and {where}: "
+                       f"they would be merged into one run (with a copy, every response "
+                       f"counted twice); give each run id in one file")
+
+
 def _accept(entry: Entry, run_files: RunFiles, path: str, line_number: int) -> None:
     if entry.kind == SUBMISSION:
+        # The Perl merges them, and finds duplicate lines within a file only (spec §7.48).
+        first = run_files.file_of_runid.setdefault(entry.runid, path)
+        if first != path:
+            raise runid_in_two_files(entry.runid, first, path, line_number)
         run_files.runids.add(entry.runid)
         if run_files.file_runid is None:
             run_files.file_runid = entry.runid

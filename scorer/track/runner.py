@@ -34,11 +34,14 @@ class TrackRun:
 def coldstart_runs(paths: list) -> tuple:
     """(shared files: query XML and assessments, runs) of Cold Start track files.
 
-    Every run id found in a submission file is a run; a run whose id is in
-    several files is scored from all of them.  A file whose kind cannot be
-    told is a run of its own (named after the file), which then fails with
-    that file's error in its own ``run.errlog``."""
-    from scorer.coldstart.runs import ASSESSMENT, expand_run_paths, identify_file_type
+    Every run id found in a submission file is a run; a run id in two files
+    is refused (a resubmitted copy left beside the first would be merged into
+    it, every response counted twice).  A file whose kind cannot be told is a
+    run of its own (named after the file), which then fails with that file's
+    error in its own ``run.errlog``."""
+    from scorer.coldstart.runs import (ASSESSMENT, CLAIMS_HINT, expand_run_paths,
+                                       first_line_looks_like_json, identify_file_type,
+                                       runid_in_two_files)
     shared, files_of_run, unreadable = [], {}, []
     runids_of_file: dict = {}
     for path in expand_run_paths(paths):
@@ -58,8 +61,12 @@ def coldstart_runs(paths: list) -> tuple:
         for runid in runids_of_file[path]:
             files_of_run.setdefault(runid, []).append(path)
     if not any(not path.endswith(".xml") for path in shared):
+        hint = f" ({CLAIMS_HINT})" if any(map(first_line_looks_like_json, unreadable)) else ""
         raise ScorerError("no assessment file among the files: a Cold Start track needs the "
-                          "query XML, the assessment file(s), then the run files")
+                          "query XML, the assessment file(s), then the run files" + hint)
+    for runid, files in sorted(files_of_run.items()):
+        if len(files) > 1:
+            raise runid_in_two_files(runid, files[0], files[1])
     runs = []
     for runid in sorted(files_of_run):
         files = tuple(files_of_run[runid])
