@@ -617,6 +617,36 @@ def test_a_file_named_twice_and_bootstrap_0_are_refused(tmp_path, capsys):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("task", ["fever", "scifact"])
+def test_claim_samples_of_another_split_stop_the_track_before_any_run(tmp_path, capsys, task,
+                                                                      monkeypatch):
+    """Samples naming claims the gold does not have: refused with file, line
+    and id before any run is scored (each run refused them on its own, after
+    the whole track had been scored, every row 'errors')."""
+    fixture = ROOT / "fixtures" / task / ("blind" if task == "fever" else "basic")
+    gold = fixture / ("actual.jsonl" if task == "fever" else "gold.jsonl")
+    (tmp_path / "boot.txt").write_text("1 nosuch\n")
+    from scorer.track import runner
+    scored = []
+    monkeypatch.setattr(runner, "score_runs", lambda *args: scored.append(args) or [])
+    assert track_main(["-policy", str(ROOT / "configs" / f"{task}.yaml"), "-samples",
+                       str(tmp_path / "boot.txt"), "-output_dir", str(tmp_path / "track"),
+                       str(gold), str(fixture / "predictions.jsonl")]) == 255
+    stderr = capsys.readouterr().err
+    assert f"{tmp_path / 'boot.txt'} line 1: 'nosuch' is not a claim of the gold" in stderr
+    assert scored == [] and not (tmp_path / "track").exists()
+
+
+def test_an_empty_fever_gold_stops_the_track(tmp_path, capsys):
+    (tmp_path / "gold.jsonl").write_text("")
+    predictions = ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl"
+    assert track_main(["-policy", str(ROOT / "configs" / "fever.yaml"), "-output_dir",
+                       str(tmp_path / "track"), str(tmp_path / "gold.jsonl"),
+                       str(predictions)]) == 255
+    assert "gold.jsonl: no gold claims" in capsys.readouterr().err
+    assert not (tmp_path / "track").exists()
+
+
 def test_a_missing_run_file_stops_the_track_before_any_run(tmp_path, capsys):
     """A run file that is not there is a mistake in the command: named, exit
     255, no folder (it ended in a FileNotFoundError traceback once every run

@@ -161,7 +161,18 @@ def _read_shared_inputs(request, shared: list, has_index: bool):
         return driver.read_shared_inputs(
             shared_request, [f for f in shared if not f.endswith(".xml")], Problems())
     _check_gold(request.policy.task, shared[0])
-    return bootstrap.read_samples(request.samples) if request.samples else None
+    if not request.samples:
+        return None
+    samples = bootstrap.read_samples(request.samples)
+    from scorer.claims import driver as claims
+    keys, key_source = claims.gold_keys(request.policy.task, shared[0])
+    # Where the gold names the claims the runs' samples draw: SciFact always;
+    # FEVER when the gold's ids are unique (runs with other ids are errors
+    # then).  Redacted gold ids leave each run to name its claims by its own
+    # ids and check the samples itself.
+    if request.policy.task == "scifact" or key_source == "id":
+        claims.check_sample_ids(samples, request.samples, keys, key_source, shared[0])
+    return samples
 
 
 def track_request(given: dict, files: list, argv: list, cwd: str):
@@ -192,7 +203,9 @@ def _check_gold(task: str, path: str) -> None:
         read_gold(path)
     else:
         from scorer.claims.jsonl import read_objects
-        read_objects(path)
+        if not read_objects(path):
+            raise ScorerError(f"{path}: no gold claims; the scores are undefined without "
+                              f"claims")
     from scorer.claims.driver import GOLD_KEYS, PREDICTION_KEYS, looks_like
     if looks_like(path, task) == "predictions":
         has = f"{' or '.join(PREDICTION_KEYS[task])} and " if PREDICTION_KEYS[task] else ""
