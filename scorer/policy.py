@@ -358,7 +358,14 @@ def _check_each_category_once(policy: Policy, origin) -> None:
     for first, second in (("right", "wrong"), ("right", "ignore"), ("wrong", "ignore")):
         shared = [item for item in getattr(policy, first) if item in getattr(policy, second)]
         if shared:
+            how = f"leave {'it' if len(shared) == 1 else 'them'} out of one of them"
+            for option in (second, first):
+                if origin(option).startswith("the default"):
+                    # A default cannot be edited: say what to give instead.
+                    rest = ":".join(item for item in getattr(policy, option) if item not in shared)
+                    how = (f"give -{option} {rest or repr('')} as well (in a policy file "
+                           f"'{option}:', in scorer.score() {option}=)")
+                    break
             raise ScorerError(f"{', '.join(shared)} {'is' if len(shared) == 1 else 'are'} in "
                               f"both {origin(first)} and {origin(second)}: each category "
-                              f"belongs in one list; leave {'it' if len(shared) == 1 else 'them'} "
-                              f"out of one of them")
+                              f"belongs in one list; {how}")

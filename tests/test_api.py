@@ -104,3 +104,16 @@ def test_refused_as_on_the_command_line():
     with pytest.raises(scorer.ScorerError, match=r"predictions.jsonl is given twice \(as "):
         scorer.score([str(fever), f"{fever.parent}/./{fever.name}"],
                      policy=str(ROOT / "configs" / "fever.yaml"))
+
+
+def test_the_readmes_policy_example_counts_inexact_right(tmp_path):
+    """README, Python API: lists as keyword arguments, INEXACT moved from the
+    default -wrong to -right (both given: a category in two lists is refused)."""
+    result = scorer.score(_demo_files(), expand="CSSF17", right=["CORRECT", "INEXACT"],
+                          wrong=["INCORRECT", "INCORRECT_PARENT"])
+    assert cli.main(["-expand", "CSSF17", "-right", "CORRECT:INEXACT", "-wrong",
+                     "INCORRECT:INCORRECT_PARENT", "-output_file", str(tmp_path / "run"),
+                     "-error_file", str(tmp_path / "run.errlog")] + _demo_files()) == 0
+    assert result.reports["sf"] == (tmp_path / "run.sf").read_text()
+    with pytest.raises(scorer.ScorerError, match="give -wrong INCORRECT:INCORRECT_PARENT as well"):
+        scorer.score(_demo_files(), expand="CSSF17", right=["CORRECT", "INEXACT"])

@@ -251,8 +251,9 @@ BAD = [
     # the Perl counts the INEXACT responses right and wrong at once
     Bad("category in -right and the default -wrong", _nothing, ("-right", "CORRECT:INEXACT"),
         [], "FATAL_ERROR: INEXACT is in both -right and the default -wrong "
-            "(INCORRECT:INCORRECT_PARENT:INEXACT): each category belongs in one list; leave it "
-            "out of one of them", perl=None),
+            "(INCORRECT:INCORRECT_PARENT:INEXACT): each category belongs in one list; give "
+            "-wrong INCORRECT:INCORRECT_PARENT as well (in a policy file 'wrong:', in "
+            "scorer.score() wrong=)", perl=None),
     # the Perl: "Unexpected choice  for WRONG"
     Bad("empty item in -wrong", _nothing, ("-wrong", "INCORRECT::INEXACT"), [],
         "FATAL_ERROR: -wrong: Unexpected choice '' (an empty item: two colons in a row, or one "

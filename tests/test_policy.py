@@ -98,7 +98,12 @@ def test_empty_lists_are_allowed():
     # In two lists it is counted in both (or, DUPLICATE, in the last only).
     ("", {"right": "CORRECT:INEXACT"},
      "INEXACT is in both -right and the default -wrong (INCORRECT:INCORRECT_PARENT:INEXACT): "
-     "each category belongs in one list; leave it out of one of them"),
+     "each category belongs in one list; give -wrong INCORRECT:INCORRECT_PARENT as well (in a "
+     "policy file 'wrong:', in scorer.score() wrong=)"),
+    ("ignore: [UNASSESSED, DUPLICATE, INEXACT]\n", {},
+     "INEXACT is in both the default -wrong (INCORRECT:INCORRECT_PARENT:INEXACT) and {path}, key "
+     "'ignore': each category belongs in one list; give -wrong INCORRECT:INCORRECT_PARENT as "
+     "well"),
     ("", {"right": "CORRECT:DUPLICATE"},
      "DUPLICATE is in both -right and the default -ignore (UNASSESSED:DUPLICATE)"),
     ("wrong: [INCORRECT, INEXACT, UNASSESSED]\n", {},
