@@ -338,6 +338,19 @@ def test_the_real_gold_with_redacted_ids_is_silent():
     assert problems.report() == "No warnings encountered\n"
 
 
+def test_blind_claims_are_named_by_their_gold_line(real_inputs):
+    """Samples draw a blind prediction's claim by the gold line it is paired
+    with: the gold's id when its ids are unique, else line<N> (the real gold's
+    ids are all 0); the predictions' own ids (91198, ...) only name claims in
+    the reports, and a run without them names its claims alike."""
+    evaluation = fever.evaluate(real_inputs, policy(5), Problems())
+    assert evaluation.keys[:2] == ["line1", "line2"] and evaluation.key_source == "line"
+    assert evaluation.outcomes[0].name == "91198"
+    without_ids = real_inputs._replace(predictions=[
+        (line, {k: v for k, v in p.items() if k != "id"}) for line, p in real_inputs.predictions])
+    assert fever.evaluate(without_ids, policy(5), Problems()).keys == evaluation.keys
+
+
 # ---------------------------------------------------------------- properties
 
 pages = st.sampled_from(["A", "B", "C", "D"])

@@ -767,3 +767,30 @@ def test_a_leaderboard_picture_without_scores_warns_of_nothing(tmp_path):
         warnings.simplefilter("error")
         plot.leaderboard_plot(view, str(tmp_path / "board.png"), str(tmp_path / "board.svg"))
     assert (tmp_path / "board.png").stat().st_size > 0
+
+
+def test_fever_runs_with_and_without_ids_share_their_claims_against_a_redacted_gold(tmp_path):
+    """Blind predictions are named by the gold line they are paired with: a run
+    carrying ids and the same run without them draw the same units, so the
+    track's samples are shared and their intervals equal (each run named its
+    claims its own way, and the samples drew from both sets of names)."""
+    fixture = ROOT / "fixtures" / "fever" / "blind"
+    gold = [json.loads(line) for line in (fixture / "actual.jsonl").read_text().splitlines()]
+    (tmp_path / "gold.jsonl").write_text("".join(json.dumps(dict(claim, id=0)) + "\n"
+                                                 for claim in gold))
+    predictions = (fixture / "predictions.jsonl").read_text().splitlines()
+    (tmp_path / "with_ids.jsonl").write_text("\n".join(predictions) + "\n")
+    (tmp_path / "without_ids.jsonl").write_text("".join(
+        json.dumps({k: v for k, v in json.loads(line).items() if k != "id"}) + "\n"
+        for line in predictions))
+    track = scorer.score_track([str(tmp_path / name) for name in
+                                ("gold.jsonl", "with_ids.jsonl", "without_ids.jsonl")],
+                               policy=str(ROOT / "configs" / "fever.yaml"), bootstrap=50, seed=7,
+                               output_dir=str(tmp_path / "track"))
+    assert track.exit_status == 0
+    rows = track.leaderboard.set_index("run")
+    assert rows.loc["with_ids", ["ci95_low", "ci95_high"]].tolist() == \
+        rows.loc["without_ids", ["ci95_low", "ci95_high"]].tolist()
+    drawn = {token for line in (tmp_path / "track" / "track.bootsamples").read_text()
+             .splitlines() for token in line.split()[1:]}
+    assert drawn <= {f"line{n}" for n in range(1, len(gold) + 1)}

@@ -170,8 +170,9 @@ def _sample_line(path: str, number: int) -> str:
 def gold_keys(task: str, gold_path: str) -> tuple:
     """``(claim keys, key source)`` of a gold file, as a run against it names its
     claims in samples files: for a track, whose shared samples are checked
-    (:func:`check_sample_ids`) before any run is scored.  (A FEVER run whose
-    predictions carry ids of their own names its claims by those.)"""
+    (:func:`check_sample_ids`) before any run is scored.  (FEVER predictions
+    that carry their own gold are named by their own ids; blind ones, by the
+    gold line they are paired with, as here.)"""
     from scorer.claims.metrics import claim_keys, claim_names
     if task == "scifact":
         gold = [(claim.line, claim.id) for claim in scifact.read_gold(gold_path)]

@@ -191,10 +191,20 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     paired = inputs.gold is not None and len(inputs.gold) == len(predictions)
     gold_names = claim_names([g["id"] for _, g in inputs.gold]) \
         if paired and all("id" in g for _, g in inputs.gold) else None
-    if with_ids:
-        keys, key_source = claim_keys(names, lines)
-    elif gold_names is not None:
+    # A claim's key (what samples files draw) is what pairs it with its gold:
+    # for blind predictions the gold line at their position, named by the
+    # gold's id when the gold's ids are unique, else line<N>, whatever ids the
+    # predictions carry, so that every run of a track names a claim alike;
+    # predictions carrying their own gold are named by their own ids.
+    blind = paired and not all("label" in p and "evidence" in p for _, p in predictions)
+    #: gold ids that are one value throughout (the official dev set's redacted
+    #: 0s) name nothing: claims named by line, without a warning
+    redacted = False
+    if blind:
         keys, key_source = claim_keys(gold_names, lines)
+        redacted = gold_names is not None and len(gold_names) > 1 and len(set(gold_names)) == 1
+    elif with_ids:
+        keys, key_source = claim_keys(names, lines)
     else:
         keys, key_source = claim_keys(None, lines)
     gold_rows = inputs.gold if paired else [None] * len(predictions)
@@ -222,11 +232,13 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
                         f"{inline} of {len(predictions)} prediction(s) carry their own "
                         f"'label' and 'evidence', which are used instead of "
                         f"{inputs.gold_path}", where=Where(detail=inputs.predictions_path))
-    if key_source == "line":
+    if key_source == "line" and not redacted:
+        whose = (f"the gold's claim ids ({inputs.gold_path})" if blind
+                 else "the predictions' claim ids")
         problems.record("CLAIM_WARNING",
-                        "claim ids are missing, not unique or hold a blank, ':' or ','; "
-                        "claims are identified by prediction line number (line<N>) in "
-                        "samples files", where=Where(detail=inputs.predictions_path))
+                        f"{whose} are missing, not unique or hold a blank, ':' or ','; "
+                        f"claims are identified by line number (line<N>) in samples files",
+                        where=Where(detail=inputs.predictions_path))
     table = claim_columns([o.counts for o in outcomes], COLUMNS)
     files = tuple(f for f in (inputs.gold_path, inputs.predictions_path) if f is not None)
     return Evaluation("fever", files, keys, table, outcomes, full_data("fever", table),

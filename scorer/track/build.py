@@ -165,13 +165,10 @@ def _read_shared_inputs(request, shared: list, has_index: bool):
         return None
     samples = bootstrap.read_samples(request.samples)
     from scorer.claims import driver as claims
+    # The gold names the claims every run's samples draw (a FEVER run's blind
+    # predictions by the gold line they are paired with, whatever their ids).
     keys, key_source = claims.gold_keys(request.policy.task, shared[0])
-    # Where the gold names the claims the runs' samples draw: SciFact always;
-    # FEVER when the gold's ids are unique (runs with other ids are errors
-    # then).  Redacted gold ids leave each run to name its claims by its own
-    # ids and check the samples itself.
-    if request.policy.task == "scifact" or key_source == "id":
-        claims.check_sample_ids(samples, request.samples, keys, key_source, shared[0])
+    claims.check_sample_ids(samples, request.samples, keys, key_source, shared[0])
     return samples
 
 
