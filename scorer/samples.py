@@ -92,7 +92,7 @@ def read_ids(path: str) -> list:
     """The groups of an ids file, ``(group, member ids)`` in first-seen order:
     ``LDC_ID SF_ID [HOP]`` lines (each LDC query a group of its SF queries)
     or one claim id per line (each claim its own group).  Blank lines and
-    repeated lines are skipped; any other line that is not of the file's
+    repeated query lines are skipped, a repeated claim id refused; any other line that is not of the file's
     format (its first line's) is refused with the file and line, as is a
     file without ids: samples of junk would score as intervals of nothing."""
     from scorer.textfile import read_text
@@ -113,6 +113,13 @@ def read_ids(path: str) -> list:
         else:
             group, member = _query_pair(fields, place, None if number == first else first)
         earlier = seen.setdefault(member, (group, number))
+        if claims and earlier[1] != number:
+            # Ids that repeat name no claim (the official FEVER dev set's are all
+            # 0): the scorer names such claims by line, and samples of the one id
+            # would draw nothing it knows.
+            raise ScorerError(f"{place}: claim id {shorten(member)} is on line {earlier[1]} "
+                              f"too; ids that repeat name no claim (the scorer then names "
+                              f"the claims line1, line2, ...: list those)")
         if earlier[0] != group:
             raise ScorerError(f"{place}: {member} is given for {group} here and for "
                               f"{earlier[0]} on line {earlier[1]}; each id belongs to one group")

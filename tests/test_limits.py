@@ -214,6 +214,9 @@ _FORMAT = "'LDC_ID SF_ID [HOP]' lines (Cold Start) or one claim id per line"
     ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0002 CSSF17_ENG_47a114c77c\n",
      "ids.txt line 2: CSSF17_ENG_47a114c77c is given for CS17_0002 here and for CS17_0001 on "
      "line 1; each id belongs to one group"),
+    # the official FEVER dev gold's ids, all 0: samples of one claim the scorer does not know
+    ("0\n0\n0\n", "ids.txt line 2: claim id 0 is on line 1 too; ids that repeat name no "
+                  "claim (the scorer then names the claims line1, line2, ...: list those)"),
 ])
 def test_samples_command_refuses_an_ids_file_of_other_lines(tmp_path, monkeypatch, capsys,
                                                             text, message):
@@ -228,7 +231,7 @@ def test_samples_command_reads_query_pairs_with_hop_limits_and_claim_ids(tmp_pat
                                                                          monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "qids.txt").write_text(QIDS + "\nCS17_0001 CSSF17_ENG_47a114c77c\r\n")
-    (tmp_path / "claims.txt").write_text("13\n36\nline7\n13\n")
+    (tmp_path / "claims.txt").write_text("13\n36\n\nline7\n")
     assert samples.main(["-seed", "7", "-output_file", "qboot.txt", "50", "qids.txt"]) == 0
     assert samples.main(["-seed", "7", "-output_file", "cboot.txt", "50", "claims.txt"]) == 0
     groups = {element.group: sorted(element.members) for element in
