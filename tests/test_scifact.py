@@ -360,6 +360,22 @@ def test_top_level_label_in_the_leaderboard_shape_is_a_warning(tmp_path):
     assert problems.error_count == 0
 
 
+def test_not_enough_info_on_some_lines_of_empty_predictions_reads_as_the_evaluator_does(
+        tmp_path):
+    """Every evidence empty and every top-level label there NOT_ENOUGH_INFO: both shapes
+    read the same labels, so the file is read in the leaderboard shape, which needs no
+    label on the other lines, as the evaluator reads it (a WARNING names the labels it
+    does not read), not refused for the lines without one."""
+    gold = FIXTURES / "basic" / "gold.jsonl"
+    plain = write_jsonl(tmp_path / "plain.jsonl", labelled_rows([None] * 4))
+    some = write_jsonl(tmp_path / "some.jsonl",
+                       labelled_rows(["NOT_ENOUGH_INFO", None, "NOT_ENOUGH_INFO", None]))
+    problems = Problems()
+    assert score(gold, some, problems=problems).metrics == score(gold, plain).metrics
+    assert problems.report().startswith("WARNING: a top-level 'label' is not read")
+    assert problems.error_count == 0
+
+
 def test_driver_needs_two_files(tmp_path):
     gold = write_jsonl(tmp_path / "gold.jsonl", [GOLD])
     with pytest.raises(ScorerError, match="two files"):

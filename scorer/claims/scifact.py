@@ -184,7 +184,8 @@ def detect_shape(objects: list) -> tuple:
 
     The first non-empty evidence decides.  A file whose every evidence is
     empty is in the sets shape when some line has a top-level ``label``
-    (which every line then needs), else in the leaderboard shape; the line
+    (which every line then needs) other than NOT_ENOUGH_INFO or every line
+    has one, else in the leaderboard shape; the line
     is None when no line decided (a leaderboard file of empty predictions).
     """
     for line, obj in objects:
@@ -192,8 +193,15 @@ def detect_shape(objects: list) -> tuple:
         if isinstance(evidence, dict) and evidence:
             first = next(iter(evidence.values()))
             return (SETS if isinstance(first, list) else LEADERBOARD), line
-    labelled = next((line for line, obj in objects if "label" in obj), None)
-    return (LEADERBOARD, None) if labelled is None else (SETS, labelled)
+    labelled = [(line, obj["label"]) for line, obj in objects if "label" in obj]
+    if not labelled:
+        return LEADERBOARD, None
+    if len(labelled) < len(objects) and all(label == NEI for _line, label in labelled):
+        # Read alike in both shapes (no abstract predicted: NOT_ENOUGH_INFO):
+        # the leaderboard shape, which needs no label on the other lines, as
+        # the evaluator reads the file.
+        return LEADERBOARD, None
+    return SETS, labelled[0][0]
 
 
 def _shape_reason(shape: str, line: int, objects: list) -> str:
