@@ -272,10 +272,16 @@ def test_bad_policy_files(tmp_path, text, message):
                          "(a repeated or recursive YAML alias?); a policy is a few short lists"),
 ])
 def test_bad_policy_values(tmp_path, text, message):
+    refusal, path = _refusal_of(tmp_path, text)
+    assert refusal == message.format(path=path)
+
+
+def _refusal_of(tmp_path, text: str) -> tuple:
+    """(the message refusing a policy file of ``text``, the file's path)."""
     path = policy_file(tmp_path, text)
     with pytest.raises(ScorerError) as error:
         build_policy(load_policy_file(path), {}, source=path)
-    assert str(error.value) == message.format(path=path)
+    return str(error.value), path
 
 
 @pytest.mark.parametrize("text, message", [
@@ -306,10 +312,8 @@ def test_bad_policy_values(tmp_path, text, message):
                                              "leading zeros, not '010'"),
 ])
 def test_bad_claim_policy_values(tmp_path, text, message):
-    path = policy_file(tmp_path, text)
-    with pytest.raises(ScorerError) as error:
-        build_policy(load_policy_file(path), {}, source=path)
-    assert str(error.value).startswith(message.format(path=path))
+    refusal, path = _refusal_of(tmp_path, text)
+    assert refusal.startswith(message.format(path=path))
 
 
 @pytest.mark.parametrize("text, max_evidence", [
