@@ -55,6 +55,8 @@ class SampleSet:
     elements: list
     #: Where each element was first read: ``(file, line)`` (None: generated).
     origins: Optional[list] = None
+    #: The line each sample was read from, as ``numbers`` (None: generated).
+    line_numbers: Optional[list] = None
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -150,6 +152,7 @@ class _SamplesParser:
         self.element_index: dict = {}
         self.elements: list = []
         self.origins: list = []
+        self.line_of_number: dict = {}      # (a later line of a number replaces it)
 
     def binary_line(self, line: bytes) -> None:
         if not line.isascii() or any(separator in line for separator in _TEXT_ONLY_SEPARATORS):
@@ -190,6 +193,7 @@ class _SamplesParser:
         # need not find the tuple's shape and type first)
         draw = np.fromiter(indices, dtype=np.int32, count=len(indices))
         self.by_number[number] = draw
+        self.line_of_number[number] = self.line_number
 
     def _index(self, token: bytes) -> int:
         index = self.element_index.get(token)
@@ -212,7 +216,8 @@ class _SamplesParser:
     def sample_set(self) -> SampleSet:
         numbers = sorted(self.by_number)
         return SampleSet(numbers, [self.by_number[n] for n in numbers], self.elements,
-                         [(self.source, line) for line in self.origins])
+                         [(self.source, line) for line in self.origins],
+                         [self.line_of_number[n] for n in numbers])
 
 
 #: Bytes read from a samples file at once.

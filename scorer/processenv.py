@@ -34,6 +34,14 @@ def prepare_command_line_process() -> None:
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
+def is_command_line() -> bool:
+    """True in a process started by one of scorer's command lines."""
+    return _command_line
+
+
+#: Whether keep_freed_memory has been asked already (a process-wide setting).
+_keeping = False
+
 #: glibc's mallopt parameters (malloc.h).
 _M_TRIM_THRESHOLD, _M_MMAP_MAX = -1, -4
 
@@ -43,12 +51,14 @@ def keep_freed_memory() -> None:
     freed memory kept for reuse rather than returned to the system (no
     effect elsewhere).  Peak memory stays about the same: the freed blocks
     are the very ones the next block of work takes again."""
-    if not _command_line:
+    global _keeping
+    if not _command_line or _keeping:
         return
+    _keeping = True
     try:
         import ctypes
         mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):        # not glibc (musl, macOS): left as it is
+    except (OSError, AttributeError, TypeError):    # not glibc (musl, macOS, Windows)
         return
     mallopt(_M_MMAP_MAX, 0)
     mallopt(_M_TRIM_THRESHOLD, 2 ** 31 - 1)

@@ -161,8 +161,12 @@ def hash_in_background(path: str) -> None:
     """Start the SHA-256 of a large input in a thread of its own, so that it
     is done while the main thread reads and scores it (OpenSSL's SHA-256
     releases the GIL); :func:`fingerprints` takes the digest, if the file is
-    still the same.  For a process that forks nothing meanwhile (a thread
-    alive at a fork is not in the child)."""
+    still the same.  Only in a command-line process, which forks nothing
+    meanwhile (a thread alive at a fork is not in the child) and ends soon
+    after, whatever happens (a program importing scorer gets no thread)."""
+    from scorer import processenv
+    if not processenv.is_command_line():
+        return
     try:
         identity = _identity(path)
     except OSError:
@@ -174,7 +178,10 @@ def hash_in_background(path: str) -> None:
 
     def work():
         try:
-            done.append(_sha256_of(path, False, bytearray(1 << 20)))
+            # Blocks of 16 MiB: the thread takes the GIL back after each, and
+            # beside a main thread busy in Python that waits about 5 ms; with
+            # 1 MiB blocks half the hash was still left when the run ended.
+            done.append(_sha256_of(path, False, bytearray(16 << 20)))
         except OSError:
             pass                # fingerprints() hashes it again and says what is wrong
 
@@ -185,8 +192,9 @@ def hash_in_background(path: str) -> None:
 
 
 def _hashed_in_background(path: str):
-    """The digest :func:`hash_in_background` made of ``path``, or None."""
-    started = _background.get(path)
+    """The digest :func:`hash_in_background` made of ``path``, or None (each
+    is taken once: a later run in the same process hashes anew)."""
+    started = _background.pop(path, None)
     if started is None:
         return None
     identity, thread, done = started

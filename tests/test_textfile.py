@@ -30,7 +30,10 @@ def test_fingerprints_name_a_missing_file(tmp_path):
 
 @pytest.fixture
 def background(monkeypatch):
-    """hash_in_background for files of any size, its digests forgotten after the test."""
+    """hash_in_background for files of any size, in a command-line process, its
+    digests forgotten after the test."""
+    from scorer import processenv
+    monkeypatch.setattr(processenv, "_command_line", True)
     monkeypatch.setattr(textfile, "BACKGROUND_BYTES", 1)
     monkeypatch.setattr(textfile, "_background", {})
     return textfile._background
@@ -44,6 +47,16 @@ def test_a_digest_made_in_the_background_is_the_files(tmp_path, background):
     assert thread.daemon
     assert textfile.fingerprints([str(path)]) == [
         (str(path), path.stat().st_size, hashlib.sha256(path.read_bytes()).hexdigest())]
+    assert background == {}         # taken once
+
+
+def test_a_program_importing_scorer_starts_no_thread(tmp_path, monkeypatch):
+    monkeypatch.setattr(textfile, "BACKGROUND_BYTES", 1)
+    monkeypatch.setattr(textfile, "_background", {})
+    path = tmp_path / "boot.txt"
+    path.write_bytes(b"1 A:B\n")
+    textfile.hash_in_background(str(path))
+    assert textfile._background == {}
 
 
 def test_a_file_changed_after_its_background_digest_is_hashed_again(tmp_path, background):
@@ -57,6 +70,8 @@ def test_a_file_changed_after_its_background_digest_is_hashed_again(tmp_path, ba
 
 
 def test_small_or_missing_files_are_not_hashed_in_the_background(tmp_path, monkeypatch):
+    from scorer import processenv
+    monkeypatch.setattr(processenv, "_command_line", True)
     monkeypatch.setattr(textfile, "_background", {})
     small = tmp_path / "qids.txt"
     small.write_bytes(b"CS17_0001 CSSF17_ENG_0123456789\n")

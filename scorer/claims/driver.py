@@ -89,6 +89,8 @@ def sample_set(request: Request, evaluation: Evaluation) -> tuple[SampleSet | No
         raise ScorerError("give -samples FILE or -bootstrap N, not both")
     if request.samples is not None:
         from scorer.bootstrap import read_samples
+        from scorer.textfile import hash_in_background
+        hash_in_background(request.samples)     # for .params, while it is parsed
         return read_samples(request.samples), False
     if request.bootstrap is not None:
         if request.bootstrap < 0:
@@ -130,10 +132,9 @@ def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
     of unknown queries."""
     if not len(samples):
         # scorer.samples refuses 0 samples for the same reason: intervals of nothing.
-        raise ScorerError(f"{path or 'the samples'}: no samples; expected lines "
-                          f"'NUMBER CLAIM_ID CLAIM_ID ...'")
+        raise ScorerError(f"{path}: no samples; expected lines 'NUMBER CLAIM_ID CLAIM_ID ...'")
     known = set(keys)
-    for element, (source, line) in zip(samples.elements, samples.origins or ()):
+    for element, (source, line) in zip(samples.elements, samples.origins):
         if element.members == (element.group,) and element.group in known:
             continue
         shown = ", ".join(keys[:3]) + (", ..." if len(keys) > 3 else "")
@@ -142,29 +143,10 @@ def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
         raise ScorerError(f"{source} line {line}: '{shorten(element.text())}' is not a claim "
                           f"of the gold ({gold_path}), whose claims a samples file names as "
                           f"{shown}{how}")
-    for number, draw in zip(samples.numbers, samples.draws):
+    for number, draw, line in zip(samples.numbers, samples.draws, samples.line_numbers):
         if not len(draw):
-            where = f"{path} line {_sample_line(path, number)}" if path else "the samples"
-            raise ScorerError(f"{where}: sample {number} "
-                              f"draws no claim; a sample draws claims of the gold, as many as "
-                              f"it has")
-
-
-def _sample_line(path: str, number: int) -> str:
-    """The line of ``path`` that gave sample ``number`` (its last line of that
-    number, as a later line replaces an earlier one), for a message."""
-    found = "?"
-    try:
-        with open(path, "rb") as f:
-            text = f.read()
-    except OSError:
-        return found
-    for at, line in enumerate(text.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-                              .split(b"\n"), 1):
-        tokens = line.split()
-        if tokens and tokens[0].isdigit() and int(tokens[0]) == number:
-            found = str(at)
-    return found
+            raise ScorerError(f"{path} line {line}: sample {number} draws no claim; a sample "
+                              f"draws claims of the gold, as many as it has")
 
 
 def gold_keys(task: str, gold_path: str) -> tuple:
