@@ -159,6 +159,14 @@ def usage(program: str = "scorer") -> str:
     return "\n".join(lines) + "\n\n"
 
 
+def is_switch(argument: str, extra=()) -> bool:
+    """Whether ``argument`` is one of scorer's switches, or ``-NAME`` for a
+    name in ``extra`` (a command's own switches): as the value of a switch
+    before it, a forgotten value."""
+    name = ALIASES.get(argument, argument)
+    return name.startswith("-") and (name[1:] in SWITCHES or name[1:] in extra)
+
+
 def parse_arguments(argv) -> tuple:
     """Switch values (only those given) and the files, the Perl's way: a switch
     is ``-NAME`` with an exact name; a value switch takes the next argument."""
@@ -184,8 +192,7 @@ def parse_arguments(argv) -> tuple:
             if takes_value:
                 if i + 1 >= len(argv):
                     raise UsageError(f"Switch {argument} needs a value", brief=True)
-                value = ALIASES.get(argv[i + 1], argv[i + 1])
-                if value.startswith("-") and value[1:] in SWITCHES:
+                if is_switch(argv[i + 1]):
                     # A forgotten value: the next switch would be taken for it
                     # (-output_file -policy p.yaml: reports named -policy.*).
                     raise UsageError(f"Switch {argument} needs a value, not the switch "
@@ -362,14 +369,13 @@ def _check_error_file_is_no_report(output_file: str, error_file: str) -> None:
 def _check_reports_spare_the_inputs(output_file: str, given: dict, files: list) -> None:
     """No report name at the prefix may be an input of this run: the run would
     write over it, or remove it as an earlier run's report."""
-    inputs = [path for path in [*files, *(given.get(name) for name in
-                                          ("policy", "samples", "queries"))]
-              if path and os.path.isfile(path)]
-    for report in _earlier_reports(output_file):
-        for path in inputs:
-            if os.path.samefile(report, path):
-                raise ScorerError(f"-output_file {output_file} would write over the input file "
-                                  f"{path} (as {report}); choose another prefix")
+    clash = output.input_written_over(
+        _earlier_reports(output_file),
+        [*files, *(given.get(name) for name in ("policy", "samples", "queries"))])
+    if clash:
+        report, path = clash
+        raise ScorerError(f"-output_file {output_file} would write over the input file "
+                          f"{path} (as {report}); choose another prefix")
 
 
 def _earlier_reports(output_file: str) -> list:

@@ -39,6 +39,20 @@ def stream(target: str):
     return sys.stdout if target.lower() == "stdout" else sys.stderr
 
 
+def input_written_over(targets, inputs):
+    """``(target, input)``: the first of the files ``targets`` that is one of
+    the files ``inputs`` (by path, link or another name), or None.  A command
+    writing it would destroy what it reads (or remove it as an earlier
+    report); each command says so in its own words."""
+    existing = [path for path in inputs if path and os.path.isfile(path)]
+    for target in targets:
+        if os.path.isfile(target):
+            for path in existing:
+                if os.path.samefile(target, path):
+                    return target, path
+    return None
+
+
 #: The exit status of a command whose reader went away (``... | head``): a
 #: shell's for a process ended by SIGPIPE (128 + 13), which Python ignores.
 READER_GONE_EXIT_STATUS = 141

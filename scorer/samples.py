@@ -43,7 +43,8 @@ def main(argv=None) -> int:
             sys.stdout.write(USAGE)
             return 0
         if argument in ("-seed", "-output_file"):
-            if i + 1 >= len(argv):
+            if i + 1 >= len(argv) or argv[i + 1] in ("-seed", "-output_file", "-h", "-help"):
+                # (the next switch is no value: -output_file -seed 7 would write "-seed")
                 sys.stderr.write(f"ERROR: {argument} needs a value\n\n{USAGE}")
                 return ERROR_EXIT_STATUS
             options[argument[1:]] = argv[i + 1]
@@ -65,8 +66,10 @@ def main(argv=None) -> int:
             # An empty samples file would give intervals of nothing, silently.
             raise ScorerError(f"NUM_SAMPLES must be at least 1, not '{positional[0]}'")
         output.check_writable(options["output_file"])
-        if not output.is_stream(options["output_file"]):
-            _check_output_spares_input(options["output_file"], positional[1])
+        if not output.is_stream(options["output_file"]) and \
+                output.input_written_over([options["output_file"]], [positional[1]]):
+            raise ScorerError(f"-output_file {options['output_file']} would write over the "
+                              f"ids file {positional[1]}; choose another name")
         groups = read_ids(positional[1])
         samples = bootstrap.generate(groups, count, seed)
         if output.is_stream(options["output_file"]):
@@ -77,15 +80,6 @@ def main(argv=None) -> int:
         sys.stderr.write(f"ERROR: {error}\n")
         return error.exit_status
     return 0
-
-
-def _check_output_spares_input(target: str, ids_path: str) -> None:
-    """The samples file may be neither a directory nor the ids file it is drawn from."""
-    if os.path.isdir(target):
-        raise ScorerError(f"Could not open {target}: it is a directory")
-    if os.path.isfile(target) and os.path.isfile(ids_path) and os.path.samefile(target, ids_path):
-        raise ScorerError(f"-output_file {target} would write over the ids file {ids_path}; "
-                          f"choose another name")
 
 
 def read_ids(path: str) -> list:

@@ -296,3 +296,12 @@ def test_claim_bootstrap_in_blocks_gives_the_same_reports(tmp_path, capsys, monk
     whole = run("whole")
     monkeypatch.setattr(driver, "_BLOCK_CELLS", 7)      # one sample a block
     assert run("blocks") == whole
+
+
+def test_samples_command_does_not_take_a_switch_for_a_forgotten_value(tmp_path, monkeypatch,
+                                                                      capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ids.txt").write_text("13\n36\n")
+    assert samples.main(["-output_file", "-seed", "7", "3", "ids.txt"]) == 255
+    assert capsys.readouterr().err.startswith("ERROR: -output_file needs a value")
+    assert os.listdir(tmp_path) == ["ids.txt"]

@@ -73,7 +73,8 @@ def _split(argv: list) -> tuple:
             if i + 1 >= len(argv):
                 raise UsageError(f"Switch -{name} needs a value")
             value = argv[i + 1]
-            if value.startswith("-") and (name in PATH_SWITCHES or _is_switch(value)):
+            if value.startswith("-") and (name in PATH_SWITCHES or
+                                          _is_switch(value)):
                 raise UsageError(f"Switch -{name} needs a value, not '{value}'"
                                  + (f" (a file whose name starts with '-' is given as "
                                     f"./{value})" if name in PATH_SWITCHES else ""))
@@ -90,9 +91,8 @@ def _split(argv: list) -> tuple:
 
 
 def _is_switch(argument: str) -> bool:
-    from scorer import cli
-    name = cli.ALIASES.get(argument, argument)[1:]
-    return name in OWN_SWITCHES or name in cli.SWITCHES
+    from scorer import cli      # (not imported by the scoring program's own path)
+    return cli.is_switch(argument, OWN_SWITCHES)
 
 
 def main(argv: list | None = None) -> int:
@@ -195,8 +195,12 @@ def make_bundle(own: dict, rest: list) -> int:
     from scorer.competition import bundle, references
     request, files, run_switches = _setup_request(rest)
     target = own["bundle"]
-    _check_bundle_spares_the_inputs(target, request, files)
     output.check_writable(target)
+    clash = output.input_written_over(
+        [target], [*files, request.policy_file, request.queries, request.samples])
+    if clash:
+        raise ScorerError(f"-bundle {target} would write over the input file {clash[1]}; "
+                          f"give the bundle another name")
     start = own.get("start") or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     try:
         datetime.date.fromisoformat(start)
@@ -214,21 +218,6 @@ def make_bundle(own: dict, rest: list) -> int:
     output.write_bytes_atomically(target, bundle.zip_bytes(entries))
     sys.stdout.write(f"Wrote {target}: leaderboard {', '.join(keys)}\n")
     return 0
-
-
-def _check_bundle_spares_the_inputs(target: str, request, files: list) -> None:
-    """The bundle must not be written over one of its own inputs (as python
-    -m scorer refuses a prefix whose report would be an input), nor over a folder."""
-    if os.path.isdir(target):
-        raise ScorerError(f"-bundle {target} is a folder; give the bundle's file name "
-                          f"(bundle.zip)")
-    if not os.path.exists(target):
-        return
-    inputs = [*files, request.policy_file, request.queries, request.samples]
-    for path in inputs:
-        if path and os.path.isfile(path) and os.path.samefile(target, path):
-            raise ScorerError(f"-bundle {target} would write over the input file {path}; "
-                              f"give the bundle another name")
 
 
 def validate(own: dict, rest: list) -> int:

@@ -70,9 +70,7 @@ def split_arguments(argv: list) -> tuple:
         if name in TRACK_SWITCHES:
             if i + 1 >= len(argv):
                 raise cli.UsageError(f"Switch -{name} needs a value")
-            value = cli.ALIASES.get(argv[i + 1], argv[i + 1])
-            if value.startswith("-") and (value[1:] in TRACK_SWITCHES
-                                          or value[1:] in cli.SWITCHES):
+            if cli.is_switch(argv[i + 1], TRACK_SWITCHES):
                 # A forgotten value: the next switch would be taken for it.
                 raise cli.UsageError(f"Switch -{name} needs a value, not the switch "
                                      f"{argv[i + 1]}")
