@@ -62,11 +62,16 @@ def reader_gone() -> int:
     """After a BrokenPipeError on a standard stream: what a Unix filter does
     when its reader stops reading (no message, no traceback), and what is
     left unflushed goes nowhere rather than failing once more at exit."""
+    try:
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return READER_GONE_EXIT_STATUS
     for out in (sys.stdout, sys.stderr):
         try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+            os.dup2(nowhere, out.fileno())
         except (OSError, ValueError):
             pass
+    os.close(nowhere)
     return READER_GONE_EXIT_STATUS
 
 

@@ -539,10 +539,19 @@ def _reference_mistakes(tmp_path) -> list:
     (tmp_path / "bad-evidence.jsonl").write_text('{"id": 1, "label": "SUPPORTS", '
                                                  '"evidence": [["Nile", 0]]}\n')
     os.mkdir(tmp_path / "folder")
+    (tmp_path / "other-split.txt").write_text("1 nosuch\n")
+    (tmp_path / "other-queries.txt").write_text("1 CS17_0009:CSSF17_ENG_0123456789\n")
     cs = ["-expand", "CSSF17"]
     scifact = ["-policy", os.path.join(CONFIGS, "scifact.yaml")]
     fever = ["-policy", os.path.join(CONFIGS, "fever.yaml")]
     return [
+        # samples of another split or query set: every submission refused for them
+        ([*fever, "-samples", str(tmp_path / "other-split.txt")], [fever_gold],
+         "other-split.txt line 1: 'nosuch' is not a claim of the gold"),
+        ([*scifact, "-samples", str(tmp_path / "other-split.txt")], [scifact_gold],
+         "other-split.txt line 1: 'nosuch' is not a claim of the gold"),
+        ([*cs, "-samples", str(tmp_path / "other-queries.txt")],
+         [demo["ldc-query.xml"], demo["qrel.txt"]], "other-queries.txt line 1: "),
         ([], [scifact_gold], "no query file (.xml) among the reference files"),
         (cs, [demo["ldc-query.xml"]], "no assessment file among the reference files"),
         (cs, [demo["ldc-query.xml"], demo["DEMORUN.tab.txt"]],

@@ -151,21 +151,12 @@ def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
 
 def gold_keys(task: str, gold_path: str) -> tuple:
     """``(claim keys, key source)`` of a gold file, as a run against it names its
-    claims in samples files: for a track, whose shared samples are checked
-    (:func:`check_sample_ids`) before any run is scored.  (FEVER predictions
-    that carry their own gold are named by their own ids; blind ones, by the
-    gold line they are paired with, as here.)"""
-    from scorer.claims.metrics import claim_keys, claim_names
+    claims in samples files (each task's own rule): for a track or a
+    leaderboard, whose shared samples are checked (:func:`check_sample_ids`)
+    before any run is scored."""
     if task == "scifact":
-        gold = [(claim.line, claim.id) for claim in scifact.read_gold(gold_path)]
-    else:
-        from scorer.claims.jsonl import read_objects
-        objects = read_objects(gold_path)
-        if not all("id" in claim for _line, claim in objects):
-            return claim_keys(None, [line for line, _claim in objects])
-        gold = [(line, claim["id"]) for line, claim in objects]
-    return claim_keys(claim_names([claim_id for _line, claim_id in gold]),
-                      [line for line, _id in gold])
+        return scifact.gold_keys(scifact.read_gold(gold_path))
+    return fever.gold_keys(fever.read_gold(gold_path))
 
 
 class Outcome:

@@ -72,12 +72,38 @@ ClaimOutcome = namedtuple("ClaimOutcome", (
     "verifiable", "groups", "predicted", "read", "matched", "strict", "group", "counts"))
 
 
+def read_gold(path: str) -> list:
+    """The gold file's ``(line, object)`` pairs; a file without claims is
+    refused (as SciFact's): an empty export given as the gold is a mistake,
+    even when predictions that carry their own gold would not read it."""
+    gold = read_objects(path)
+    if not gold:
+        raise ScorerError(f"{path}: no gold claims; give the gold file with its claims, or the "
+                          f"predictions alone when they carry their own 'label' and "
+                          f"'evidence'")
+    return gold
+
+
+def gold_keys(gold: list) -> tuple:
+    """``(claim keys, key source)`` of blind predictions paired with ``gold``
+    (its ``(line, object)`` pairs): the gold's ids when they are unique (and
+    fit a samples file), else line<N>; what samples files draw."""
+    return claim_keys(_gold_names(gold), [line for line, _claim in gold])
+
+
+def _gold_names(gold: list) -> list | None:
+    """The gold's claim ids as text, or None when a claim has none."""
+    if not all("id" in claim for _line, claim in gold):
+        return None
+    return claim_names([claim["id"] for _line, claim in gold])
+
+
 def read_inputs(files: tuple) -> Inputs:
     """One file (predictions with their own gold) or two (gold, then predictions)."""
     if len(files) == 1:
         return Inputs(None, files[0], None, read_objects(files[0]))
     if len(files) == 2:
-        return Inputs(files[0], files[1], read_objects(files[0]), read_objects(files[1]))
+        return Inputs(files[0], files[1], read_gold(files[0]), read_objects(files[1]))
     raise ScorerError(f"fever needs the predictions file, or the gold file then the "
                       f"predictions file; {len(files)} files were given")
 
@@ -171,12 +197,6 @@ def _no_gold(line: int, gold_row, inputs: Inputs) -> ScorerError:
 
 def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     predictions = inputs.predictions
-    if inputs.gold is not None and not inputs.gold:
-        # As SciFact's: an empty export given as the gold is a mistake, even
-        # when predictions that carry their own gold would not read it.
-        raise ScorerError(f"{inputs.gold_path}: no gold claims; give the gold file with its "
-                          f"claims, or the predictions alone when they carry their own "
-                          f"'label' and 'evidence'")
     if not predictions:
         raise ScorerError(f"{inputs.predictions_path}: no predictions; strict score and "
                           f"label accuracy are undefined without claims")
@@ -189,8 +209,7 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     with_ids = all("id" in p for _, p in predictions)
     # Blind predictions take the gold line at their position: the files must pair up.
     paired = inputs.gold is not None and len(inputs.gold) == len(predictions)
-    gold_names = claim_names([g["id"] for _, g in inputs.gold]) \
-        if paired and all("id" in g for _, g in inputs.gold) else None
+    gold_names = _gold_names(inputs.gold) if paired else None
     # A claim's key (what samples files draw) is what pairs it with its gold:
     # for blind predictions the gold line at their position, named by the
     # gold's id when the gold's ids are unique, else line<N>, whatever ids the
@@ -201,7 +220,7 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     #: 0s) name nothing: claims named by line, without a warning
     redacted = False
     if blind:
-        keys, key_source = claim_keys(gold_names, lines)
+        keys, key_source = claim_keys(gold_names, lines)     # as gold_keys(inputs.gold)
         redacted = gold_names is not None and len(gold_names) > 1 and len(set(gold_names)) == 1
     elif with_ids:
         keys, key_source = claim_keys(names, lines)

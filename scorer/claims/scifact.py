@@ -301,15 +301,23 @@ def check_order(inputs: Inputs) -> None:
             f"{show(extra.id)} after the last gold claim ({len(gold)} gold claims)")
 
 
+def gold_keys(gold: list, names: list | None = None) -> tuple:
+    """``(claim keys, key source)`` of the gold claims (``names``: their ids as
+    text, when made already): what samples files draw."""
+    if names is None:
+        names = claim_names([claim.id for claim in gold])
+    return claim_keys(names, [claim.line for claim in gold])
+
+
 def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     """Score every claim; the counts table and outcomes in gold order."""
     check_order(inputs)
     names = claim_names([g.id for g in inputs.gold])
-    keys, key_source = claim_keys(names, [g.line for g in inputs.gold])
+    keys, key_source = gold_keys(inputs.gold, names)
     allowed = tuple(policy.labels)
     outcomes = [score_claim(key, name, g, p, inputs, allowed, policy.max_evidence)
                 for key, name, g, p in zip(keys, names, inputs.gold, inputs.predictions)]
-    if key_source == "line" and inputs.gold:
+    if key_source == "line":
         problems.record("CLAIM_WARNING",
                         "claim ids are not unique or hold a blank, ':' or ','; claims are "
                         "identified by gold line number (line<N>) in samples files",

@@ -107,7 +107,8 @@ def score(request, problems: Problems, samples=None) -> Outcome:
             # Hashed for .params while it is parsed (scorer/textfile.py).
             hash_in_background(request.samples)
             samples = bootstrap.read_samples(request.samples)
-        _check_sample_ids(samples, queries, index)
+            # (samples handed in were checked where they were read: read_shared_inputs)
+            _check_sample_ids(samples, queries, index)
         bootstrap.check_report_size(_samplescores_bytes(len(samples), runids),
                                     f"-samples {request.samples} ({len(samples):,} samples)")
     elif samples is None and request.bootstrap is not None:
@@ -169,27 +170,35 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     return Outcome(reports, scored, samples)
 
 
-def read_shared_inputs(request, assessment_paths, problems: Problems):
-    """Read what every run of a track shares (query files, ``-queries``,
-    assessments), so that a fatal problem there stops a track before any run
-    is scored.  Returns the samples the request asks for, read or drawn once
-    for all runs (None without samples)."""
+def read_shared_inputs(request, assessment_paths, problems: Problems) -> tuple:
+    """Read what every run of a track (every submission of a leaderboard)
+    shares: query files, ``-queries``, assessments, samples, so that a fatal
+    problem there stops before any run is scored (query files without a
+    query too).  Returns the queries, and the samples the request asks for,
+    read or drawn once for all runs (None without samples)."""
     query_paths = [f for f in request.files if f.endswith(".xml")]
     queries = query_files.read_query_files(query_paths, problems)
+    if not queries.queries:
+        # A warning for one run (as the Perl's); a track or leaderboard of nothing.
+        raise ScorerError(f"no queries in {', '.join(query_paths) or 'no query file'}: "
+                          f"nothing to score")
     if request.expand:
         queries.expand(request.expand)
     index = queries.index()
     queries_to_score = query_files.resolve_queries_to_score(request.queries, queries, problems)
+    if request.queries is not None and not queries_to_score:
+        raise ScorerError(f"-queries {request.queries}: none of the queries it names is in the "
+                          f"query files ({len(queries.top_level_ids())} queries loaded)")
     read_run_files(list(assessment_paths), queries, problems)
     from scorer import bootstrap
     if request.samples:
         samples = bootstrap.read_samples(request.samples)
         _check_sample_ids(samples, queries, index)
-        return samples
+        return queries, samples
     if request.bootstrap is not None:
-        return bootstrap.generate(_sample_groups(queries, index, queries_to_score),
-                                  request.bootstrap, request.seed)
-    return None
+        return queries, bootstrap.generate(_sample_groups(queries, index, queries_to_score),
+                                           request.bootstrap, request.seed)
+    return queries, None
 
 
 def _input_files(request, query_paths, run_paths) -> tuple:

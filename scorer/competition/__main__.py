@@ -224,9 +224,7 @@ def validate(own: dict, rest: list) -> int:
     from scorer.competition import references
     request, files, run_switches = _setup_request(rest)
     keys = scoring.leaderboard_keys(request.policy, run_switches)
-    # The participant's own reference files: a mistake there is theirs to
-    # fix, not one of the submission.
-    references.check(request, files)
+    references.check_files(files)
     policy_dir = tempfile.mkdtemp(prefix="scorer-competition-policy-")
     try:
         policy = request.policy._replace(leaderboard=keys)
@@ -242,8 +240,14 @@ def validate(own: dict, rest: list) -> int:
                              policy_path=policy_path, switches=switches, leaderboard=keys,
                              max_size=_max_size(own))
         run = own["validate"]
-        return _score_into(setup, lambda scratch: layout.submission_at(
-            run, scratch, setup.task, setup.max_size), None)
+        try:
+            return _score_into(setup, lambda scratch: layout.submission_at(
+                run, scratch, setup.task, setup.max_size), None)
+        except ScorerError:
+            # Whose mistake: the participant's own reference files are read
+            # for it only now (a scored run has read them already).
+            references.check(request, files)
+            raise
     finally:
         shutil.rmtree(policy_dir, ignore_errors=True)
 

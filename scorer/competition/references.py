@@ -10,6 +10,7 @@ file alone (the participant's predictions are the other file).
 """
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 
@@ -41,20 +42,15 @@ def check(request, files: list) -> None:
     submission is a ScorerError naming the file."""
     check_files(files)
     check_files(path for path in (request.samples,) if path)
-    task = request.policy.task
-    if task == "coldstart":
+    if request.policy.task == "coldstart":
         _check_coldstart(request, files)
     else:
-        _check_claims(request, task, files)
-    if request.samples:
-        from scorer import bootstrap
-        bootstrap.read_samples(request.samples)
+        _check_claims(request, request.policy.task, files)
 
 
 def _check_coldstart(request, files: list) -> None:
-    from scorer.coldstart import queries as query_files
-    from scorer.coldstart.runs import ASSESSMENT, identify_file_type, read_run_files
-    from scorer.textfile import read_text
+    from scorer.coldstart import driver
+    from scorer.coldstart.runs import ASSESSMENT, identify_file_type
     # The split a scoring run makes (scorer/coldstart/driver.py): XML is queries.
     query_paths = [f for f in files if f.endswith(".xml")]
     assessment_paths = [f for f in files if not f.endswith(".xml")]
@@ -65,21 +61,16 @@ def _check_coldstart(request, files: list) -> None:
     if not assessment_paths:
         raise ScorerError(f"no assessment file among the reference files; {need}")
     for path in assessment_paths:
-        if identify_file_type(path, read_text(path).split("\n")) != ASSESSMENT:
+        # Its first lines tell (the whole file is read next, as every run reads it).
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            first_lines = [line.rstrip("\n") for line in itertools.islice(f, 1000)]
+        if identify_file_type(path, first_lines) != ASSESSMENT:
             raise ScorerError(f"{path}: a submission file (9 columns), not assessments; {need} "
                               f"(the run is the participant's)")
     problems = Problems()
-    queries = query_files.read_query_files(query_paths, problems)
-    if not queries.queries:
-        # A warning for one run (as the Perl's); a leaderboard of nothing here.
-        raise ScorerError(f"no queries in {', '.join(query_paths)}; {need}")
-    if request.expand:
-        queries.expand(request.expand)
-    selected = query_files.resolve_queries_to_score(request.queries, queries, problems)
-    if request.queries is not None and not selected:
-        raise ScorerError(f"-queries {request.queries}: none of the queries it names is in the "
-                          f"query files")
-    read_run_files(assessment_paths, queries, problems)
+    # What a track reads once for all its runs, every submission's run reads too.
+    driver.read_shared_inputs(request._replace(files=tuple(files), bootstrap=None),
+                              assessment_paths, problems)
     if problems.error_count:
         # Every submission's run would have these errors, and fail.
         raise ScorerError("the reference files have errors, which would fail every "
@@ -92,23 +83,24 @@ def _check_claims(request, task: str, files: list) -> None:
                           f"participant's predictions are the other file); "
                           f"{len(files)} files given: {' '.join(files)}")
     path = files[0]
+    from scorer.claims import driver, fever, scifact
     if task == "scifact":
-        from scorer.claims import scifact
-        if not scifact.read_gold(path):
-            raise ScorerError(f"{path}: no gold claims")
-        return
-    from scorer.claims import fever
-    from scorer.claims.jsonl import read_objects
-    gold = read_objects(path)
-    if not gold:
-        raise ScorerError(f"{path}: no gold claims")
-    inputs = fever.Inputs(path, path, gold, gold)
-    # A blind prediction, scored against each gold line as a submission's is:
-    # the gold line's label and evidence are checked by fever's own rules.
-    blind = {"predicted_label": "", "predicted_evidence": []}
-    for line, claim in gold:
-        missing = [key for key in ("label", "evidence") if key not in claim]
-        if missing:
-            raise ScorerError(f"{path} line {line}: the gold claim has no '{missing[0]}' "
-                              f"(a gold file gives each claim its label and evidence)")
-        fever.score_claim(str(line), str(line), line, blind, (line, claim), inputs, None)
+        keys, key_source = scifact.gold_keys(scifact.read_gold(path))
+    else:
+        gold = fever.read_gold(path)
+        inputs = fever.Inputs(path, path, gold, gold)
+        # A blind prediction, scored against each gold line as a submission's
+        # is: the gold line's label and evidence are checked by fever's rules.
+        blind = {"predicted_label": "", "predicted_evidence": []}
+        for line, claim in gold:
+            missing = [key for key in ("label", "evidence") if key not in claim]
+            if missing:
+                raise ScorerError(f"{path} line {line}: the gold claim has no '{missing[0]}' "
+                                  f"(a gold file gives each claim its label and evidence)")
+            fever.score_claim(str(line), str(line), line, blind, (line, claim), inputs, None)
+        keys, key_source = fever.gold_keys(gold)
+    if request.samples:
+        # Samples of claims the gold does not have would fail every submission.
+        from scorer.bootstrap import read_samples
+        driver.check_sample_ids(read_samples(request.samples), request.samples, keys,
+                                key_source, path)

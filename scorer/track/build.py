@@ -8,7 +8,6 @@ the earlier folder or the new one, never a mix.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 import re
 import shlex
@@ -20,6 +19,7 @@ import scorer
 from scorer import bootstrap, stopping
 from scorer.problems import ScorerError
 from scorer.catalogue import metric_catalogue
+from scorer.textfile import fingerprints
 from scorer.track import runner, statistics, tables
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
@@ -158,16 +158,16 @@ def _read_shared_inputs(request, shared: list, has_index: bool):
         from scorer.problems import Problems
         shared_request = request._replace(files=tuple(shared),
                                          bootstrap=request.bootstrap if has_index else None)
-        return driver.read_shared_inputs(
+        _queries, samples = driver.read_shared_inputs(
             shared_request, [f for f in shared if not f.endswith(".xml")], Problems())
-    _check_gold(request.policy.task, shared[0])
+        return samples
+    keys, key_source = _check_gold(request.policy.task, shared[0])
     if not request.samples:
         return None
     samples = bootstrap.read_samples(request.samples)
     from scorer.claims import driver as claims
     # The gold names the claims every run's samples draw (a FEVER run's blind
     # predictions by the gold line they are paired with, whatever their ids).
-    keys, key_source = claims.gold_keys(request.policy.task, shared[0])
     claims.check_sample_ids(samples, request.samples, keys, key_source, shared[0])
     return samples
 
@@ -192,23 +192,18 @@ def track_request(given: dict, files: list, argv: list, cwd: str):
     return request._replace(bootstrap=bootstrap_count, seed=seed, samples=given.get("samples"))
 
 
-def _check_gold(task: str, path: str) -> None:
-    """A gold file that cannot be read, or a predictions file given as the gold,
-    stops the track before any run is scored."""
-    if task == "scifact":
-        from scorer.claims.scifact import read_gold
-        read_gold(path)
-    else:
-        from scorer.claims.jsonl import read_objects
-        if not read_objects(path):
-            raise ScorerError(f"{path}: no gold claims; the scores are undefined without "
-                              f"claims")
-    from scorer.claims.driver import GOLD_KEYS, PREDICTION_KEYS, looks_like
+def _check_gold(task: str, path: str) -> tuple:
+    """A gold file that cannot be read, holds no claim, or is a predictions file
+    given as the gold stops the track before any run is scored.  Returns the
+    ``(keys, key source)`` its runs name claims by in samples files."""
+    from scorer.claims.driver import GOLD_KEYS, PREDICTION_KEYS, gold_keys, looks_like
+    keys = gold_keys(task, path)            # (reads it, as its runs will)
     if looks_like(path, task) == "predictions":
         has = f"{' or '.join(PREDICTION_KEYS[task])} and " if PREDICTION_KEYS[task] else ""
         raise ScorerError(f"{path} looks like predictions, not the gold (its first line has "
                           f"{has}no {' or '.join(GOLD_KEYS[task])}); a claim track's first "
                           f"file is the gold, then one predictions file per run")
+    return keys
 
 
 def _scorer_argv(argv: list, files: list, drop: tuple = ()) -> list:
@@ -397,20 +392,14 @@ def _params_text(result: TrackResult, request, runs, shared) -> str:
         lines.append(f"  {name} => {':'.join(value) if isinstance(value, tuple) else value}")
     lines += ["", f"#Headline metric: {result.metric} ({result.metric_title})", "",
               "#Shared files (size, SHA-256):"]
-    lines += [f"  {path} {os.path.getsize(path)} {_digest(path)}" for path in shared]
+    lines += [f"  {path} {size} {digest}" for path, size, digest in fingerprints(shared)]
     lines += ["", "#Runs (status, files with size and SHA-256):"]
     status = {r.name: r.status for r in result.results}
     for run in runs:
         lines.append(f"  {run.name} {status.get(run.name, '')}")
-        lines += [f"    {path} {os.path.getsize(path)} {_digest(path)}" for path in run.files]
+        lines += [f"    {path} {size} {digest}"
+                  for path, size, digest in fingerprints(run.files)]
     lines += ["", "#Signature:", result.signature]
     return "\n".join(lines) + "\n"
 
-
-def _digest(path: str) -> str:
-    hasher = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            hasher.update(block)
-    return hasher.hexdigest()
 

@@ -42,7 +42,7 @@ def coldstart_runs(paths: list) -> tuple:
     from scorer.coldstart.runs import (ASSESSMENT, CLAIMS_HINT, expand_run_paths,
                                        first_line_looks_like_json, identify_file_type,
                                        runid_in_two_files)
-    shared, files_of_run, unreadable = [], {}, []
+    shared, file_of_run, unreadable = [], {}, []
     runids_of_file: dict = {}
     for path in expand_run_paths(paths):
         if path.endswith(".xml"):
@@ -59,19 +59,17 @@ def coldstart_runs(paths: list) -> tuple:
             continue
         runids_of_file[path] = _runids_of(lines)
         for runid in runids_of_file[path]:
-            files_of_run.setdefault(runid, []).append(path)
+            earlier = file_of_run.setdefault(runid, path)
+            if earlier != path:
+                raise runid_in_two_files(runid, earlier, path)
     if not any(not path.endswith(".xml") for path in shared):
         hint = f" ({CLAIMS_HINT})" if any(map(first_line_looks_like_json, unreadable)) else ""
         raise ScorerError("no assessment file among the files: a Cold Start track needs the "
                           "query XML, the assessment file(s), then the run files" + hint)
-    for runid, files in sorted(files_of_run.items()):
-        if len(files) > 1:
-            raise runid_in_two_files(runid, files[0], files[1])
     runs = []
-    for runid in sorted(files_of_run):
-        files = tuple(files_of_run[runid])
-        several = any(len(runids_of_file[f]) > 1 for f in files)
-        runs.append(TrackRun(runid, files, runid if several else None))
+    for runid, path in sorted(file_of_run.items()):
+        several = len(runids_of_file[path]) > 1
+        runs.append(TrackRun(runid, (path,), runid if several else None))
     taken = {run.name for run in runs}
     for path in unreadable:
         name = _stem(path)
