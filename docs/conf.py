@@ -38,7 +38,7 @@ nitpicky = True
 autodoc_typehints = "none"
 autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "undoc-members": False}
-add_module_names = False
+add_module_names = True
 
 html_theme = "alabaster"
 html_title = f"scorer {release}"
