@@ -169,3 +169,19 @@ def test_nothing_cites_an_issue_or_the_old_specification(pattern, what):
             if re.search(pattern, line, re.I):
                 offenders.append(f"{os.path.relpath(path, ROOT)}:{number}: {line.strip()}")
     assert not offenders, f"{what}:\n" + "\n".join(offenders)
+
+
+def test_the_worked_example_is_what_scorer_writes():
+    """Appendix C of the specification shows the .sf and .ap of the reference case
+    SCORER_TS_SPLIT: they are what scorer writes for it, byte for byte."""
+    from conftest import PARITY
+    case = PARITY / "coldstart" / "testsuite" / "SCORER_TS_SPLIT" / "input"
+    if not case.is_dir():
+        pytest.skip(f"the reference cases are not here ({PARITY})")
+    import scorer
+    text = open(SPEC, encoding="utf-8").read().split("(spec-appendix-c)=", 1)[1]
+    shown = re.findall(r"```\n(.*?)```", text, re.S)[:2]
+    run = scorer.score([str(case / name) for name in ("ldc-query.xml", "qrel.txt",
+                                                      "submission.tsv")],
+                       expand="CSSF17", justifications="1:3")
+    assert shown == [run.reports["sf"], run.reports["ap"]]
