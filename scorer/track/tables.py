@@ -1,5 +1,5 @@
-"""The track's tables as DataFrames, and their files, written by pandas' own
-writers: CSV and JSON for programs, Markdown and LaTeX for people and papers.
+"""The track's tables as DataFrames, and their files: CSV and JSON for
+programs, Markdown for people (LaTeX for papers: ``track/latex.py``).
 """
 from __future__ import annotations
 
@@ -95,9 +95,3 @@ def markdown_text(frame: pd.DataFrame, note: str = "") -> str:
     text = frame.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
     return text + (f"\n{note}\n" if note else "")
 
-
-def latex_text(frame: pd.DataFrame, caption: str) -> str:
-    styler = frame.style.hide(axis="index")
-    styler = styler.format(precision=4, na_rep="--", escape="latex")
-    styler = styler.format_index(escape="latex", axis=1)
-    return styler.to_latex(hrules=True, caption=caption)
