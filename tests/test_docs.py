@@ -65,23 +65,18 @@ def command_lines(text: str) -> list:
 
 
 def known_switches(module: str) -> set:
-    from scorer import cli
-    scorer_switches = set(cli.SWITCHES) | {a.lstrip("-") for a in cli.ALIASES}
-    if module == "scorer":
-        return scorer_switches
-    if module == "scorer.track":
-        from scorer.track.__main__ import TRACK_SWITCHES
-        return scorer_switches | set(TRACK_SWITCHES)
-    if module == "scorer.competition":
-        from scorer.competition.__main__ import OWN_SWITCHES
-        return scorer_switches | set(OWN_SWITCHES)
-    if module == "scorer.diff":
-        from scorer.diff.__main__ import SWITCHES_WITH_VALUE
-        return {s.lstrip("-") for s in SWITCHES_WITH_VALUE} | {"h", "help"}
-    if module == "scorer.samples":
-        from scorer.samples import USAGE
-        return set(re.findall(r"^\s+-(\w+)", USAGE, re.M)) | {"h", "help"}
-    raise AssertionError(f"a command the docs show and this test does not know: {module}")
+    """What the generated reference reads too (docs/_ext/scorer_reference.py), so
+    that one place follows the code when a switch table moves."""
+    import sys
+    sys.path.insert(0, os.path.join(DOCS, "_ext"))
+    try:
+        import scorer_reference
+    finally:
+        sys.path.pop(0)
+    command = "scorer" if module == "scorer" else module.split(".", 1)[1]
+    assert command in scorer_reference.COMMANDS, (
+        f"a command the docs show and the reference does not know: {module}")
+    return scorer_reference.command_switches(command)
 
 
 def test_every_command_shown_uses_switches_it_has():

@@ -61,6 +61,26 @@ def competition_switches() -> list:
     return [(name, True, None, text, "all") for name, text in OWN_SWITCHES.items()]
 
 
+def command_switches(command: str) -> set:
+    """The name of every switch ``command`` takes (without the dash)."""
+    from scorer import cli
+    scorer_names = {row[0] for row in scorer_switches()} | {
+        alias.lstrip("-") for alias in cli.ALIASES}
+    if command == "scorer":
+        return scorer_names
+    if command == "track":
+        return scorer_names | {row[0] for row in track_switches()}
+    if command == "competition":
+        return scorer_names | {row[0] for row in competition_switches()}
+    if command == "diff":
+        from scorer.diff.__main__ import SWITCHES_WITH_VALUE
+        return {name.lstrip("-") for name in SWITCHES_WITH_VALUE} | {"h", "help"}
+    if command == "samples":
+        import re
+        return set(re.findall(r"^\s+-(\w+)", usage_text("samples"), re.M)) | {"h", "help"}
+    raise ValueError(command)
+
+
 def usage_text(command: str) -> str:
     """What ``-help`` prints for ``command``."""
     if command == "scorer":
