@@ -167,7 +167,7 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
     """Score one run, as ``python -m scorer`` does, and return its numbers as
     DataFrames (nothing is written; ``runids`` picks the run of a Cold Start
     file holding several).  Errors in the input raise :class:`InputErrors`
-    (fatal ones :class:`ScorerError`); warnings are in ``result.errlog``."""
+    (fatal ones :class:`~scorer.problems.ScorerError`); warnings are in ``result.errlog``."""
     from scorer import cli, quickexit, results
     from scorer.problems import Problems
     for name in ("output_file", "error_file"):

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from typing import Optional
 
-import scorer
+from scorer.version import __version__
 from scorer import bootstrap, stopping
 from scorer.problems import ScorerError
 from scorer.catalogue import metric_catalogue
@@ -317,7 +317,7 @@ def _seed(request) -> int:
 def track_signature(request, samples, metric: str, options: TrackOptions,
                     clusters: Optional[Clusters] = None) -> str:
     policy = request.policy
-    parts = [f"scorer:{scorer.__version__}", f"task:{policy.task}",
+    parts = [f"scorer:{__version__}", f"task:{policy.task}",
              f"policy:{policy.digest()}", f"metric:{metric}"]
     if policy.task == "coldstart":
         parts += [f"expand:{request.expand or 'none'}", f"queries:{request.queries or 'all'}"]
