@@ -512,3 +512,37 @@ def test_cold_start_ldcmean_ap_numbers_are_recomputed_from_per_query_ap(tmp_path
         p_values.append(p)
     assert list(significance.p_holm) == pytest.approx(holm(p_values), rel=1e-6)
     assert list(significance.p_bh) == pytest.approx(bh(p_values), rel=1e-6)
+
+
+def test_claim_runs_in_a_track_equal_single_runs_and_share_one_samples_file(tmp_path):
+    """The track draws a claim track's samples once, from the gold, and hands
+    them to every run: each run's folder is what the run alone writes, and its
+    run.bootsamples is the track's file."""
+    files = _fever_track(tmp_path, 20, [0.8, 0.6, 0.4])
+    out = tmp_path / "track"
+    assert track_main(["-policy", FEVER_POLICY, "-bootstrap", "30", "-seed", "5", "-jobs", "2",
+                       "-output_dir", str(out)] + files) == 0
+    for path in files[1:]:
+        name = Path(path).stem
+        single = tmp_path / f"single-{name}"
+        single.mkdir()
+        assert scorer.cli.main(["-policy", FEVER_POLICY, "-bootstrap", "30", "-seed", "5",
+                                "-output_file", str(single / "run"), "-error_file",
+                                str(single / "run.errlog"), files[0], path]) == 0
+        assert sorted(os.listdir(single)) == sorted(os.listdir(out / "runs" / name))
+        for report in os.listdir(single):
+            if report != "run.params":
+                assert (single / report).read_bytes() == \
+                    (out / "runs" / name / report).read_bytes(), (name, report)
+        assert os.path.samefile(out / "track.bootsamples", out / "runs" / name / "run.bootsamples")
+
+
+def test_the_api_refuses_statistics_arguments_of_the_wrong_kind(tmp_path):
+    files = _fever_track(tmp_path, 10, [0.8, 0.6])
+    for keyword, value, message in (("correction", 1, "correction must be a string"),
+                                    ("baseline", 3, "baseline must be a string"),
+                                    ("clusters", ["x"], "clusters must be a string"),
+                                    ("trials", 0, "trials must be a whole number")):
+        with pytest.raises(scorer.problems.ScorerError, match=message):
+            scorer.score_track(files, policy=FEVER_POLICY, bootstrap=10, seed=1,
+                               **{keyword: value})
