@@ -20,13 +20,14 @@ from scorer import bootstrap, stopping
 from scorer.problems import ScorerError
 from scorer.catalogue import metric_catalogue
 from scorer.textfile import fingerprints
-from scorer.track import comparisons, runner, statistics, tables
+from scorer.track import comparisons, latex, runner, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
-               "leaderboard.png", "leaderboard.svg", "significance.csv", "significance.md",
-               "per_query.csv", "track.params", "track.bootsamples", "index.html"}
+               "leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "significance.csv",
+               "significance.md", "significance.tex", "per_query.csv", "track.params",
+               "track.bootsamples", "index.html"}
 COMPARE_CHOICES = ("all", "adjacent")
 #: The track's own switches (the others are the scorer's).
 TRACK_SWITCHES = ("output_dir", "jobs", "metric", "compare", "trials", "correction", "baseline",
@@ -417,10 +418,16 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
     write("leaderboard.csv", tables.csv_text(board))
     write("leaderboard.json", tables.json_text(board))
     write("leaderboard.md", tables.markdown_text(board, notes))
-    write("leaderboard.tex", tables.latex_text(
-        board, f"{result.metric_title}; signature {result.signature}"))
+    write("leaderboard.tex", latex.leaderboard_tex(
+        board, result.metric, result.metric_title, paper_metrics(result, request),
+        result.signature, latex.label_for("leaderboard", result.task, result.metric)))
     write("significance.csv", tables.csv_text(result.significance))
     write("significance.md", tables.markdown_text(result.significance, notes))
+    tested = result.significance[result.significance["metric"] == result.metric] \
+        if result.has_samples else None
+    write("significance.tex", latex.significance_tex(
+        tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
+        result.signature, latex.label_for("significance", result.task, result.metric)))
     write("per_query.csv", tables.csv_text(result.per_query))
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).
@@ -430,6 +437,17 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
     write("track.params", _params_text(result, request, runs, shared))
     from scorer.look.files import write_track_files
     write_track_files(track_view(result), staging)
+
+
+def paper_metrics(result: TrackResult, request) -> list:
+    """The metrics leaderboard.tex shows beside the headline: the policy's
+    leaderboard, else the task's default leaderboard (those this track has)."""
+    from scorer.competition.scoring import leaderboard_keys
+    try:
+        keys = leaderboard_keys(request.policy, {"expand": request.expand})
+    except ScorerError:   # a leaderboard naming metrics this track did not compute
+        keys = request.policy.leaderboard or ()
+    return [key for key in keys if key in result.leaderboard.columns]
 
 
 def track_view(result: TrackResult):

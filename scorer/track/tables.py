@@ -1,10 +1,12 @@
-"""The track's tables as DataFrames, and their files, written by pandas' own
-writers: CSV and JSON for programs, Markdown and LaTeX for people and papers.
+"""The track's tables as DataFrames, and their files: CSV and JSON for
+programs, Markdown for people (LaTeX for papers: ``track/latex.py``).
 """
 from __future__ import annotations
 
+import json
 import math
 
+import numpy as np
 import pandas as pd
 
 LEADERBOARD_HEAD = ["rank", "run", "metric", "score", "ci95_low", "ci95_high", "rank_low",
@@ -94,16 +96,28 @@ def csv_text(frame: pd.DataFrame) -> str:
 
 
 def json_text(frame: pd.DataFrame) -> str:
-    return frame.to_json(orient="records", double_precision=15, indent=1) + "\n"
+    """One object per row, each number exact (the shortest repr that reads back
+    as the same double, as in the CSV); null where there is no value.  pandas'
+    own writer rounds to at most 15 significant digits."""
+    records = [{str(column): json_value(value) for column, value in zip(frame.columns, row)}
+               for row in frame.itertuples(index=False, name=None)]
+    return json.dumps(records, indent=1, allow_nan=False) + "\n"
+
+
+def json_value(value):
+    """A cell as JSON takes it: numpy scalars as Python's, NaN and pandas' NA as None."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    return str(value)
 
 
 def markdown_text(frame: pd.DataFrame, note: str = "") -> str:
     text = frame.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
     return text + (f"\n{note}\n" if note else "")
 
-
-def latex_text(frame: pd.DataFrame, caption: str) -> str:
-    styler = frame.style.hide(axis="index")
-    styler = styler.format(precision=4, na_rep="--", escape="latex")
-    styler = styler.format_index(escape="latex", axis=1)
-    return styler.to_latex(hrules=True, caption=caption)
