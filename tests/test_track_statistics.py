@@ -150,7 +150,8 @@ def _independent(out: Path, trials: int, seed: int, clusters: dict = None, tail=
             g = np.bincount(cluster_of, weights=x / n_units)
             n = np.count_nonzero(np.bincount(cluster_of, weights=(x != 0).astype(float)))
             z = abs(observed) / math.sqrt(float(np.sum(g ** 2)))
-            p = min(max(math.erfc(z / math.sqrt(2)), 2.0 ** (1 - n)), 11 / (1 + trials))
+            p = min(max(math.erfc(z / math.sqrt(2)), 2.0 ** max(1 - n, -1022)),
+                    11 / (1 + trials))
         deltas = sampled[:, a] - sampled[:, b]
         shifted = np.abs(deltas - observed) >= abs(observed) * (1 - 1e-9) - 1e-12
         rows.append({"delta": observed, "p_randomization": p,
@@ -329,6 +330,12 @@ def test_the_normal_tail_is_not_far_below_the_exact_swap_distribution():
                 assert tail >= exact / 2, (exact, tail)
                 checked += 1
     assert checked > 50
+
+
+def test_the_tail_is_never_zero_however_far_apart_the_runs():
+    n = 3000
+    stacked = np.stack([np.ones(n), np.ones(n), np.zeros(n), np.ones(n)], 1)
+    assert statistics.normal_tail_p("ratio", (0.0, 0.0), stacked, 2, (0, 1)) == 2.0 ** -1022
 
 
 # -- properties -------------------------------------------------------------------------

@@ -164,7 +164,7 @@ def normal_tail_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int, 
     ``g_i = ∇f(M) · x_i``: mean 0, variance ``Σ g_i²`` (exact for a mean of
     per-unit values).  The p-value is ``erfc(|observed| / sqrt(2 Σ g_i²))``,
     never below ``2 / 2^n`` (``n`` units or clusters where the runs differ),
-    the smallest p the exact swap distribution can give."""
+    the smallest p the exact swap distribution can give, nor below 2^-1022."""
     a, b = pair
     k = stacked.shape[1] // max(n_runs, 1)
     x = stacked[:, a * k:(a + 1) * k] - stacked[:, b * k:(b + 1) * k]
@@ -182,7 +182,8 @@ def normal_tail_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int, 
         return 1.0
     sigma = math.sqrt(float(np.dot(g, g)))
     p = math.erfc(abs(observed) / (sigma * math.sqrt(2))) if sigma > 0 else 0.0
-    return min(1.0, max(p, math.ldexp(1.0, 1 - n)))
+    # Never 0: at most 2^-1022 (the smallest normal double), far below any threshold.
+    return min(1.0, max(p, math.ldexp(1.0, max(1 - n, -1022))))
 
 
 def resolved_p(hits: int, trials: int, tail: float = None) -> float:
