@@ -19,8 +19,11 @@ from scorer.stats import percentile_indices
 #: A difference is significant when its adjusted p is below this
 #: (``significant`` in significance.csv; the groups and pictures use the same).
 SIGNIFICANCE_LEVEL = 0.05
-#: Trials computed at once (bounds memory whatever -trials is).
+#: Trials computed at once (bounds memory whatever -trials is) ...
 _TRIAL_BLOCK = 2000
+#: ... and at most this many trial-by-unit cells in a block (128 MiB of swaps as
+#: doubles: 100,000 claims take 167 trials a block, not 2,000 and 1.6 GB).
+_TRIAL_CELLS = 1 << 24
 #: Relative tolerance when a resampled difference is compared with the
 #: observed one: equal differences reached through other float sums count.
 _TOLERANCE = 1e-9
@@ -39,8 +42,13 @@ def run_values(rule: str, if_empty: tuple, sums: np.ndarray, n_runs: int) -> np.
 
 def bootstrap_values(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
                      multiplicity: np.ndarray) -> np.ndarray:
-    """Every run's metric in every sample: ``(samples, runs)``."""
-    sums = np.asarray(multiplicity, dtype=np.float64) @ stacked
+    """Every run's metric in every sample: ``(samples, runs)``.  The counts are
+    made doubles a block of samples at a time (at 100,000 claims a whole
+    1,000-sample matrix of doubles would take 800 MB)."""
+    step = max(1, _TRIAL_CELLS // max(multiplicity.shape[1], 1))
+    sums = np.vstack([np.asarray(multiplicity[start:start + step], dtype=np.float64) @ stacked
+                      for start in range(0, len(multiplicity), step)]
+                     or [np.zeros((0, stacked.shape[1]))])
     return run_values(rule, if_empty, sums, n_runs)
 
 
@@ -91,7 +99,7 @@ def coin_flips(n_trials: int, n_units: int, seed: int, clusters: np.ndarray = No
     words = max(1, -(-width // 64))
     done = 0
     while done < n_trials:
-        block = min(_TRIAL_BLOCK, n_trials - done)
+        block = min(_TRIAL_BLOCK, max(1, _TRIAL_CELLS // max(n_units, 1)), n_trials - done)
         raw = bits.random_raw(block * words).astype(np.uint64).reshape(block, words)
         unpacked = np.unpackbits(raw.view(np.uint8).reshape(block, words * 8), axis=1,
                                  bitorder="little")[:, :width]
