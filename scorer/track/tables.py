@@ -10,8 +10,6 @@ import pandas as pd
 LEADERBOARD_HEAD = ["rank", "run", "metric", "score", "ci95_low", "ci95_high"]
 SIGNIFICANCE_COLUMNS = ["run_a", "run_b", "metric", "delta", "p_bootstrap", "p_randomization",
                         "p_holm", "significant"]
-PER_QUERY_COLUMNS = ["run", "query", "hop", "metric", "value"]
-PER_HOP_COLUMNS = ["run", "variant", "aggregate", "hop", "metric", "value"]
 NO_SAMPLES_NOTE = ("No bootstrap samples were given (-bootstrap N -seed S, or -samples FILE): "
                    "no intervals and no significance tests.")
 
@@ -47,17 +45,6 @@ def significance(rows: list) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=SIGNIFICANCE_COLUMNS)
     frame["significant"] = frame["significant"].astype(bool)
     return frame
-
-
-def per_query(results: list) -> pd.DataFrame:
-    records = [(r.name, query, hop, metric, value)
-               for r in results for query, hop, metric, value in r.per_query]
-    return pd.DataFrame.from_records(records, columns=PER_QUERY_COLUMNS)
-
-
-def per_hop(results: list) -> pd.DataFrame:
-    records = [(r.name,) + tuple(row) for r in results for row in r.per_hop]
-    return pd.DataFrame.from_records(records, columns=PER_HOP_COLUMNS)
 
 
 # -- files --------------------------------------------------------------------------
