@@ -6,15 +6,29 @@ from __future__ import annotations
 from scorer import output
 
 
-def add(written: output.FileSet, prefix: str, request, outcome) -> list:
+def add(written: output.FileSet, prefix: str, request, outcome, elsewhere=()) -> list:
     """Add the outcome's reports (and, with -plot, ``PREFIX.png``) to
-    ``written``; the paths, in creation order."""
-    paths = output.write_reports(prefix, outcome.reports, written)
+    ``written``; the paths, in creation order.  ``elsewhere``: extensions the
+    caller writes itself (a track links the reports every run shares), listed
+    but not added."""
+    if elsewhere:
+        output.write_reports(prefix, _without(outcome.reports, elsewhere), written)
+        paths = [f"{prefix}.{extension}" for extension in outcome.reports.extensions]
+    else:
+        paths = output.write_reports(prefix, outcome.reports, written)
     if request.plot:
         picture = f"{prefix}.png"
         written.add(picture, run_picture(request.policy.task, outcome))
         paths.append(picture)
     return paths
+
+
+def _without(reports, extensions):
+    """The reports but ``extensions`` (in the same order)."""
+    from scorer.reports import Reports
+    kept = Reports([e for e in reports.extensions if e not in extensions])
+    kept.chunks = [chunk for chunk in reports.chunks if chunk[0] not in extensions]
+    return kept
 
 
 def run_picture(task: str, outcome) -> bytes:

@@ -91,10 +91,11 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
           bootstrap=None, seed=None, plot=False, argv=None, program: str = PROGRAM,
           cwd: str | None = None, **switches) -> Request:
     """A checked request from typed arguments: ``files`` (a path or a list of
-    them), ``policy`` (the path of a policy file, or a :class:`Policy`),
-    ``switches`` (the policy switches and the task's own, by name: a string,
-    a whole number, a path or a list of them for a switch that takes a value
-    (a list is joined with ':'), True for a flag; None or False: not given).
+    them), ``policy`` (the path of a policy file, or a
+    :class:`~scorer.policy.Policy`), ``switches`` (the policy switches and the
+    task's own, by name: a string, a whole number, a path or a list of them
+    for a switch that takes a value (a list is joined with ':'), True for a
+    flag; None or False: not given).
     Every check of the command line is made here; a mistake is a ScorerError
     with the command line's message."""
     from scorer import switches as switch_table

@@ -1,11 +1,13 @@
-"""What a task is, as the shared code sees it: the :class:`Task` record.
+"""What a task is, as the shared code sees it: the
+:class:`~scorer.task.Task` record.
 
 The command line, the policy reader, the track, the leaderboard program, the
 diff and the pictures ask a task's record instead of naming the task.  A task
 is one module in ``scorer/tasks/`` whose ``TASK`` is an instance of a
-:class:`Task` subclass; the record's attributes declare (names, words, policy
-keys, switches, report files), its methods do (score a request, find a
-track's runs, check a leaderboard's references, read a ``.debug``).  The work
+:class:`~scorer.task.Task` subclass; the record's attributes declare (names,
+words, policy keys, switches, report files), its methods do (score a
+request, find a track's runs, check a leaderboard's references, read a
+``.debug``).  The work
 itself stays in the task's own package (``scorer/coldstart/``,
 ``scorer/claims/``), imported when a method is called, so that reading the
 records costs a command nothing.  :func:`get` finds a record by name (the
@@ -146,10 +148,11 @@ class Task:
         headline (the official score) first: what a track ranks by."""
         raise NotImplementedError
 
-    def catalogue_help(self) -> list:
-        """(heading, metric names) for ``python -m scorer.track -help``: one
-        entry per kind of run whose metrics differ."""
-        return [(self.title, [name for name, _title in self.catalogue(None)])]
+    def catalogues(self) -> list:
+        """(heading, catalogue) of every kind of run whose metrics differ, for
+        -help and the documentation (a task whose metrics follow the policy:
+        those of its default policy)."""
+        return [(self.title, self.catalogue(None))]
 
     def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
                    per_query: bool = True):
@@ -228,10 +231,12 @@ class Task:
         itself (else the track draws them over the runs' units)."""
         return True
 
-    def read_shared_inputs(self, request, shared: list):
+    def read_shared_inputs(self, request, shared: list, draw):
         """Read the files every run shares, so that a fatal problem there stops
         the track before anything is scored; the samples the request asks
-        for, read (or drawn) once for all runs, else None."""
+        for, read or drawn once for all runs (``draw(groups)`` draws
+        -bootstrap's samples of ``(group, members)`` pairs), else None (then
+        the track draws them over the runs' units after scoring)."""
         return None
 
     def signature_parts(self, request) -> list:
@@ -286,7 +291,7 @@ def names() -> tuple:
                         if name.endswith(".py") and not name.startswith("_")))
 
 
-def get(name: str) -> Task:
+def get(name: str):
     """The record of the task ``name``; a ScorerError for an unknown name.  A
     task's module is imported when its task is first asked for."""
     task = _LOADED.get(name)

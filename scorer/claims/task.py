@@ -105,9 +105,12 @@ class ClaimTask(Task):
 
     # -- a track: the gold file, then one predictions file per run ---------------------
 
-    def read_shared_inputs(self, request, shared: list):
+    def read_shared_inputs(self, request, shared: list, draw):
         from scorer.claims import driver
         keys, key_source = driver.check_gold(self.name, shared[0])
+        if request.bootstrap is not None and not request.samples:
+            # Drawn as each run would draw them alone (every claim of the gold is a group).
+            return draw([(key, (key,)) for key in keys])
         if not request.samples:
             return None
         from scorer.bootstrap import read_samples

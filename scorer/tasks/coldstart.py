@@ -116,9 +116,9 @@ class ColdStart(Task):
     def catalogue(self, request) -> list:
         return _catalogue(bool(request is not None and request.option("expand")))
 
-    def catalogue_help(self) -> list:
-        return [("Cold Start with -expand", [name for name, _title in _catalogue(True)]),
-                ("Cold Start without -expand", [name for name, _title in _catalogue(False)])]
+    def catalogues(self) -> list:
+        return [("Cold Start with -expand", _catalogue(True)),
+                ("Cold Start without -expand", _catalogue(False))]
 
     def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
                    per_query: bool = True):
@@ -173,14 +173,16 @@ class ColdStart(Task):
         # SF queries itself.
         return bool(request.option("expand"))
 
-    def read_shared_inputs(self, request, shared: list):
+    def read_shared_inputs(self, request, shared: list, draw):
         from scorer.coldstart import driver
         from scorer.problems import Problems
+        # Without -expand the track draws SF queries once the runs are scored.
         shared_request = request._replace(
             files=tuple(shared),
             bootstrap=request.bootstrap if self.runs_draw_samples(request) else None)
         _queries, samples = driver.read_shared_inputs(
-            shared_request, [f for f in shared if not f.endswith(".xml")], Problems())
+            shared_request, [f for f in shared if not f.endswith(".xml")], Problems(),
+            draw=draw)
         return samples
 
     def signature_parts(self, request) -> list:

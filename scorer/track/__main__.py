@@ -1,7 +1,8 @@
 """``python -m scorer.track``: the track's switches, then the scorer's.
 
     python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] [-metric NAME]
-                           [-compare all|adjacent] [-trials R] FILES...
+                           [-compare all|adjacent | -baseline RUN] [-correction holm|bh]
+                           [-trials R] [-clusters FILE] FILES...
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from typing import Optional  # noqa: E402
 from scorer import stopping, switches, tasks  # noqa: E402
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError  # noqa: E402
 from scorer.switches import Switch, UsageError  # noqa: E402
-from scorer.track.build import (COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions,  # noqa: E402
-                                build, track_request)
+from scorer.track.build import (COMPARE_CHOICES, CORRECTION_CHOICES, DEFAULT_TRIALS,  # noqa: E402
+                                TrackOptions, build, track_request)
 from scorer.track.runner import EMPTY  # noqa: E402
 
 #: The track's own switches (each takes a value).
@@ -34,8 +35,18 @@ TRACK_SWITCHES = (
                           "official score of the task)"),
     Switch("compare", help=f"Pairs tested: {' or '.join(COMPARE_CHOICES)} (rank neighbours "
                            f"only) (Default = all)"),
-    Switch("trials", help=f"Approximate randomization trials per pair (Default = "
-                          f"{DEFAULT_TRIALS})"),
+    Switch("baseline", help="Compare every run with this run only (pairs: runs - 1), instead "
+                            "of -compare"),
+    Switch("correction", help=f"The adjustment for many pairs that decides 'significant' and "
+                              f"the groups: {' or '.join(CORRECTION_CHOICES)} (Holm: "
+                              f"family-wise error; bh: Benjamini-Hochberg, false discovery "
+                              f"rate) (Default = holm)"),
+    Switch("trials", help=f"Approximate randomization trials per pair, exactly (Default = "
+                          f"{DEFAULT_TRIALS}, with the normal approximation of the tail they "
+                          f"cannot resolve)"),
+    Switch("clusters", help="A file of two columns, unit id and cluster id: whole clusters are "
+                            "drawn and swapped, for units that are not independent (needs "
+                            "-bootstrap)"),
 )
 
 
@@ -43,7 +54,8 @@ def usage() -> str:
     lines = ["python -m scorer.track:  Score every run of a track, rank them, put 95% "
              "intervals on the headline score and test the differences", "",
              "Usage: python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] "
-             "[-metric NAME] FILES...", "",
+             "[-metric NAME] [-compare all|adjacent | -baseline RUN] [-correction holm|bh] "
+             "[-trials R] [-clusters FILE] FILES...", "",
              "FILES: the files every run shares, then the runs':"]
     for task in tasks.every():
         lines += textwrap.wrap(f"{task.title}: {task.track_files_help}", width=80,
@@ -59,8 +71,8 @@ def usage() -> str:
               "FILE, ...); -output_file, -error_file and -runids are the track's to decide.",
               "", "Metrics (-metric):"]
     for task in tasks.every():
-        for heading, names in task.catalogue_help():
-            lines += textwrap.wrap(f"{heading}: " + ", ".join(names)
+        for heading, catalogue in task.catalogues():
+            lines += textwrap.wrap(f"{heading}: " + ", ".join(name for name, _ in catalogue)
                                    + " (the first is the default)",
                                    width=80, initial_indent="  ", subsequent_indent="    ")
     return "\n".join(lines) + "\n"
@@ -70,7 +82,7 @@ def options_from(given: dict) -> TrackOptions:
     if "output_dir" not in given:
         raise UsageError("-output_dir DIR is required: the track writes a folder")
     numbers = {}
-    for name, default in (("jobs", os.cpu_count() or 1), ("trials", DEFAULT_TRIALS)):
+    for name, default in (("jobs", os.cpu_count() or 1), ("trials", None)):
         text = given.get(name)
         if text is None:
             numbers[name] = default
@@ -80,7 +92,8 @@ def options_from(given: dict) -> TrackOptions:
             numbers[name] = int(text)
     return TrackOptions(output_dir=given["output_dir"], jobs=numbers["jobs"],
                         metric=given.get("metric"), compare=given.get("compare", "all"),
-                        trials=numbers["trials"])
+                        trials=numbers["trials"], correction=given.get("correction", "holm"),
+                        baseline=given.get("baseline"), clusters=given.get("clusters"))
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -115,6 +128,8 @@ def main(argv: Optional[list] = None) -> int:
         name = stop.name if isinstance(stop, stopping.Stopped) else "SIGINT"
         sys.stderr.write(f"FATAL_ERROR: Stopped by {name}; the track folder was not written\n")
         return stop.exit_status if isinstance(stop, stopping.Stopped) else 130
+    for warning in result.warnings:
+        sys.stderr.write(f"WARNING: {warning}\n")
     failed = [r for r in result.results if r.status != "ok"]
     for r in failed:
         what = "scored nothing (its files hold no response)" if r.status == EMPTY \

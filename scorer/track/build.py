@@ -8,6 +8,7 @@ the earlier folder or the new one, never a mix.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import re
 import shutil
@@ -16,20 +17,23 @@ from typing import Optional
 
 from scorer import bootstrap
 from scorer import request as requests
-from scorer import stopping, tasks
+from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
 from scorer.request import PROGRAM, check_each_file_once
 from scorer.results import per_hop, per_query
 from scorer.textfile import fingerprints
-from scorer.track import runner, statistics, tables
+from scorer.track import comparisons, latex, runner, statistics, tables
+from scorer.track.clusters import Clusters, read_clusters
 from scorer.version import __version__
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
-               "leaderboard.png", "leaderboard.svg", "significance.csv", "significance.md",
-               "per_query.csv", "track.params", "track.bootsamples", "index.html"}
+               "leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "significance.csv",
+               "significance.md", "significance.tex", "per_query.csv", "track.params",
+               "track.bootsamples", "index.html"}
 COMPARE_CHOICES = ("all", "adjacent")
-DEFAULT_TRIALS = 10_000
+DEFAULT_TRIALS = comparisons.DEFAULT_TRIALS
+CORRECTION_CHOICES = statistics.CORRECTIONS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,7 +42,11 @@ class TrackOptions:
     jobs: int = 1
     metric: Optional[str] = None
     compare: str = "all"
-    trials: int = DEFAULT_TRIALS
+    #: approximate randomization trials; None: DEFAULT_TRIALS and the normal tail beyond
+    trials: Optional[int] = None
+    correction: str = statistics.HOLM   # which adjusted p decides `significant` and groups
+    baseline: Optional[str] = None      # compare every run with this one
+    clusters: Optional[str] = None      # a clusters file: units drawn and swapped together
 
 
 @dataclasses.dataclass
@@ -55,6 +63,12 @@ class TrackResult:
     run_files: dict
     results: list
     has_samples: bool
+    correction: str = statistics.HOLM
+    #: what a reader must know (a -trials too small for the family, ...)
+    warnings: list = dataclasses.field(default_factory=list)
+    #: how p_randomization was made: "R trials" and, at the default, how many
+    #: pairs' p-values came from the normal tail
+    randomization: str = ""
 
     @property
     def exit_status(self) -> int:
@@ -72,13 +86,18 @@ def build(request, options: TrackOptions) -> TrackResult:
     shared, runs = task.find_runs(list(request.files))
     if not runs:
         raise ScorerError("no run found among the files")
+    if options.baseline is not None and options.baseline not in {run.name for run in runs}:
+        raise ScorerError(f"-baseline {options.baseline}: no run of that name; the runs are "
+                          f"{_listed([run.name for run in runs])}")
+    clusters = _read_clusters(options, request)
     # As found in the folders (a file holding several run ids serves each of them).
     named = list(dict.fromkeys(shared + [path for run in runs for path in run.files]))
     check_each_file_once(named)
     _check_readable(named)
     # Read (and checked) once for every run: a fatal problem there stops the track
     # before anything is scored; the samples read (or drawn) once for all runs.
-    samples = task.read_shared_inputs(request, shared)
+    samples = task.read_shared_inputs(request, shared,
+                                      lambda groups: _draw(groups, request, clusters))
     run_request = request
     if request.bootstrap is None or not task.runs_draw_samples(request):
         # Then -seed seeds the track's randomization only, and the track draws
@@ -88,15 +107,16 @@ def build(request, options: TrackOptions) -> TrackResult:
     staging = _staging_dir(options.output_dir)
     try:
         job = runner.TrackJob(run_request, tuple(shared), staging, options.output_dir or ".",
-                              samples)
+                              samples,
+                              linked=runner.LINKED_REPORTS if samples is not None else ())
         results = runner.score_runs(job, runs, options.jobs)
         drawn_here = samples is None and request.bootstrap is not None
         if drawn_here:
             # Every unit is a group of its own, as each run's own -bootstrap draws them.
             units = runner.unit_ids(results, metric)
-            samples = bootstrap.generate([(unit, (unit,)) for unit in units],
-                                         request.bootstrap, request.seed)
-        result = _assemble(task, metric, catalogue, results, samples, options, request)
+            samples = _draw([(unit, (unit,)) for unit in units], request, clusters)
+        result = _assemble(task, metric, catalogue, results, samples, options, request,
+                           clusters)
         if options.output_dir is not None:
             _write_track(staging, result, request, samples, runs, shared,
                          request.bootstrap is not None)
@@ -107,6 +127,35 @@ def build(request, options: TrackOptions) -> TrackResult:
         if staging is not None:
             with stopping.deferred(raise_pending=False):
                 shutil.rmtree(staging, ignore_errors=True)
+
+
+def _listed(names: list, most: int = 10) -> str:
+    return ", ".join(names[:most]) + (", ..." if len(names) > most else "")
+
+
+def _read_clusters(options: TrackOptions, request) -> Optional[Clusters]:
+    """The -clusters file, read and checked before anything is scored."""
+    if options.clusters is None:
+        return None
+    if request.samples:
+        raise ScorerError(f"-clusters {options.clusters} draws whole clusters itself: give "
+                          f"-bootstrap N -seed S, not -samples")
+    if request.bootstrap is None:
+        raise ScorerError(f"-clusters {options.clusters} needs -bootstrap N -seed S (without "
+                          f"samples the track has no intervals and no tests)")
+    return read_clusters(options.clusters)
+
+
+def _draw(groups: list, request, clusters: Optional[Clusters]):
+    """-bootstrap's samples of ``(group, members)``: groups drawn one by one, or
+    with -clusters whole clusters of them (every unit checked against the file)."""
+    if clusters is None:
+        return bootstrap.generate(groups, request.bootstrap, request.seed)
+    members = dict(groups)
+    clusters.check_units(list(members))
+    return bootstrap.generate_clustered(
+        [(cluster, [(unit, members[unit]) for unit in units])
+         for cluster, units in clusters.groups(members)], request.bootstrap, request.seed)
 
 
 def _check_readable(paths: list) -> None:
@@ -128,7 +177,13 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
     if options.compare not in COMPARE_CHOICES:
         raise ScorerError(f"-compare must be one of {', '.join(COMPARE_CHOICES)}, "
                           f"not '{options.compare}'")
-    if options.trials < 1:
+    if options.correction not in CORRECTION_CHOICES:
+        raise ScorerError(f"-correction must be one of {', '.join(CORRECTION_CHOICES)}, "
+                          f"not '{options.correction}'")
+    if options.baseline is not None and options.compare != "all":
+        raise ScorerError(f"-baseline {options.baseline} compares every run with one run: "
+                          f"give it or -compare {options.compare}, not both")
+    if options.trials is not None and options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
     if options.output_dir is not None:
         check_output_dir(options.output_dir)
@@ -156,41 +211,42 @@ def _run_picking_switches(every) -> list:
     return [name for task in every for name in task.run_switches]
 
 
-def _assemble(task, metric, catalogue, results, samples, options, request) -> TrackResult:
+def _assemble(task, metric, catalogue, results, samples, options, request,
+              clusters: Optional[Clusters] = None) -> TrackResult:
     names = [name for name, _title in catalogue]
     titles = dict(catalogue)
-    intervals: dict = {}
-    significance_rows: list = []
+    found = comparisons.Comparisons()
     scored = tables.ranked(results, metric)
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
         rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
         multiplicity = samples.group_multiplicities(units)
         sampled = statistics.bootstrap_values(rule, if_empty, stacked, len(scored), multiplicity)
-        for i, result in enumerate(scored):
-            intervals[result.name] = statistics.percentile_interval(sampled[:, i], 95)
-        if options.compare == "adjacent":
-            pairs = [(i, i + 1) for i in range(len(scored) - 1)]
-        else:
-            pairs = [(i, j) for i in range(len(scored)) for j in range(i + 1, len(scored))]
-        observed = statistics.observed_differences(rule, if_empty, stacked, len(scored), pairs)
-        p_boot = [statistics.paired_bootstrap_p(sampled[:, a], sampled[:, b], delta)
-                  for (a, b), delta in zip(pairs, observed)]
-        p_rand = statistics.randomization_p(rule, if_empty, stacked, len(scored), pairs,
-                                            options.trials, _seed(request))
-        p_holm = statistics.holm(p_rand)
-        for (a, b), pb, pr, ph in zip(pairs, p_boot, p_rand, p_holm):
-            significance_rows.append([scored[a].name, scored[b].name, metric,
-                                      scored[a].values[metric] - scored[b].values[metric],
-                                      pb, pr, ph, ph < statistics.SIGNIFICANCE_LEVEL])
+        settings = comparisons.Settings(
+            compare=options.compare, baseline=options.baseline, correction=options.correction,
+            trials=options.trials, seed=_seed(request),
+            clusters=clusters.numbers(units) if clusters is not None else None)
+        found = comparisons.compare([r.name for r in scored], [r.values[metric] for r in scored],
+                                    metric, rule, if_empty, stacked, sampled, settings)
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
-                                     intervals)
-    signature = track_signature(task, request, samples, metric, options)
+                                     found.intervals, found.rank_ranges, found.groups)
+    signature = track_signature(task, request, samples, metric, options, clusters)
     return TrackResult(task.name, metric, titles[metric], leaderboard,
-                       tables.significance(significance_rows), per_query(results),
+                       tables.significance(found.rows), per_query(results),
                        per_hop(results), signature, request.invocation(),
                        {r.name: r.report_files for r in results}, results,
-                       samples is not None and len(samples) > 0)
+                       samples is not None and len(samples) > 0, options.correction,
+                       found.warnings, _randomization_note(options, found))
+
+
+def _randomization_note(options: TrackOptions, found) -> str:
+    if not found.rows:
+        return ""
+    if options.trials is not None:
+        return f"p_randomization: {options.trials} trials, Monte Carlo p-values only."
+    return (f"p_randomization: {DEFAULT_TRIALS} trials; {found.tail_pairs} of {len(found.rows)} "
+            f"p-values from the normal approximation of the tail (fewer than "
+            f"{statistics.TAIL_HITS} trials reached the observed difference).")
 
 
 def _seed(request) -> int:
@@ -198,7 +254,8 @@ def _seed(request) -> int:
     return request.seed if request.seed is not None else 0
 
 
-def track_signature(task, request, samples, metric: str, options: TrackOptions) -> str:
+def track_signature(task, request, samples, metric: str, options: TrackOptions,
+                    clusters: Optional[Clusters] = None) -> str:
     policy = request.policy
     parts = [f"scorer:{__version__}", f"task:{policy.task}",
              f"policy:{policy.digest()}", f"metric:{metric}", *task.signature_parts(request)]
@@ -206,8 +263,13 @@ def track_signature(task, request, samples, metric: str, options: TrackOptions) 
         parts += [f"samples:{bootstrap.samples_digest(samples)}", f"B:{len(samples)}"]
     else:
         parts.append("samples:none")
-    parts += [f"compare:{options.compare}", f"trials:{options.trials}",
-              f"seed:{_seed(request)}"]
+    trials = f"{DEFAULT_TRIALS}+normal_tail" if options.trials is None else options.trials
+    parts += [f"compare:{options.compare}"]
+    if options.baseline is not None:
+        parts.append(f"baseline:{options.baseline}")
+    parts += [f"correction:{options.correction}", f"trials:{trials}", f"seed:{_seed(request)}"]
+    if clusters is not None:
+        parts.append(f"clusters:{clusters.digest()}")
     return "|".join(parts)
 
 
@@ -233,6 +295,8 @@ def check_output_dir(path: str) -> None:
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise ScorerError(f"Could not create {path}: its parent folder does not exist")
+    if output.name_too_long(path):
+        raise ScorerError(f"Could not create {path}: {os.strerror(errno.ENAMETOOLONG)}")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ScorerError(f"Could not create {path}: {os.strerror(13)}")
 
@@ -241,8 +305,15 @@ def _staging_dir(output_dir: Optional[str]) -> str:
     if output_dir is None:
         return tempfile.mkdtemp(prefix="scorer-track-")
     parent = os.path.dirname(os.path.abspath(output_dir))
-    return tempfile.mkdtemp(prefix=f".{os.path.basename(os.path.abspath(output_dir))}.",
-                            suffix=".tmp", dir=parent)
+    return tempfile.mkdtemp(prefix=f".{_aside_name(output_dir)}.", suffix=".tmp", dir=parent)
+
+
+def _aside_name(folder: str) -> str:
+    """The part of ``.NAME.XXXXXXXX.tmp`` (``.old``), a name beside ``folder``
+    (mkdtemp's), that comes from NAME: cut short to fit where NAME fits."""
+    path = os.path.abspath(folder)
+    return output.fitting(os.path.basename(path), os.path.dirname(path),
+                          len("..") + 8 + len(".tmp"))
 
 
 def _move_into_place(staging: str, target: str) -> None:
@@ -251,13 +322,18 @@ def _move_into_place(staging: str, target: str) -> None:
     old = None
     # A signal waits until the folders are swapped (a few renames).
     with stopping.deferred():
-        if os.path.isdir(target):
-            old = tempfile.mkdtemp(prefix=f".{os.path.basename(os.path.abspath(target))}.",
-                                   suffix=".old", dir=os.path.dirname(os.path.abspath(target)))
-            os.rmdir(old)
-            os.rename(target, old)
-        os.chmod(staging, 0o777 & ~_umask())
-        os.rename(staging, target)
+        try:
+            if os.path.isdir(target):
+                old = tempfile.mkdtemp(prefix=f".{_aside_name(target)}.", suffix=".old",
+                                       dir=os.path.dirname(os.path.abspath(target)))
+                os.rmdir(old)
+                os.rename(target, old)
+            os.chmod(staging, 0o777 & ~_umask())
+            os.rename(staging, target)
+        except OSError as error:
+            if old is not None and os.path.isdir(old) and not os.path.exists(target):
+                os.rename(old, target)      # the earlier track stays as it was
+            raise ScorerError(f"Could not write {target}: {error.strerror}")
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
@@ -274,22 +350,38 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
         with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
             f.write(text)
 
-    note = "" if result.has_samples else tables.NO_SAMPLES_NOTE
+    notes = tables.statistics_notes(result.has_samples, result.correction, result.warnings,
+                                    result.randomization)
     board = result.leaderboard
     write("leaderboard.csv", tables.csv_text(board))
     write("leaderboard.json", tables.json_text(board))
-    write("leaderboard.md", tables.markdown_text(board, note))
-    write("leaderboard.tex", tables.latex_text(
-        board, f"{result.metric_title}; signature {result.signature}"))
+    write("leaderboard.md", tables.markdown_text(board, notes))
+    write("leaderboard.tex", latex.leaderboard_tex(
+        board, result.metric, result.metric_title, paper_metrics(result, request),
+        result.signature, latex.label_for("leaderboard", result.task, result.metric)))
     write("significance.csv", tables.csv_text(result.significance))
-    write("significance.md", tables.markdown_text(result.significance, note))
+    write("significance.md", tables.markdown_text(result.significance, notes))
+    tested = result.significance[result.significance["metric"] == result.metric] \
+        if result.has_samples else None
+    write("significance.tex", latex.significance_tex(
+        tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
+        result.signature, latex.label_for("significance", result.task, result.metric)))
     write("per_query.csv", tables.csv_text(result.per_query))
     if samples is not None and write_samples:
-        with open(os.path.join(staging, "track.bootsamples"), "w", encoding="utf-8") as f:
-            f.writelines(samples.lines())
+        # The runs' run.bootsamples, when they have one, is the same file (one copy).
+        runner.link_or_write(os.path.join(staging, "track.bootsamples"), samples.lines,
+                             runner.linked_store(staging, "bootsamples"))
+    runner.drop_linked_store(staging)
     write("track.params", _params_text(result, request, runs, shared))
     from scorer.look.files import write_track_files
     write_track_files(track_view(result), staging)
+
+
+def paper_metrics(result: TrackResult, request) -> list:
+    """The metrics leaderboard.tex shows beside the headline: the policy's
+    leaderboard, else the task's default leaderboard (those this track has)."""
+    keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard(request)
+    return [key for key in keys if key in result.leaderboard.columns]
 
 
 def track_view(result: TrackResult):
@@ -304,7 +396,8 @@ def track_view(result: TrackResult):
                      leaderboard=result.leaderboard,
                      significance=result.significance if result.has_samples else None,
                      per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
-                     signature=result.signature, invocation=invocation)
+                     signature=result.signature, invocation=invocation,
+                     correction=result.correction, warnings=tuple(result.warnings))
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:
@@ -323,6 +416,10 @@ def _params_text(result: TrackResult, request, runs, shared) -> str:
         lines.append(f"  {run.name} {status.get(run.name, '')}")
         lines += [f"    {path} {size} {digest}"
                   for path, size, digest in fingerprints(run.files)]
+    if result.randomization:
+        lines += ["", "#Statistics:", f"  {result.randomization}"]
+    if result.warnings:
+        lines += ["", "#Warnings:"] + [f"  WARNING: {warning}" for warning in result.warnings]
     lines += ["", "#Signature:", result.signature]
     return "\n".join(lines) + "\n"
 

@@ -25,6 +25,7 @@ from scorer.problems import Problems, ScorerError
 #: or EMPTY: its files hold no response, so it has no score.
 EMPTY = "empty"
 
+
 @dataclasses.dataclass
 class TrackJob:
     """What every run's scoring shares (sent to the worker processes once)."""
@@ -34,6 +35,53 @@ class TrackJob:
     staging: str              # the track folder being written
     output_dir: str           # the track folder's final name (as given)
     samples: object = None    # SampleSet read or drawn once, passed to every run
+    #: reports the same for every run (made from the shared samples alone): written
+    #: once in the track folder, each run's file a hard link to it
+    linked: tuple = ()
+
+
+#: The reports a track writes once and links into each run's folder: the samples
+#: drawn (``run.bootsamples``, the same file as ``track.bootsamples``) and Cold
+#: Start's ``run.sample`` (the samples as the Perl lists them).
+LINKED_REPORTS = ("bootsamples", "sample")
+#: Where linked reports are written first, in the track folder being built
+#: (removed before the folder is moved into place; the runs' links remain).
+_LINKED_STORE = ".linked"
+
+
+def linked_store(staging: str, extension: str) -> str:
+    return os.path.join(staging, _LINKED_STORE, f"run.{extension}")
+
+
+def drop_linked_store(staging: str) -> None:
+    import shutil
+    shutil.rmtree(os.path.join(staging, _LINKED_STORE), ignore_errors=True)
+
+
+def link_or_write(path: str, pieces, store: str) -> None:
+    """``path`` as a hard link to ``store``, which is written from ``pieces()``
+    first unless an earlier run wrote it (the first writer wins: every run's
+    text is the same).  Where hard links fail, a copy is written."""
+    if not os.path.exists(store):
+        os.makedirs(os.path.dirname(store), exist_ok=True)
+        temporary = f"{store}.{os.getpid()}.tmp"
+        with open(temporary, "w", encoding="utf-8", newline="") as f:
+            f.writelines(pieces())
+        try:
+            os.link(temporary, store)
+        except FileExistsError:
+            pass
+        except OSError:
+            os.replace(temporary, path)
+            return
+        finally:
+            if os.path.exists(temporary):
+                os.remove(temporary)
+    try:
+        os.link(store, path)
+    except OSError:
+        import shutil
+        shutil.copyfile(store, path)
 
 
 _JOB: Optional[TrackJob] = None
@@ -55,9 +103,14 @@ def score_run(run: TrackRun) -> RunResult:
     try:
         with output.FileSet() as written:
             outcome = scoring.score(request, problems, samples=job.samples)
-            paths = reportset.add(written, prefix, request, outcome)
+            linked = [e for e in job.linked if e in outcome.reports.extensions]
+            paths = reportset.add(written, prefix, request, outcome, elsewhere=linked)
             output.write_error_log(prefix + ".errlog", problems.report(), written)
             written.commit()
+        for extension in linked:
+            link_or_write(f"{prefix}.{extension}",
+                          lambda: outcome.reports.pieces(extension),
+                          linked_store(job.staging, extension))
     except ScorerError as error:
         output.write_error_log(prefix + ".errlog", problems.report_fatal(str(error)))
         return RunResult(run.name, "errors", fatal=str(error),
