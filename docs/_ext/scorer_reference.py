@@ -16,6 +16,9 @@ Directives (MyST: ```` ```{scorer-switches} scorer ```` and so on):
     the metric explanations of a claim task (``scifact``, ``fever``).
 ``scorer-track-metrics``
     every metric a track can rank by (``-metric``), per task.
+``scorer-tasks``
+    every task of the registry (scorer/tasks/): what it scores, its files, its
+    policy keys with their defaults, its own switches.
 ``scorer-modules``
     every module of the package from its docstrings (autodoc), with a list
     of them first; ``:exclude:`` names modules documented elsewhere.
@@ -36,36 +39,42 @@ COMMANDS = ("scorer", "track", "diff", "competition", "samples")
 # --- Where the code keeps it -------------------------------------------------------------
 
 def scorer_switches() -> list:
-    """(name, takes a value, default, help, tasks) of python -m scorer's switches."""
-    from scorer import cli
+    """(name, takes a value, default, help, tasks) of python -m scorer's switches:
+    the common ones (tasks "all") and each task's own (the tasks that take it)."""
+    from scorer import tasks
+    from scorer.switches import scorer_table
+    owners: dict = {}
+    for task in tasks.every():
+        for switch in task.switches:
+            owners.setdefault(switch.name, []).append(task.title)
     rows = []
-    for name in sorted(cli.SWITCHES):
-        takes_value, default, help_text = cli.SWITCHES[name]
+    for name, switch in sorted(scorer_table().items()):
+        help_text = switch.help
         if help_text is None:           # -h: the short spelling of -help
             help_text = "Show help (as -help)"
-        tasks = ("Cold Start" if name in cli.COLDSTART_ONLY else
-                 "SciFact, FEVER" if name in cli.CLAIMS_ONLY else "all")
-        rows.append((name, takes_value, default, help_text, tasks))
+        rows.append((name, switch.takes_value, switch.default, help_text,
+                     ", ".join(owners.get(name, ["all"]))))
     return rows
 
 
 def track_switches() -> list:
     """(name, takes a value, default, help, tasks) of the track's own switches."""
     from scorer.track.__main__ import TRACK_SWITCHES
-    return [(name, True, None, text, "all") for name, text in TRACK_SWITCHES.items()]
+    return [(s.name, s.takes_value, s.default, s.help, "all") for s in TRACK_SWITCHES]
 
 
 def competition_switches() -> list:
     """(name, takes a value, default, help, tasks) of scorer.competition's own switches."""
     from scorer.competition.__main__ import OWN_SWITCHES
-    return [(name, True, None, text, "all") for name, text in OWN_SWITCHES.items()]
+    return [(s.name, s.takes_value, s.default, s.help, "all") for s in OWN_SWITCHES]
 
 
 def command_switches(command: str) -> set:
-    """The name of every switch ``command`` takes (without the dash)."""
-    from scorer import cli
-    scorer_names = {row[0] for row in scorer_switches()} | {
-        alias.lstrip("-") for alias in cli.ALIASES}
+    """The name of every switch ``command`` takes (without the dash), its
+    GNU-style spellings (``--help``) included."""
+    from scorer import switches
+    aliases = {alias.lstrip("-") for alias in switches.ALIASES}
+    scorer_names = set(switches.scorer_table()) | aliases
     if command == "scorer":
         return scorer_names
     if command == "track":
@@ -73,11 +82,11 @@ def command_switches(command: str) -> set:
     if command == "competition":
         return scorer_names | {row[0] for row in competition_switches()}
     if command == "diff":
-        from scorer.diff.__main__ import SWITCHES_WITH_VALUE
-        return {name.lstrip("-") for name in SWITCHES_WITH_VALUE} | {"h", "help"}
+        from scorer.diff.__main__ import SWITCHES
+        return set(SWITCHES) | aliases
     if command == "samples":
-        import re
-        return set(re.findall(r"^\s+-(\w+)", usage_text("samples"), re.M)) | {"h", "help"}
+        from scorer.samples import SWITCHES
+        return set(SWITCHES) | aliases
     raise ValueError(command)
 
 
@@ -102,27 +111,25 @@ def usage_text(command: str) -> str:
 
 
 def policy_keys() -> dict:
-    from scorer.policy import POLICY_KEYS
-    return dict(POLICY_KEYS)
+    from scorer.policy import known_keys
+    return known_keys()
 
 
 def categories() -> list:
     """(category, explanation, the lists it may be put in) of Cold Start's policy."""
-    from scorer.cli import CATEGORY_HELP
-    from scorer.policy import LEGAL_CHOICES
+    from scorer.coldstart.policy import CATEGORY_HELP, LEGAL_CHOICES
     return [(name, CATEGORY_HELP[name], LEGAL_CHOICES[name]) for name in sorted(LEGAL_CHOICES)]
 
 
 def disciplines() -> list:
-    from scorer.cli import DISCIPLINE_HELP
-    from scorer.policy import DISCIPLINES
+    from scorer.coldstart.policy import DISCIPLINE_HELP, DISCIPLINES
     return [(name, DISCIPLINE_HELP[name]) for name in DISCIPLINES]
 
 
 def fields() -> list:
     """(name, header, format, explanation, in the default list) of Cold Start's columns."""
+    from scorer.coldstart.policy import DEFAULT_FIELDS
     from scorer.coldstart.reports.tables import FIELDS
-    from scorer.policy import DEFAULT_FIELDS
     return [(name, header, form, text, name in DEFAULT_FIELDS)
             for name, (header, form, _justify, text) in FIELDS.items()]
 
@@ -134,13 +141,20 @@ def claim_metrics(task: str) -> list:
 
 
 def track_metrics() -> list:
-    """(heading, [(name, title), ...]) of the metrics a track can rank by."""
-    from scorer.catalogue import metric_catalogue
-    return [(heading, metric_catalogue(task, has_index))
-            for task, has_index, heading in (("coldstart", True, "Cold Start with -expand"),
-                                             ("coldstart", False, "Cold Start without -expand"),
-                                             ("scifact", False, "SciFact"),
-                                             ("fever", False, "FEVER"))]
+    """(heading, [(name, title), ...]) of the metrics a track can rank by, per
+    task (and kind of run, where the metrics differ)."""
+    from scorer import tasks
+    return [entry for task in tasks.every() for entry in task.catalogues()]
+
+
+def task_records() -> list:
+    """(name, title, summary, files, [(key, default, help)], [switch names]) of
+    every task, in the registry's order."""
+    from scorer import tasks
+    return [(task.name, task.title, task.summary, task.files_help,
+             [(key.name, key.default, key.help) for key in task.policy_keys],
+             [switch.name for switch in task.switches])
+            for task in tasks.every()]
 
 
 def package_modules(exclude=()) -> list:
@@ -296,6 +310,29 @@ class TrackMetricsDirective(_Generated):
         return out
 
 
+def _default(value) -> str:
+    """A policy key's default as a policy file writes it."""
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+class TasksDirective(_Generated):
+    def lines(self):
+        out = []
+        for name, title, summary, files, keys, own in task_records():
+            out += [f".. rubric:: {title} (``task: {name}``)", "",
+                    f"Scores {summary}; files: {files}.", ""]
+            if keys:
+                out += list_table(["policy key", "default", "meaning"],
+                                  [[_literal(key), _literal(_default(default)), text]
+                                   for key, default, text in keys], [20, 30, 50])
+            if own:
+                out += ["Its own switches (refused for another task): "
+                        + ", ".join(f"``-{switch}``" for switch in own) + ".", ""]
+        return out
+
+
 class ModulesDirective(_Generated):
     option_spec = {"exclude": lambda text: text.split()}
 
@@ -322,4 +359,5 @@ def setup(app):
     app.add_directive("scorer-metrics", MetricsDirective)
     app.add_directive("scorer-track-metrics", TrackMetricsDirective)
     app.add_directive("scorer-modules", ModulesDirective)
+    app.add_directive("scorer-tasks", TasksDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
