@@ -21,6 +21,7 @@ from typing import Optional  # noqa: E402
 from scorer import cli, stopping  # noqa: E402
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError  # noqa: E402
 from scorer.catalogue import metric_catalogue  # noqa: E402
+from scorer.limits import shorten  # noqa: E402
 from scorer.track.build import (COMPARE_CHOICES, CORRECTION_CHOICES, DEFAULT_TRIALS,  # noqa: E402
                                 TrackOptions, build)
 from scorer.track.runner import EMPTY  # noqa: E402
@@ -101,8 +102,10 @@ def options_from(track: dict) -> TrackOptions:
         text = track.get(name)
         if text is None:
             numbers[name] = default
-        elif not text.isdigit() or int(text) < 1 or len(text) > 9:
-            raise cli.UsageError(f"-{name} must be a whole number of at least 1, not '{text}'")
+        elif not text.isdigit() or len(text) > 9 or int(text) < 1:
+            # (the length first: Python converts at most 4,300 digits)
+            raise cli.UsageError(f"-{name} must be a whole number of at least 1, not "
+                                 f"'{shorten(text)}'")
         else:
             numbers[name] = int(text)
     return TrackOptions(output_dir=track["output_dir"], jobs=numbers["jobs"],
