@@ -199,7 +199,7 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
 
 def score_track(files, policy: str | None = None, output_dir: str | None = None,
                 jobs: int = 1, metric: str | None = None, compare: str = "all",
-                trials: int = 10_000, **switches):
+                trials: int = 10_000, figure_width: float = 7.0, **switches):
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a
     :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
@@ -216,8 +216,11 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     output_dir = os.fspath(output_dir) if output_dir is not None else None
     argv = _argv(files, policy, switches)
     given, paths = _parse(argv)
+    if isinstance(figure_width, bool) or not isinstance(figure_width, (int, float)):
+        raise ScorerError(f"figure_width must be a number of inches, not "
+                          f"{type(figure_width).__name__}")
     options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,
-                           trials=trials)
+                           trials=trials, figure_width=float(figure_width))
     return build(given, paths, argv, options)
 
 

@@ -1,7 +1,7 @@
 """``python -m scorer.track``: the track's switches, then the scorer's.
 
     python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] [-metric NAME]
-                           [-compare all|adjacent] [-trials R] FILES...
+                           [-compare all|adjacent] [-trials R] [-figure_width IN] FILES...
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from scorer.problems import ERROR_EXIT_STATUS, ScorerError  # noqa: E402
 from scorer.catalogue import metric_catalogue  # noqa: E402
 from scorer.track.build import COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions, build  # noqa: E402
 from scorer.track.runner import EMPTY  # noqa: E402
+from scorer.look.plot import DEFAULT_WIDTH_IN as DEFAULT_FIGURE_WIDTH, check_width  # noqa: E402
 
 #: The track's own switches (each takes a value) and their help.
 TRACK_SWITCHES = {
@@ -32,6 +33,8 @@ TRACK_SWITCHES = {
     "compare": f"Pairs tested: {' or '.join(COMPARE_CHOICES)} (rank neighbours only) "
                f"(Default = all)",
     "trials": f"Approximate randomization trials per pair (Default = {DEFAULT_TRIALS})",
+    "figure_width": "The leaderboard picture's width in inches: 3.3 for one column of a "
+                    "two-column page, 7 for the page's width (Default = 7)",
 }
 
 
@@ -94,9 +97,15 @@ def options_from(track: dict) -> TrackOptions:
             raise cli.UsageError(f"-{name} must be a whole number of at least 1, not '{text}'")
         else:
             numbers[name] = int(text)
+    width = DEFAULT_FIGURE_WIDTH
+    if "figure_width" in track:
+        try:
+            width = check_width(track["figure_width"])
+        except ValueError as error:
+            raise cli.UsageError(f"-figure_width {error}") from None
     return TrackOptions(output_dir=track["output_dir"], jobs=numbers["jobs"],
                         metric=track.get("metric"), compare=track.get("compare", "all"),
-                        trials=numbers["trials"])
+                        trials=numbers["trials"], figure_width=width)
 
 
 def main(argv: Optional[list] = None) -> int:

@@ -29,7 +29,7 @@ TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", 
                "track.bootsamples", "index.html"}
 COMPARE_CHOICES = ("all", "adjacent")
 #: The track's own switches (the others are the scorer's).
-TRACK_SWITCHES = ("output_dir", "jobs", "metric", "compare", "trials")
+TRACK_SWITCHES = ("output_dir", "jobs", "metric", "compare", "trials", "figure_width")
 DEFAULT_TRIALS = 10_000
 
 
@@ -40,6 +40,7 @@ class TrackOptions:
     metric: Optional[str] = None
     compare: str = "all"
     trials: int = DEFAULT_TRIALS
+    figure_width: float = 7.0          # inches: the leaderboard picture's (7: two columns)
 
 
 @dataclasses.dataclass
@@ -114,7 +115,7 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
         result = _assemble(task, metric, catalogue, results, samples, options, request, argv,
                            cwd)
         if options.output_dir is not None:
-            _write_track(staging, result, request, samples, runs, shared,
+            _write_track(staging, result, request, samples, runs, shared, options.figure_width,
                          request.bootstrap is not None)
             _move_into_place(staging, options.output_dir)
             staging = None
@@ -146,6 +147,11 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
                           f"not '{options.compare}'")
     if options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
+    from scorer.look.plot import check_width
+    try:
+        check_width(options.figure_width)
+    except ValueError as error:
+        raise ScorerError(f"-figure_width {error}") from None
     if options.output_dir is not None:
         check_output_dir(options.output_dir)
 
@@ -343,7 +349,7 @@ def _umask() -> int:
     return current
 
 
-def _write_track(staging, result: TrackResult, request, samples, runs, shared,
+def _write_track(staging, result: TrackResult, request, samples, runs, shared, figure_width,
                  write_samples: bool) -> None:
     def write(name: str, text: str) -> None:
         with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
@@ -370,7 +376,7 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
             f.writelines(samples.lines())
     write("track.params", _params_text(result, request, runs, shared))
     from scorer.look.files import write_track_files
-    write_track_files(track_view(result), staging)
+    write_track_files(track_view(result), staging, figure_width_in=figure_width)
 
 
 def paper_metrics(result: TrackResult, request) -> list:

@@ -35,6 +35,8 @@ from typing import Optional
 
 import pandas as pd
 
+from scorer import linebreaks
+
 #: Column width of a two-column page (ACL 219 pt, article's twocolumn 229.5 pt).
 COLUMN_WIDTH_PT = 219.0
 #: A one-column page's text width (article 345 pt, LNCS 347 pt; two-column pages are wider).
@@ -169,54 +171,9 @@ def width_pt(text: str) -> float:
     return sum(_char_pt(char) for char in text)
 
 
-#: Where a name may be broken: after these, or before a capital after a small letter.
-_BREAK_AFTER = "_-./:;,| "
-
-
-def _pieces(text: str, most_pt: float) -> list:
-    """``text`` cut where it may break (each piece ends with its breaking
-    character); pieces wider than ``most_pt`` cut further by width."""
-    pieces, current = [], ""
-    for char in text:
-        current += char
-        if char in _BREAK_AFTER:
-            pieces.append(current)
-            current = ""
-    if current:
-        pieces.append(current)
-    # a piece of one or two characters stays with the next ('p_' of 'p_holm')
-    glued = []
-    for piece in pieces:
-        if glued and len(glued[-1]) <= 2 and glued[-1][-1] in _BREAK_AFTER:
-            glued[-1] += piece
-        else:
-            glued.append(piece)
-    pieces = glued
-    out = []
-    for piece in pieces:
-        while width_pt(piece) > most_pt and len(piece) > 1:
-            cut = 1
-            while cut < len(piece) and width_pt(piece[:cut + 1]) <= most_pt:
-                cut += 1
-            out.append(piece[:cut])
-            piece = piece[cut:]
-        out.append(piece)
-    return out
-
-
 def wrap(text: str, most_pt: float) -> list:
-    """``text`` in lines of at most ``most_pt`` wide (estimated), broken where
-    it may break; a line never starts with a space."""
-    lines, current = [], ""
-    for piece in _pieces(str(text), most_pt):
-        if current and width_pt(current + piece.rstrip()) > most_pt:
-            lines.append(current.rstrip())
-            current = piece.lstrip()
-        else:
-            current += piece
-    if current.strip() or not lines:
-        lines.append(current.rstrip())
-    return lines
+    """``text`` in lines at most ``most_pt`` wide (estimated), broken where it may break."""
+    return linebreaks.wrap(text, most_pt, width_pt)
 
 
 # -- tables -----------------------------------------------------------------------
@@ -246,7 +203,7 @@ class Column:
         words allow, no wider than that needs unless the values are wider."""
         lines = []
         for part in self.title.split("\n"):
-            pieces = _pieces(part, TITLE_WORD_PT)
+            pieces = linebreaks.pieces(part, TITLE_WORD_PT, width_pt)
             halves = [max(width_pt("".join(pieces[:cut]).rstrip()),
                           width_pt("".join(pieces[cut:]).rstrip()))
                       for cut in range(1, len(pieces))]
