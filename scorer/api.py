@@ -199,28 +199,40 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
 
 def score_track(files, policy: str | None = None, output_dir: str | None = None,
                 jobs: int = 1, metric: str | None = None, compare: str = "all",
-                trials: int = 10_000, figure_width: float = 7.0, **switches):
+                trials: int | None = None, correction: str = "holm",
+                baseline: str | None = None, clusters=None,
+                figure_width: float = 7.0, **switches):
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a
     :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
-    ``per_query`` DataFrames, ``exit_status``): a run with errors is part of
-    the track (its leaderboard ``status`` is not ``ok``, and ``exit_status`` is
-    255, the command line's), so this does not raise for it."""
+    ``per_query`` DataFrames, ``exit_status``, ``warnings``): a run with errors
+    is part of the track (its leaderboard ``status`` is not ``ok``, and
+    ``exit_status`` is 255, the command line's), so this does not raise for it.
+    ``trials=None``: 10,000 trials and the normal tail beyond them; ``correction``
+    "holm" or "bh"; ``baseline``: a run name; ``clusters``: a clusters file
+    (docs/statistics.md)."""
     from scorer.track.build import TrackOptions, build
-    jobs, trials = _whole_number(jobs, "jobs"), _whole_number(trials, "trials")
-    for name, value in (("output_dir", output_dir), ("metric", metric)):
+    jobs = _whole_number(jobs, "jobs")
+    if trials is not None:
+        trials = _whole_number(trials, "trials")
+    for name, value in (("output_dir", output_dir), ("metric", metric), ("baseline", baseline),
+                        ("clusters", clusters)):
         if value is not None and not isinstance(value, (str, os.PathLike)):
             raise ScorerError(f"{name} must be a string, not {type(value).__name__}")
-    if not isinstance(compare, str):
-        raise ScorerError(f"compare must be a string, not {type(compare).__name__}")
+    for name, value in (("compare", compare), ("correction", correction)):
+        if not isinstance(value, str):
+            raise ScorerError(f"{name} must be a string, not {type(value).__name__}")
     output_dir = os.fspath(output_dir) if output_dir is not None else None
+    clusters = os.fspath(clusters) if clusters is not None else None
+    baseline = os.fspath(baseline) if baseline is not None else None
     argv = _argv(files, policy, switches)
     given, paths = _parse(argv)
     if isinstance(figure_width, bool) or not isinstance(figure_width, (int, float)):
         raise ScorerError(f"figure_width must be a number of inches, not "
                           f"{type(figure_width).__name__}")
     options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,
-                           trials=trials, figure_width=float(figure_width))
+                           trials=trials, correction=correction, baseline=baseline,
+                           clusters=clusters, figure_width=float(figure_width))
     return build(given, paths, argv, options)
 
 

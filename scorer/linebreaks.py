@@ -62,3 +62,19 @@ def wrap(text: str, most: float, measure: Callable[[str], float]) -> list:
     if current.strip() or not lines:
         lines.append(current.rstrip())
     return lines
+
+
+def balanced(text: str, most: float, measure: Callable[[str], float]) -> list:
+    """As :func:`wrap`, in as many lines, each as short as that allows (no
+    last line of one character under a full one)."""
+    lines = wrap(text, most, measure)
+    if len(lines) < 2:
+        return lines
+    low, high = 0.0, max(measure(line) for line in lines)
+    for _step in range(12):         # to within 1/4096 of the width
+        middle = (low + high) / 2
+        if len(wrap(text, middle, measure)) <= len(lines):
+            high = middle
+        else:
+            low = middle
+    return wrap(text, high, measure)

@@ -78,10 +78,10 @@ def leaderboard_plot(view: TrackView, png_path: str, svg_path: str, pdf_path=Non
     """Write the leaderboard picture as PNG, SVG and (given ``pdf_path``) PDF,
     ``width_in`` inches wide: one row per run, best on top, the headline score
     as a dot and its 95 % interval as a bar (none when the track had no
-    samples), the runs not significantly different from the best in their own
-    colour; the rank range and group of each run beside it when the
-    leaderboard has them; the metric named once (the score axis), the
-    signature whole in a footnote.  The layout is computed from the text it
+    samples), the runs not significantly worse than the best (group 1 under
+    the track's correction) in their own colour; the rank range and group of
+    each run beside it when the leaderboard has them; the metric named once
+    (the score axis), the signature whole in a footnote.  The layout is computed from the text it
     holds, so that no name or label is cut."""
     import matplotlib
 
@@ -179,7 +179,7 @@ def leaderboard_figure(view: TrackView, width_in: float = DEFAULT_WIDTH_IN):
     measure = _TextMeasure(figure, font_pt)
 
     # Run names broken over lines to stay within their share of the width.
-    names = [linebreaks.wrap(run, NAME_SHARE * width_pt, measure) for run in runs]
+    names = [linebreaks.balanced(run, NAME_SHARE * width_pt, measure) for run in runs]
     lines_a_row = max([len(lines) for lines in names] or [1])
     row_pt = lines_a_row * line_pt + 0.5 * font_pt
     plot_pt = max(MIN_PLOT_PT, row_pt * len(runs))
@@ -195,8 +195,9 @@ def leaderboard_figure(view: TrackView, width_in: float = DEFAULT_WIDTH_IN):
     kinds = ["best" if i == 0 else "tied" if run in tied else "other" for i, run in enumerate(runs)]
     styles = {
         "best": (BEST_COLOUR, "D", "best run"),
-        "tied": (TIED_COLOUR, "o", f"not significantly different from the best "
-                                   f"(Holm-adjusted p \u2265 {SIGNIFICANCE_LEVEL:g})"),
+        "tied": (TIED_COLOUR, "o", f"group 1: not significantly worse than the best "
+                                   f"({view.correction_name}-adjusted p \u2265 "
+                                   f"{SIGNIFICANCE_LEVEL:g})"),
         "other": (OTHER_COLOUR, "o", "significantly worse than the best" if with_tests
                   else "other runs"),
     }
