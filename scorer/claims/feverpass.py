@@ -75,41 +75,30 @@ class Spool:
         self.file = None
 
     def add(self, texts: list) -> None:
+        if self.file is not None:
+            self.file.writelines(texts)
+            return
         self.parts += texts
         self.size += sum(map(len, texts))
         if self.size > self.MEMORY_CHARS:
-            self._spill()
-
-    def _spill(self) -> None:
-        if self.file is None:
             import tempfile
-            self.file = tempfile.TemporaryFile()
-        self.file.write("".join(self.parts).encode("utf-8"))
-        self.parts = []
-        self.size = 0
+            # Text written through one buffer: no copy of the whole is made.
+            self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="",
+                                               buffering=1 << 20)
+            self.file.writelines(self.parts)
+            self.parts = []
 
     def pieces(self):
         """The text in order (again from the start at each call)."""
         if self.file is None:
             yield from self.parts
             return
-        if self.parts:
-            self._spill()
         self.file.seek(0)
-        rest = b""
         while True:
-            chunk = self.file.read(1 << 20)
-            if not chunk:
-                break
-            # Cut after a line end, never inside a character's bytes.
-            cut = chunk.rfind(b"\n") + 1
-            if not cut:
-                rest += chunk
-                continue
-            yield (rest + chunk[:cut]).decode("utf-8")
-            rest = chunk[cut:]
-        if rest:
-            yield rest.decode("utf-8")
+            text = self.file.read(1 << 20)
+            if not text:
+                return
+            yield text
 
 
 def _line_types():
