@@ -7,8 +7,8 @@ A FEVER gold file and a submission of CLAIMS claims are generated (seeded,
 cached under bench/out/); a bundle is made with ``python -m scorer.competition
 -bundle``, unpacked, and its metadata.yaml command is run on the submission
 zipped, as the platform would.  The direct run is ``python -m scorer
--policy configs/fever.yaml -output_file run GOLD PREDICTIONS``.  Target
-(issue 16): the scoring program within 1.5x of the direct run.
+-policy configs/fever.yaml -output_file run GOLD PREDICTIONS``.  Target:
+the scoring program within 1.5x of the direct run.
 """
 from __future__ import annotations
 

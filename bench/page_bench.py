@@ -11,7 +11,7 @@ page's script has built the heat map by then), the wall time from asking for
 the page to its first paint after that, and the time to build one run's
 per-query table when it is opened.  Exit
 status 1 when a page is 5 MB or more or takes 2 s or more to render (the
-targets of issue 10).  The files stay under bench/out/page/ to look at.
+page's targets).  The files stay under bench/out/page/ to look at.
 """
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ its time, extrapolated quadratically in submission lines (the Perl's measured
 growth) from its last run with as many samples, exceeds --perl-timeout; runs
 still going at the timeout are stopped.
 
-Below the table, issue 11's targets for the cases measured: 1,000 LDC queries
+Below the table, the speed targets for the cases measured: 1,000 LDC queries
 under 1.5 s; at 500 LDC queries at least 40x the Perl (CPU seconds); 10,000
 samples x 2,000 LDC queries under 20 s in all; and the largest samples file
 (10,000 samples x 2,000 LDC queries by default, 1.1 GB) parsed alone
@@ -59,7 +59,7 @@ import workload  # noqa: E402
 OUT = os.path.join(HERE, "out")
 SEED = 1
 CONFIGS = os.path.join(os.path.dirname(HERE), "configs")
-#: The diff's targets (issue 9): wall seconds and peak resident MB.
+#: The diff's targets: wall seconds and peak resident MB.
 DIFF_TARGET_SECONDS = 3.0
 DIFF_TARGET_MB = 500
 #: Reports compared with the Perl's (.params and .errlog differ on purpose, README).
@@ -338,7 +338,7 @@ def time_diff(size: int, repeat: int) -> tuple:
     return line, False
 
 
-#: Issue 11's targets: wall seconds of a 1,000-LDC-query run; speed-up over the
+#: The speed targets: wall seconds of a 1,000-LDC-query run; speed-up over the
 #: Perl at 500 LDC queries; seconds to parse the largest samples file alone.
 TARGET_1000_SECONDS = 1.5
 TARGET_500_SPEEDUP = 40.0
@@ -362,7 +362,7 @@ def find_perl() -> tuple:
 
 
 def targets(rows_by_case: dict, with_perl: bool) -> list:
-    """Issue 11's Cold Start targets for the cases measured (cpu: user+system)."""
+    """The Cold Start speed targets for the cases measured (cpu: user+system)."""
     lines = []
     if (1000, 0) in rows_by_case:
         run, _cells = rows_by_case[(1000, 0)]

@@ -10,7 +10,7 @@ submission: run r keeps each SF query's answers with its own probability
 coverage.  The whole track runs with ``-bootstrap SAMPLES -seed 1`` as one
 child process; the table shows its wall seconds, CPU seconds (all
 processes), and peak memory (the largest resident set of the track's
-processes).  Targets (issue 8): 20 runs x 500 LDC queries x 1,000 samples
+processes).  Targets: 20 runs x 500 LDC queries x 1,000 samples
 under 60 s on 2 cores; 100 x 200 x 1,000 under 2 minutes and 2 GB.
 """
 from __future__ import annotations

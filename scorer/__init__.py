@@ -1,9 +1,6 @@
 """scorer: one tool for scoring NLP shared tasks (TAC KBP Cold Start, SciFact, FEVER)."""
 
-__version__ = "0.1.0"
-
-# The Perl scorer whose output files the Cold Start task reproduces byte for byte.
-PERL_REFERENCE_VERSION = "2017.2.0"
+from scorer.version import PERL_REFERENCE_VERSION, __version__  # noqa: F401
 
 
 def __getattr__(name):

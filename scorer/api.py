@@ -167,7 +167,7 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
     """Score one run, as ``python -m scorer`` does, and return its numbers as
     DataFrames (nothing is written; ``runids`` picks the run of a Cold Start
     file holding several).  Errors in the input raise :class:`InputErrors`
-    (fatal ones :class:`ScorerError`); warnings are in ``result.errlog``."""
+    (fatal ones :class:`~scorer.problems.ScorerError`); warnings are in ``result.errlog``."""
     from scorer import cli, quickexit, results
     from scorer.problems import Problems
     for name in ("output_file", "error_file"):
@@ -199,25 +199,36 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
 
 def score_track(files, policy: str | None = None, output_dir: str | None = None,
                 jobs: int = 1, metric: str | None = None, compare: str = "all",
-                trials: int = 10_000, **switches):
+                trials: int | None = None, correction: str = "holm",
+                baseline: str | None = None, clusters=None, **switches):
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a
     :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
-    ``per_query`` DataFrames, ``exit_status``): a run with errors is part of
-    the track (its leaderboard ``status`` is not ``ok``, and ``exit_status`` is
-    255, the command line's), so this does not raise for it."""
+    ``per_query`` DataFrames, ``exit_status``, ``warnings``): a run with errors
+    is part of the track (its leaderboard ``status`` is not ``ok``, and
+    ``exit_status`` is 255, the command line's), so this does not raise for it.
+    ``trials=None``: 10,000 trials and the normal tail beyond them; ``correction``
+    "holm" or "bh"; ``baseline``: a run name; ``clusters``: a clusters file
+    (docs/statistics.md)."""
     from scorer.track.build import TrackOptions, build
-    jobs, trials = _whole_number(jobs, "jobs"), _whole_number(trials, "trials")
-    for name, value in (("output_dir", output_dir), ("metric", metric)):
+    jobs = _whole_number(jobs, "jobs")
+    if trials is not None:
+        trials = _whole_number(trials, "trials")
+    for name, value in (("output_dir", output_dir), ("metric", metric), ("baseline", baseline),
+                        ("clusters", clusters)):
         if value is not None and not isinstance(value, (str, os.PathLike)):
             raise ScorerError(f"{name} must be a string, not {type(value).__name__}")
-    if not isinstance(compare, str):
-        raise ScorerError(f"compare must be a string, not {type(compare).__name__}")
+    for name, value in (("compare", compare), ("correction", correction)):
+        if not isinstance(value, str):
+            raise ScorerError(f"{name} must be a string, not {type(value).__name__}")
     output_dir = os.fspath(output_dir) if output_dir is not None else None
+    clusters = os.fspath(clusters) if clusters is not None else None
+    baseline = os.fspath(baseline) if baseline is not None else None
     argv = _argv(files, policy, switches)
     given, paths = _parse(argv)
     options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,
-                           trials=trials)
+                           trials=trials, correction=correction, baseline=baseline,
+                           clusters=clusters)
     return build(given, paths, argv, options)
 
 

@@ -331,6 +331,64 @@ def generate(groups: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
     return SampleSet(list(range(1, n_samples + 1)), draws, elements)
 
 
+def generate_clustered(clusters: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
+    """Draw ``n_samples`` samples of whole clusters with numpy's ``default_rng(seed)``.
+
+    ``clusters`` is a list of ``(cluster id, [(group id, member ids), ...])``: each
+    sample draws as many clusters as there are, uniformly with replacement from
+    the clusters in string order, and writes every group of each drawn cluster
+    (in string order), each with its members in a uniformly random order, as
+    :func:`generate` writes a group.  The stream is read as two runs: the
+    clusters drawn (samples x clusters numbers), then one number per group
+    written (its ordering) or, for a group too big to tabulate, one per member."""
+    if n_samples < 0:
+        raise ScorerError("the number of bootstrap samples must not be negative")
+    clusters = sorted((str(c), sorted((str(g), tuple(m)) for g, m in groups))
+                      for c, groups in clusters)
+    n_clusters = len(clusters)
+    groups = [group for _cluster, members in clusters for group in members]
+    check_size(n_samples, len(groups))
+    if n_clusters == 0 or n_samples == 0:
+        return SampleSet(list(range(1, n_samples + 1)), [np.zeros(0, np.int32)] * n_samples, [])
+    sizes = np.array([len(members) for _cluster, members in clusters], dtype=np.int64)
+    first_group = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    elements: list = []
+    offsets = np.zeros(len(groups), dtype=np.int64)
+    orderings = np.zeros(len(groups), dtype=np.int64)
+    for g, (group, members) in enumerate(groups):
+        offsets[g] = len(elements)
+        if len(members) <= _MAX_TABULATED_GROUP:
+            perms = list(itertools.permutations(members)) or [()]
+            orderings[g] = len(perms)
+            elements.extend(Element(group, p) for p in perms)
+        else:
+            elements.append(Element(group, members))
+    draw_bits = _bits(seed, 0)
+    choice_bits = _bits(seed, n_samples * n_clusters)
+    draws: list = []
+    for _sample in range(n_samples):
+        chosen = np.minimum((_uniform(draw_bits, n_clusters) * n_clusters).astype(np.int64),
+                            n_clusters - 1)
+        lengths = sizes[chosen]
+        total = int(lengths.sum())
+        # the groups written: each drawn cluster's groups, one after the other
+        starts = np.repeat(first_group[chosen] - np.concatenate([[0], np.cumsum(lengths)[:-1]]),
+                           lengths)
+        written = starts + np.arange(total)
+        choice = _uniform(choice_bits, total)
+        ordering = np.minimum((choice * orderings[written]).astype(np.int64),
+                              np.maximum(orderings[written] - 1, 0))
+        row = (offsets[written] + ordering).astype(np.int32)
+        for j in np.flatnonzero(orderings[written] == 0):
+            # Rare: a group too big to tabulate gets one shuffle per draw.
+            group, members = groups[written[j]]
+            order = np.argsort(_uniform(choice_bits, len(members)), kind="stable")
+            elements.append(Element(group, tuple(members[k] for k in order)))
+            row[j] = len(elements) - 1
+        draws.append(row)
+    return SampleSet(list(range(1, n_samples + 1)), draws, elements)
+
+
 def _bits(seed: int, skip: int):
     """The PCG64 stream of ``default_rng(seed)``, ``skip`` numbers on."""
     bits = np.random.default_rng(seed).bit_generator

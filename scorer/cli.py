@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
-import scorer
+from scorer.version import PERL_REFERENCE_VERSION, __version__
 from scorer import gcpause, output, quickexit, stopping
 from scorer import reports as reports_module
 from scorer.policy import (DEFAULT_FIELDS, DISCIPLINES, LEGAL_CHOICES, POLICY_KEYS, build_policy,
@@ -122,7 +122,7 @@ def usage(program: str = "scorer") -> str:
     import textwrap
     from scorer.coldstart.reports.tables import FIELDS
     lines = [f"{program}:  Score TAC Cold Start slot-filling runs (byte-identical to "
-             f"CS-Score-MASTER.pl {scorer.PERL_REFERENCE_VERSION}), SciFact and FEVER "
+             f"CS-Score-MASTER.pl {PERL_REFERENCE_VERSION}), SciFact and FEVER "
              f"predictions", "",
              f"Usage: {program} {{-switch {{-switch ...}}}} files... "
              f"(switches may also follow the files)", "", "Legal switches are:"]
@@ -331,8 +331,8 @@ def main(argv: list | None = None) -> int:
         sys.stdout.write(usage())
         return 0
     if given.get("version"):
-        sys.stdout.write(f"scorer version {scorer.__version__} (Cold Start reports as "
-                         f"CS-Score-MASTER.pl version {scorer.PERL_REFERENCE_VERSION})\n")
+        sys.stdout.write(f"scorer version {__version__} (Cold Start reports as "
+                         f"CS-Score-MASTER.pl version {PERL_REFERENCE_VERSION})\n")
         return 0
     output_file = given.get("output_file", "stdout")
     error_file = given.get("error_file", "stderr")

@@ -34,7 +34,7 @@ class RunResult:
 
 def run_result(name: str, task: str, outcome, status: str = "ok",
                statistics: bool = True, claim_rows: bool = True) -> RunResult:
-    """The data of one scored run (``outcome``: a driver's :func:`score` result;
+    """The data of one scored run (``outcome``: a task driver's ``score`` result;
     Cold Start: its first run id); the per-unit statistics only when asked; a
     claim task's per-query rows unless ``claim_rows`` is False (then
     :func:`claim_table_rows` makes them when they are wanted)."""

@@ -21,7 +21,7 @@ import sys
 try:
     # The C module behind ``signal``: the same functions and numbers, without
     # the enum classes ``signal`` builds when imported (a run's start-up pays
-    # for every module; this is one of the costs that add up, issue 11).
+    # for every module, and a small run's time is mostly start-up).
     import _signal as signal
 except ImportError:
     import signal

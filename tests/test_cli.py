@@ -404,7 +404,7 @@ def test_unknown_switch(demo):
     outcome = demo.run("-bogus")
     assert outcome.status == 255
     # On standard output as the Perl does (spec §1.1), but a pointer to -help instead of
-    # the whole usage text, which scrolled the error away (issue 14).
+    # the whole usage text, which scrolled the error away.
     assert outcome.stdout == "ERROR: Unknown switch: -bogus\n" + BRIEF
     assert outcome.stderr == "" and outcome.files == []
 
@@ -684,7 +684,7 @@ def test_runids(demo):
     assert demo.reports() == default
     demo.clear()
     # a run with no lines: its rows have zero counts (spec §7.18), written as the Perl
-    # writes them, but an ERROR names the run ids there are (issue 14: a typo is not a run)
+    # writes them, but an ERROR names the run ids there are (a typo is not a run)
     outcome = demo.run("-runids", "nosuch:DEMORUN")
     assert outcome.status == 255
     assert outcome.errlog == ("ERROR: Run id nosuch was asked for (-runids) but is in no "

@@ -333,7 +333,7 @@ def test_queries_file_with_and_without_hop_limits(tmp_path):
     ("CS17_0001 CSSF17_ENG_47a114c77c -1\n",
      "Unexpected num_slots value -1 for CS17_0001 in {path} line 1 (hop limits of this query: "
      "0 to 1)"),
-    # numbers Python cannot hold as ints, or only as floats (issue 14)
+    # numbers Python cannot hold as ints, or only as floats
     ("CS17_0001 CSSF17_ENG_47a114c77c 1.0e+400\n",
      "{path} line 1: the hop limit '1.0e+400' is not a whole number; "
      "expected 'LDC_QUERY_ID SF_QUERY_ID [HOP]'"),

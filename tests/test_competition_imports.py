@@ -1,5 +1,5 @@
-"""The leaderboard's scoring program imports what it uses (issue 16: a
-submission is scored within 1.5x of a direct run): on a FEVER or SciFact
+"""The leaderboard's scoring program imports what it uses (a
+submission is to be scored within 1.5x of a direct run): on a FEVER or SciFact
 submission, zipped or not, none of numpy, pandas, scipy or matplotlib, nor
 PyYAML (scoring.yaml is JSON; policy.yaml keeps to policyfile's subset),
 dataclasses, inspect, typing, html (the page escapes by itself) or datetime."""

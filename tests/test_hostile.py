@@ -1,4 +1,4 @@
-"""Hostile inputs (issue 12, 14): hundreds of damaged copies of the fixtures,
+"""Hostile inputs: hundreds of damaged copies of the fixtures,
 each run in-process through ``scorer.cli.main``.
 
 For every case: exit 0 or 255; no exception escapes (a traceback); a fatal

@@ -1,5 +1,5 @@
 """A run imports what it uses: numpy, pandas and scipy serve the bootstrap,
-the track and the pictures, not a plain scoring run (issue 11: their import
+the track and the pictures, not a plain scoring run (their import
 is most of a small run's time); nor does a claims run or ``-version`` pay for
 modules that only save typing (dataclasses, typing), PyYAML for a policy that
 keeps to the common subset (scorer/policyfile.py), tempfile, or OpenSSL's

@@ -1,4 +1,4 @@
-"""Runs stopped by a signal (issue 12): a Cold Start run with -bootstrap that
+"""Runs stopped by a signal: a Cold Start run with -bootstrap that
 takes a second or more is sent SIGTERM, SIGINT or SIGHUP at several moments,
 from reading the inputs to writing the reports.  Every time, the prefix must
 hold either the complete report set, byte for byte that of an uninterrupted

@@ -1,4 +1,4 @@
-"""Bounds on what users give (issue 14): numbers, JSON depth, bootstrap sizes,
+"""Bounds on what users give: numbers, JSON depth, bootstrap sizes,
 the samples command, what the signature covers and the input files named in
 ``.params``.  The damaged-fixture sweep is tests/test_hostile.py."""
 from __future__ import annotations

@@ -101,7 +101,7 @@ def test_runs_tied_with_the_best_are_marked(tmp_path):
     view = TrackView(**{**view.__dict__, "significance": significance})
     assert view.tied_with_best() == {runs[2], runs[4]}
     _png, svg = draw(view, tmp_path)
-    assert "not significantly different from the best" in svg_texts(svg)
+    assert "not significantly worse than the best" in svg_texts(svg)
     cells = page.leaderboard_table(view)
     assert cells.count('class="tied"') == 2
 

@@ -201,7 +201,7 @@ def test_digest_changes_with_every_setting():
                build_policy({}, {"right": "CORRECT:INEXACT", "wrong": ""}).digest()}
     assert len(digests) == 5
     assert build_policy({}, {}).digest() == PERL_DEFAULTS.digest()
-    # the columns printed change no number (issue 14)
+    # the columns printed change no number
     assert build_policy({}, {"fields": "EC:P"}).digest() == PERL_DEFAULTS.digest()
 
 
@@ -248,7 +248,7 @@ def test_bad_policy_files(tmp_path, text, message):
 
 @pytest.mark.parametrize("text, message", [
     ("task: trec\n", "{path}: unknown task 'trec'; known tasks: coldstart, scifact, fever"),
-    # the file and key are named before the Perl's message (issue 14)
+    # the file and key are named before the Perl's message
     ("wrong: [CORRECT]\n", "{path}, key 'wrong': Unexpected choice CORRECT for WRONG"),
     ("ignore: [UNASSESSED, INEXACT, CORRECT]\n",
      "{path}, key 'ignore': Unexpected choice CORRECT for IGNORE"),

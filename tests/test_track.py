@@ -114,8 +114,15 @@ def test_each_run_folder_equals_the_single_run_outputs(world, tmp_path):
         assert cells[2] == f"{row['ci95_low']:.4f}" and cells[7] == f"{row['ci95_high']:.4f}"
     significance = pd.read_csv(out / "significance.csv")
     assert len(significance) == 6
-    assert list(significance.columns) == ["run_a", "run_b", "metric", "delta", "p_bootstrap",
-                                          "p_randomization", "p_holm", "significant"]
+    assert list(significance.columns) == ["run_a", "run_b", "metric", "delta", "delta_ci95_low",
+                                          "delta_ci95_high", "wins", "ties", "losses",
+                                          "p_bootstrap", "p_randomization", "p_holm", "p_bh",
+                                          "significant"]
+    # The samples are stored once: every run's copy is the track's file (hard links).
+    for name in ("RUNA", "RUNB", "RUNC", "RUND"):
+        assert os.path.samefile(out / "track.bootsamples", out / "runs" / name / "run.bootsamples")
+        assert os.path.samefile(out / "runs" / "RUNA" / "run.sample",
+                                out / "runs" / name / "run.sample")
     assert (out / "track.bootsamples").read_bytes() == \
         (out / "runs" / "RUNA" / "run.bootsamples").read_bytes()
     # The pictures and the page of scorer.look, from the same tables.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-import scorer
+from scorer.version import __version__
 from scorer.textfile import fingerprint_lines
 from scorer.claims import fever as fever_task
 from scorer.claims import scifact as scifact_task
@@ -45,7 +45,7 @@ def _limit_text(max_evidence: int | None) -> str:
 def signature(policy: Policy, samples: SampleSet | None, seed: int | None) -> str:
     """What produced the numbers, in one line (sacrebleu style)."""
     return "|".join((
-        f"scorer:{scorer.__version__}",
+        f"scorer:{__version__}",
         f"task:{policy.task}",
         f"max_evidence:{_limit_text(policy.max_evidence)}",
         f"policy:{policy.digest()}",

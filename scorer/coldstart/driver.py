@@ -170,12 +170,14 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     return Outcome(reports, scored, samples)
 
 
-def read_shared_inputs(request, assessment_paths, problems: Problems) -> tuple:
+def read_shared_inputs(request, assessment_paths, problems: Problems, draw=None) -> tuple:
     """Read what every run of a track (every submission of a leaderboard)
     shares: query files, ``-queries``, assessments, samples, so that a fatal
     problem there stops before any run is scored (query files without a
     query too).  Returns the queries, and the samples the request asks for,
-    read or drawn once for all runs (None without samples)."""
+    read or drawn once for all runs (None without samples).  ``draw``, when
+    given, draws the samples from the ``(LDC query, SF queries)`` groups
+    instead of :func:`scorer.bootstrap.generate` (a track's -clusters)."""
     query_paths = [f for f in request.files if f.endswith(".xml")]
     queries = query_files.read_query_files(query_paths, problems)
     if not queries.queries:
@@ -196,8 +198,10 @@ def read_shared_inputs(request, assessment_paths, problems: Problems) -> tuple:
         _check_sample_ids(samples, queries, index)
         return queries, samples
     if request.bootstrap is not None:
-        return queries, bootstrap.generate(_sample_groups(queries, index, queries_to_score),
-                                           request.bootstrap, request.seed)
+        groups = _sample_groups(queries, index, queries_to_score)
+        if draw is not None:
+            return queries, draw(groups)
+        return queries, bootstrap.generate(groups, request.bootstrap, request.seed)
     return queries, None
 
 

@@ -17,7 +17,7 @@ import zlib
 
 import yaml
 
-import scorer
+from scorer.version import __version__
 from scorer.competition import layout, scoring
 
 #: Codabench's legacy image for Python 3.9: numpy, pandas, scipy and pyyaml installed.
@@ -55,7 +55,8 @@ class BundleOptions:
 
 def package_sources() -> dict:
     """``{path inside scoring_program/: source path}``: every .py of scorer."""
-    root = os.path.dirname(os.path.abspath(scorer.__file__))
+    # The package's folder: the one above this file's (scorer/competition/).
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     found = {}
     for folder, subfolders, files in os.walk(root):
         subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
@@ -71,7 +72,7 @@ def competition_yaml(policy, keys: tuple, options: BundleOptions) -> str:
     data = {
         "version": 2,
         "title": options.title,
-        "description": f"Scored by scorer {scorer.__version__} ({policy.task}); "
+        "description": f"Scored by scorer {__version__} ({policy.task}); "
                        f"see the pages Overview and Metrics.",
         "image": "logo.png",
         "docker_image": options.docker_image,
@@ -122,7 +123,7 @@ def metadata_yaml() -> str:
     return ("# Codabench runs this as python3 /app/program/score.py /app/input /app/output;\n"
             "# CodaLab substitutes its own $program $input $output.\n"
             + yaml.safe_dump({"command": COMMAND,
-                              "description": f"scorer {scorer.__version__}: python -m "
+                              "description": f"scorer {__version__}: python -m "
                                              f"scorer.competition"}, sort_keys=False))
 
 
@@ -140,7 +141,7 @@ def pages(policy, keys: tuple, index: bool, references: list, switches: dict) ->
         f"# Overview\n\nSubmit {what}: upload it zipped (the file at the top of the "
         f"archive, or inside one folder).  Nothing else may be in the archive.\n\n"
         f"Submissions are scored by scorer "
-        f"{scorer.__version__} exactly as\n\n"
+        f"{__version__} exactly as\n\n"
         f"    python -m scorer -policy policy.yaml {shown} "
         f"{' '.join(os.path.basename(p) for p in references)} YOUR_FILE\n\n"
         f"would score them.  Before uploading, check your file with the same checks and "

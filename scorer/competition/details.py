@@ -14,9 +14,10 @@ from scorer.look import blocks
 DEBUG_SHOWN = 2_000_000
 
 
-def page(scored, task: str, titles: dict, files: list) -> str:
-    from scorer.competition.scoring import column_title
-    body = [_headline(scored.scores, titles, column_title), _counted(scored.result),
+def page(scored, task: str, titles: dict, headings: dict, files: list) -> str:
+    """``titles``: each metric's explanation; ``headings``: each leaderboard
+    key's column title."""
+    body = [_headline(scored.scores, titles, headings), _counted(scored.result),
             _why(scored.result.reports.get("debug", "")), _warnings(scored.result),
             blocks.section("files", "The reports", "<p>Every report of this submission, "
                            "as <code>python -m scorer</code> writes it:</p>"
@@ -25,11 +26,11 @@ def page(scored, task: str, titles: dict, files: list) -> str:
     return blocks.document(title, "".join(body))
 
 
-def _headline(scores: dict, titles: dict, column_title) -> str:
+def _headline(scores: dict, titles: dict, headings: dict) -> str:
     columns = [blocks.Column("metric", numeric=False), blocks.Column("key", numeric=False),
                blocks.Column("score"), blocks.Column("full precision", numeric=False)]
     # The meaning rides on the metric's cell (the competition's Metrics page has it too).
-    rows = [[blocks.Cell(blocks.esc(column_title(key)), title=titles.get(key, "")), key, value,
+    rows = [[blocks.Cell(blocks.esc(headings[key]), title=titles.get(key, "")), key, value,
              blocks.Cell(blocks.esc(repr(value)))] for key, value in scores.items()]
     return blocks.section("scores", "Scores",
                           "<p>As the leaderboard shows them (point at a metric for its "

@@ -144,7 +144,8 @@ def output_texts(scored: Scored, task: str, index: bool) -> dict:
              for extension, text in scored.result.reports.items()}
     texts[f"{REPORT_PREFIX}.errlog"] = scored.result.errlog
     titles = dict(catalogue(task, index))
-    texts[DETAILS] = details.page(scored, task, titles, list(texts))
+    headings = {key: column_title(key) for key in scored.scores}
+    texts[DETAILS] = details.page(scored, task, titles, headings, list(texts))
     texts[SCORES_TXT] = scores_txt(scored.scores)
     texts[SCORES_JSON] = scores_json(scored.scores)
     return texts

@@ -38,7 +38,8 @@ def track_page(view: TrackView, plot_svg: str) -> str:
     body = [
         blocks.section("about", "How these numbers were made", blocks.definitions(
             [("Headline metric", f"{view.metric_title} ({view.metric})"),
-             ("Signature", view.signature), ("Invocation", view.invocation)])),
+             ("Signature", view.signature), ("Invocation", view.invocation)]
+            + [("WARNING", warning) for warning in view.warnings])),
         blocks.section("leaderboard", "Leaderboard", leaderboard_table(view)),
         blocks.section("plot", "Scores and 95 % intervals",
                        f'<div class="plot">{inline_svg(plot_svg)}</div>'),
@@ -69,8 +70,9 @@ def leaderboard_table(view: TrackView) -> str:
         run = str(values["run"])
         marker = ""
         if run in tied:
-            marker = (' <span class="tied" title="not significantly different from the best run '
-                      f'(Holm-adjusted p \u2265 {SIGNIFICANCE_LEVEL:g})">\u2248</span>')
+            marker = (' <span class="tied" title="group 1: not significantly worse than the best '
+                      f'run ({view.correction_name}-adjusted p \u2265 {SIGNIFICANCE_LEVEL:g})">'
+                      '\u2248</span>')
         run_cell = Cell(f'<a href="#{run_anchor(index)}">{esc(run)}</a>{marker}')
         score = values["score"]
         low, high = values["ci95_low"], values["ci95_high"]
@@ -109,21 +111,30 @@ def significance_block(view: TrackView) -> str:
             continue
         cells.append([a, b] + [None if _missing(v) else float(v) for v in
                                (record.delta, record.p_bootstrap, record.p_randomization,
-                                record.p_holm)])
-    legend = "".join(f'<span class="{css}">p<sub>Holm</sub> &lt; {bound:g}</span>'
+                                _adjusted(record, view.correction))])
+    short = "BH" if view.correction == "bh" else "Holm"
+    legend = "".join(f'<span class="{css}">p<sub>{short}</sub> &lt; {bound:g}</span>'
                      if bound != math.inf else
-                     f'<span class="{css}">p<sub>Holm</sub> \u2265 0.1</span>'
+                     f'<span class="{css}">p<sub>{short}</sub> \u2265 0.1</span>'
                      for bound, css in P_CLASSES)
     data = {"runs": runs, "cells": cells, "classes": [[b if b != math.inf else None, c]
                                                       for b, c in P_CLASSES],
-            "inCell": len(runs) <= P_IN_CELL_RUNS}
+            "inCell": len(runs) <= P_IN_CELL_RUNS,
+            "adjusted": "p_bh" if view.correction == "bh" else "p_holm"}
     return (f"<p>Each cell compares the run of its row with the run of its column "
-            f"(columns by rank): colour by Holm-adjusted p of the randomization test "
+            f"(columns by rank): colour by {view.correction_name}-adjusted p of the "
+            f"randomization test "
             f"(significant below {SIGNIFICANCE_LEVEL:g}); hover for delta (row minus "
             f"column) and every p-value.</p>"
             f'<p class="legend">{legend}</p>'
             f'<div class="scroll"><table id="heat-map" class="heat"></table></div>'
             + blocks.json_script("heat-data", data))
+
+
+def _adjusted(record, correction: str):
+    """The adjusted p of a significance row under the track's correction."""
+    return getattr(record, "p_bh") if correction == "bh" and hasattr(record, "p_bh") \
+        else record.p_holm
 
 
 def run_sections(view: TrackView) -> str:
@@ -236,7 +247,7 @@ HEAT_MAP_SCRIPT = r"""
       td.className=klass(c.ph);
       if(data.inCell&&c.ph!==null)td.textContent=c.ph<0.001?"<.001":c.ph.toFixed(3).replace(/^0/,"");
       td.title=run+" vs "+data.runs[j]+": delta "+(c.delta===null?"none":c.delta.toFixed(4))+
-        "\np_holm "+show(c.ph)+"\np_randomization "+show(c.pr)+"\np_bootstrap "+show(c.pb);}});
+        "\n"+data.adjusted+" "+show(c.ph)+"\np_randomization "+show(c.pr)+"\np_bootstrap "+show(c.pb);}});
 })();
 document.body.setAttribute("data-ready","1");
 """

@@ -58,7 +58,7 @@ def leaderboard_plot(view: TrackView, png_path: str, svg_path: str) -> None:
     """Write the leaderboard picture as PNG and SVG: one row per run, best on
     top, the headline score as a dot and its 95 % interval as a bar (none when
     the track had no samples), the runs not significantly different from the
-    best (Holm-adjusted p >= 0.05) in their own colour; the title names the
+    best (group 1 under the track's correction) in their own colour; the title names the
     metric and the signature."""
     import matplotlib
 
@@ -117,8 +117,9 @@ def _leaderboard_figure(view: TrackView):
     kinds = ["best" if i == 0 else "tied" if run in tied else "other" for i, run in enumerate(runs)]
     styles = {
         "best": (BEST_COLOUR, "D", "best run"),
-        "tied": (TIED_COLOUR, "o", f"not significantly different from the best "
-                                   f"(Holm-adjusted p \u2265 {SIGNIFICANCE_LEVEL:g})"),
+        "tied": (TIED_COLOUR, "o", f"group 1: not significantly worse than the best "
+                                   f"({view.correction_name}-adjusted p \u2265 "
+                                   f"{SIGNIFICANCE_LEVEL:g})"),
         "other": (OTHER_COLOUR, "o", "significantly worse than the best" if with_tests
                   else "other runs"),
     }

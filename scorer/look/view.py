@@ -22,6 +22,9 @@ HOP_ORDER = ("ALL", "0", "1")
 METRIC_ORDER = ("P", "R", "F1", "AP")
 
 LEADERBOARD_COLUMNS = ("rank", "run", "metric", "score", "ci95_low", "ci95_high")
+#: The leaderboard's optional statistics columns (a track with samples has them):
+#: each run's 95 % rank range and its group (docs/statistics.md).
+RANK_COLUMNS = ("rank_low", "rank_high", "group")
 SIGNIFICANCE_COLUMNS = ("run_a", "run_b", "metric", "delta", "p_bootstrap",
                         "p_randomization", "p_holm", "significant")
 PER_QUERY_COLUMNS = ("run", "query", "hop", "metric", "value")
@@ -57,6 +60,10 @@ class TrackView:
     query_metric: Optional[str] = None
     #: the page's title; None: "Track results: <metric_title>"
     title: Optional[str] = None
+    #: the adjustment that decides `significant` and the groups: "holm" or "bh"
+    correction: str = "holm"
+    #: what a reader must see (e.g. -trials too small for the family)
+    warnings: tuple = ()
 
     def __post_init__(self):
         require_columns(self.leaderboard, LEADERBOARD_COLUMNS + ("status",), "leaderboard")
@@ -74,7 +81,32 @@ class TrackView:
     def other_metric_columns(self) -> list:
         """The leaderboard's further metric columns, in their order."""
         return [c for c in self.leaderboard.columns
-                if c not in LEADERBOARD_COLUMNS and c != "status"]
+                if c not in LEADERBOARD_COLUMNS and c not in RANK_COLUMNS and c != "status"]
+
+    @property
+    def correction_name(self) -> str:
+        return {"holm": "Holm", "bh": "Benjamini-Hochberg"}.get(self.correction, self.correction)
+
+    def groups(self) -> dict:
+        """run -> its group (1: the best and the runs not significantly worse than
+        it); empty where the leaderboard has no groups (no samples, or pairs
+        other than all)."""
+        if "group" not in self.leaderboard.columns:
+            return {}
+        found = {}
+        for run, group in zip(self.leaderboard["run"], self.leaderboard["group"]):
+            if group is not None and not pd.isna(group):
+                found[str(run)] = int(group)
+        return found
+
+    def rank_ranges(self) -> dict:
+        """run -> (rank_low, rank_high), where the leaderboard has them."""
+        if not {"rank_low", "rank_high"} <= set(self.leaderboard.columns):
+            return {}
+        return {str(run): (int(low), int(high)) for run, low, high in
+                zip(self.leaderboard["run"], self.leaderboard["rank_low"],
+                    self.leaderboard["rank_high"])
+                if not (pd.isna(low) or pd.isna(high))}
 
     def headline_significance(self) -> Optional[pd.DataFrame]:
         """The significance rows of the headline metric (None without samples)."""
@@ -87,14 +119,20 @@ class TrackView:
         return rows
 
     def tied_with_best(self) -> set:
-        """Runs not significantly different from the best one (Holm-adjusted
-        p >= 0.05 for their pair with it); empty without samples."""
+        """Runs not significantly worse than the best one under the track's
+        correction: group 1 but the best (where the leaderboard has groups);
+        else from the pairs with the best (adjusted p >= 0.05); empty without
+        samples."""
+        groups = self.groups()
+        if groups and self.runs:
+            return {run for run, group in groups.items() if group == 1 and run != self.runs[0]}
         rows = self.headline_significance()
         if rows is None or not self.runs:
             return set()
         best = self.runs[0]
         tied = set()
-        for run_a, run_b, p_holm in zip(rows["run_a"], rows["run_b"], rows["p_holm"]):
+        column = "p_bh" if self.correction == "bh" and "p_bh" in rows.columns else "p_holm"
+        for run_a, run_b, p_holm in zip(rows["run_a"], rows["run_b"], rows[column]):
             run_a, run_b = str(run_a), str(run_b)
             p_holm = math.nan if p_holm is None else float(p_holm)
             if best in (run_a, run_b) and run_a != run_b and p_holm >= SIGNIFICANCE_LEVEL:

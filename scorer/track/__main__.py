@@ -1,7 +1,8 @@
 """``python -m scorer.track``: the track's switches, then the scorer's.
 
     python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] [-metric NAME]
-                           [-compare all|adjacent] [-trials R] FILES...
+                           [-compare all|adjacent | -baseline RUN] [-correction holm|bh]
+                           [-trials R] [-clusters FILE] FILES...
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from typing import Optional  # noqa: E402
 from scorer import cli, stopping  # noqa: E402
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError  # noqa: E402
 from scorer.catalogue import metric_catalogue  # noqa: E402
-from scorer.track.build import COMPARE_CHOICES, DEFAULT_TRIALS, TrackOptions, build  # noqa: E402
+from scorer.track.build import (COMPARE_CHOICES, CORRECTION_CHOICES, DEFAULT_TRIALS,  # noqa: E402
+                                TrackOptions, build)
 from scorer.track.runner import EMPTY  # noqa: E402
 
 #: The track's own switches (each takes a value) and their help.
@@ -31,7 +33,15 @@ TRACK_SWITCHES = {
               "score of the task)",
     "compare": f"Pairs tested: {' or '.join(COMPARE_CHOICES)} (rank neighbours only) "
                f"(Default = all)",
-    "trials": f"Approximate randomization trials per pair (Default = {DEFAULT_TRIALS})",
+    "baseline": "Compare every run with this run only (pairs: runs - 1), instead of "
+                "-compare",
+    "correction": f"The adjustment for many pairs that decides 'significant' and the groups: "
+                  f"{' or '.join(CORRECTION_CHOICES)} (Holm: family-wise error; bh: "
+                  f"Benjamini-Hochberg, false discovery rate) (Default = holm)",
+    "trials": f"Approximate randomization trials per pair, exactly (Default = {DEFAULT_TRIALS}, "
+              f"with the normal approximation of the tail they cannot resolve)",
+    "clusters": "A file of two columns, unit id and cluster id: whole clusters are drawn "
+                "and swapped, for units that are not independent (needs -bootstrap)",
 }
 
 
@@ -39,7 +49,8 @@ def usage() -> str:
     lines = ["python -m scorer.track:  Score every run of a track, rank them, put 95% "
              "intervals on the headline score and test the differences", "",
              "Usage: python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] "
-             "[-metric NAME] FILES...", "",
+             "[-metric NAME] [-compare all|adjacent | -baseline RUN] [-correction holm|bh] "
+             "[-trials R] [-clusters FILE] FILES...", "",
              "FILES: Cold Start: the query XML, the assessment file(s), then run files or "
              "folders (every run id is a run); SciFact, FEVER: the gold file, then one "
              "predictions file per run (named by the file name without extension).", "",
@@ -86,7 +97,7 @@ def options_from(track: dict) -> TrackOptions:
     if "output_dir" not in track:
         raise cli.UsageError("-output_dir DIR is required: the track writes a folder")
     numbers = {}
-    for name, default in (("jobs", os.cpu_count() or 1), ("trials", DEFAULT_TRIALS)):
+    for name, default in (("jobs", os.cpu_count() or 1), ("trials", None)):
         text = track.get(name)
         if text is None:
             numbers[name] = default
@@ -96,7 +107,8 @@ def options_from(track: dict) -> TrackOptions:
             numbers[name] = int(text)
     return TrackOptions(output_dir=track["output_dir"], jobs=numbers["jobs"],
                         metric=track.get("metric"), compare=track.get("compare", "all"),
-                        trials=numbers["trials"])
+                        trials=numbers["trials"], correction=track.get("correction", "holm"),
+                        baseline=track.get("baseline"), clusters=track.get("clusters"))
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -123,6 +135,8 @@ def main(argv: Optional[list] = None) -> int:
         name = stop.name if isinstance(stop, stopping.Stopped) else "SIGINT"
         sys.stderr.write(f"FATAL_ERROR: Stopped by {name}; the track folder was not written\n")
         return stop.exit_status if isinstance(stop, stopping.Stopped) else 130
+    for warning in result.warnings:
+        sys.stderr.write(f"WARNING: {warning}\n")
     failed = [r for r in result.results if r.status != "ok"]
     for r in failed:
         what = "scored nothing (its files hold no response)" if r.status == EMPTY \

@@ -15,21 +15,25 @@ import shutil
 import tempfile
 from typing import Optional
 
-import scorer
+from scorer.version import __version__
 from scorer import bootstrap, stopping
 from scorer.problems import ScorerError
 from scorer.catalogue import metric_catalogue
 from scorer.textfile import fingerprints
-from scorer.track import runner, statistics, tables
+from scorer.track import comparisons, latex, runner, statistics, tables
+from scorer.track.clusters import Clusters, read_clusters
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
-               "leaderboard.png", "leaderboard.svg", "significance.csv", "significance.md",
-               "per_query.csv", "track.params", "track.bootsamples", "index.html"}
+               "leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "significance.csv",
+               "significance.md", "significance.tex", "per_query.csv", "track.params",
+               "track.bootsamples", "index.html"}
 COMPARE_CHOICES = ("all", "adjacent")
 #: The track's own switches (the others are the scorer's).
-TRACK_SWITCHES = ("output_dir", "jobs", "metric", "compare", "trials")
-DEFAULT_TRIALS = 10_000
+TRACK_SWITCHES = ("output_dir", "jobs", "metric", "compare", "trials", "correction", "baseline",
+                  "clusters")
+DEFAULT_TRIALS = comparisons.DEFAULT_TRIALS
+CORRECTION_CHOICES = statistics.CORRECTIONS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,7 +42,11 @@ class TrackOptions:
     jobs: int = 1
     metric: Optional[str] = None
     compare: str = "all"
-    trials: int = DEFAULT_TRIALS
+    #: approximate randomization trials; None: DEFAULT_TRIALS and the normal tail beyond
+    trials: Optional[int] = None
+    correction: str = statistics.HOLM   # which adjusted p decides `significant` and groups
+    baseline: Optional[str] = None      # compare every run with this one
+    clusters: Optional[str] = None      # a clusters file: units drawn and swapped together
 
 
 @dataclasses.dataclass
@@ -55,6 +63,9 @@ class TrackResult:
     run_files: dict
     results: list
     has_samples: bool
+    correction: str = statistics.HOLM
+    #: what a reader must know (a -trials too small for the family, ...)
+    warnings: list = dataclasses.field(default_factory=list)
 
     @property
     def exit_status(self) -> int:
@@ -82,12 +93,16 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
         shared, runs = runner.claim_runs(list(files))
     if not runs:
         raise ScorerError("no run found among the files")
+    if options.baseline is not None and options.baseline not in {run.name for run in runs}:
+        raise ScorerError(f"-baseline {options.baseline}: no run of that name; the runs are "
+                          f"{_listed([run.name for run in runs])}")
+    clusters = _read_clusters(options, request)
     # As found in the folders (a file holding several run ids serves each of them).
     from scorer.cli import check_each_file_once
     named = list(dict.fromkeys(shared + [path for run in runs for path in run.files]))
     check_each_file_once(named)
     _check_readable(named)
-    samples = _read_shared_inputs(request, shared, has_index)
+    samples = _read_shared_inputs(request, shared, has_index, clusters)
     run_given = dict(given)
     if task == "coldstart" and not has_index:
         # Single runs refuse samples without -expand; the track resamples SF queries.
@@ -101,17 +116,17 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
     staging = _staging_dir(options.output_dir)
     try:
         job = runner.TrackJob(run_given, tuple(run_argv), tuple(shared), staging,
-                              options.output_dir or ".", samples, cwd)
+                              options.output_dir or ".", samples, cwd,
+                              linked=runner.LINKED_REPORTS if samples is not None else ())
         results = runner.score_runs(job, runs, options.jobs)
         drawn_here = samples is None and request.bootstrap is not None
         if drawn_here:
             # Claims, or SF queries without -expand: every unit is a group of its own,
             # as each run's own -bootstrap draws them.
             units = runner.unit_ids(results, metric)
-            samples = bootstrap.generate([(unit, (unit,)) for unit in units],
-                                         request.bootstrap, request.seed)
+            samples = _draw([(unit, (unit,)) for unit in units], request, clusters)
         result = _assemble(task, metric, catalogue, results, samples, options, request, argv,
-                           cwd)
+                           cwd, clusters)
         if options.output_dir is not None:
             _write_track(staging, result, request, samples, runs, shared,
                          request.bootstrap is not None)
@@ -122,6 +137,35 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
         if staging is not None:
             with stopping.deferred(raise_pending=False):
                 shutil.rmtree(staging, ignore_errors=True)
+
+
+def _listed(names: list, most: int = 10) -> str:
+    return ", ".join(names[:most]) + (", ..." if len(names) > most else "")
+
+
+def _read_clusters(options: TrackOptions, request) -> Optional[Clusters]:
+    """The -clusters file, read and checked before anything is scored."""
+    if options.clusters is None:
+        return None
+    if request.samples:
+        raise ScorerError(f"-clusters {options.clusters} draws whole clusters itself: give "
+                          f"-bootstrap N -seed S, not -samples")
+    if request.bootstrap is None:
+        raise ScorerError(f"-clusters {options.clusters} needs -bootstrap N -seed S (without "
+                          f"samples the track has no intervals and no tests)")
+    return read_clusters(options.clusters)
+
+
+def _draw(groups: list, request, clusters: Optional[Clusters]):
+    """-bootstrap's samples of ``(group, members)``: groups drawn one by one, or
+    with -clusters whole clusters of them (every unit checked against the file)."""
+    if clusters is None:
+        return bootstrap.generate(groups, request.bootstrap, request.seed)
+    members = dict(groups)
+    clusters.check_units(list(members))
+    return bootstrap.generate_clustered(
+        [(cluster, [(unit, members[unit]) for unit in units])
+         for cluster, units in clusters.groups(members)], request.bootstrap, request.seed)
 
 
 def _check_readable(paths: list) -> None:
@@ -143,25 +187,36 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
     if options.compare not in COMPARE_CHOICES:
         raise ScorerError(f"-compare must be one of {', '.join(COMPARE_CHOICES)}, "
                           f"not '{options.compare}'")
-    if options.trials < 1:
+    if options.correction not in CORRECTION_CHOICES:
+        raise ScorerError(f"-correction must be one of {', '.join(CORRECTION_CHOICES)}, "
+                          f"not '{options.correction}'")
+    if options.baseline is not None and options.compare != "all":
+        raise ScorerError(f"-baseline {options.baseline} compares every run with one run: "
+                          f"give it or -compare {options.compare}, not both")
+    if options.trials is not None and options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
     if options.output_dir is not None:
         check_output_dir(options.output_dir)
 
 
-def _read_shared_inputs(request, shared: list, has_index: bool):
+def _read_shared_inputs(request, shared: list, has_index: bool,
+                        clusters: Optional[Clusters] = None):
     """Read the inputs every run shares, so that a fatal problem there stops the
-    track before anything is scored or written; the samples read (or, for Cold
-    Start with -expand, drawn) once for every run."""
+    track before anything is scored or written; the samples read or drawn
+    once for every run (Cold Start without -expand: drawn after scoring)."""
     if request.policy.task == "coldstart":
         from scorer.coldstart import driver
         from scorer.problems import Problems
         shared_request = request._replace(files=tuple(shared),
                                          bootstrap=request.bootstrap if has_index else None)
         _queries, samples = driver.read_shared_inputs(
-            shared_request, [f for f in shared if not f.endswith(".xml")], Problems())
+            shared_request, [f for f in shared if not f.endswith(".xml")], Problems(),
+            draw=lambda groups: _draw(groups, request, clusters))
         return samples
     keys, key_source = _check_gold(request.policy.task, shared[0])
+    if request.bootstrap is not None and not request.samples:
+        # Drawn as each run would draw them alone (every claim of the gold is a group).
+        return _draw([(key, (key,)) for key in keys], request, clusters)
     if not request.samples:
         return None
     samples = bootstrap.read_samples(request.samples)
@@ -227,42 +282,32 @@ def _scorer_argv(argv: list, files: list, drop: tuple = ()) -> list:
 
 
 def _assemble(task, metric, catalogue, results, samples, options, request, argv,
-              cwd) -> TrackResult:
+              cwd, clusters: Optional[Clusters] = None) -> TrackResult:
     names = [name for name, _title in catalogue]
     titles = dict(catalogue)
-    intervals: dict = {}
-    significance_rows: list = []
+    found = comparisons.Comparisons()
     scored = tables.ranked(results, metric)
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
         rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
         multiplicity = samples.group_multiplicities(units)
         sampled = statistics.bootstrap_values(rule, if_empty, stacked, len(scored), multiplicity)
-        for i, result in enumerate(scored):
-            intervals[result.name] = statistics.percentile_interval(sampled[:, i], 95)
-        if options.compare == "adjacent":
-            pairs = [(i, i + 1) for i in range(len(scored) - 1)]
-        else:
-            pairs = [(i, j) for i in range(len(scored)) for j in range(i + 1, len(scored))]
-        observed = statistics.observed_differences(rule, if_empty, stacked, len(scored), pairs)
-        p_boot = [statistics.paired_bootstrap_p(sampled[:, a], sampled[:, b], delta)
-                  for (a, b), delta in zip(pairs, observed)]
-        p_rand = statistics.randomization_p(rule, if_empty, stacked, len(scored), pairs,
-                                            options.trials, _seed(request))
-        p_holm = statistics.holm(p_rand)
-        for (a, b), pb, pr, ph in zip(pairs, p_boot, p_rand, p_holm):
-            significance_rows.append([scored[a].name, scored[b].name, metric,
-                                      scored[a].values[metric] - scored[b].values[metric],
-                                      pb, pr, ph, ph < statistics.SIGNIFICANCE_LEVEL])
+        settings = comparisons.Settings(
+            compare=options.compare, baseline=options.baseline, correction=options.correction,
+            trials=options.trials, seed=_seed(request),
+            clusters=clusters.numbers(units) if clusters is not None else None)
+        found = comparisons.compare([r.name for r in scored], [r.values[metric] for r in scored],
+                                    metric, rule, if_empty, stacked, sampled, settings)
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
-                                     intervals)
-    signature = track_signature(request, samples, metric, options)
+                                     found.intervals, found.rank_ranges, found.groups)
+    signature = track_signature(request, samples, metric, options, clusters)
     invocation = f"{cwd}$ python -m scorer.track " + " ".join(shlex.quote(a) for a in argv)
     return TrackResult(task, metric, titles[metric], leaderboard,
-                       tables.significance(significance_rows), tables.per_query(results),
+                       tables.significance(found.rows), tables.per_query(results),
                        tables.per_hop(results), signature, invocation,
                        {r.name: r.report_files for r in results}, results,
-                       samples is not None and len(samples) > 0)
+                       samples is not None and len(samples) > 0, options.correction,
+                       found.warnings)
 
 
 def _seed(request) -> int:
@@ -270,9 +315,10 @@ def _seed(request) -> int:
     return request.seed if request.seed is not None else 0
 
 
-def track_signature(request, samples, metric: str, options: TrackOptions) -> str:
+def track_signature(request, samples, metric: str, options: TrackOptions,
+                    clusters: Optional[Clusters] = None) -> str:
     policy = request.policy
-    parts = [f"scorer:{scorer.__version__}", f"task:{policy.task}",
+    parts = [f"scorer:{__version__}", f"task:{policy.task}",
              f"policy:{policy.digest()}", f"metric:{metric}"]
     if policy.task == "coldstart":
         parts += [f"expand:{request.expand or 'none'}", f"queries:{request.queries or 'all'}"]
@@ -280,8 +326,13 @@ def track_signature(request, samples, metric: str, options: TrackOptions) -> str
         parts += [f"samples:{bootstrap.samples_digest(samples)}", f"B:{len(samples)}"]
     else:
         parts.append("samples:none")
-    parts += [f"compare:{options.compare}", f"trials:{options.trials}",
-              f"seed:{_seed(request)}"]
+    trials = f"{DEFAULT_TRIALS}+normal_tail" if options.trials is None else options.trials
+    parts += [f"compare:{options.compare}"]
+    if options.baseline is not None:
+        parts.append(f"baseline:{options.baseline}")
+    parts += [f"correction:{options.correction}", f"trials:{trials}", f"seed:{_seed(request)}"]
+    if clusters is not None:
+        parts.append(f"clusters:{clusters.digest()}")
     return "|".join(parts)
 
 
@@ -348,22 +399,41 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
         with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
             f.write(text)
 
-    note = "" if result.has_samples else tables.NO_SAMPLES_NOTE
+    notes = tables.statistics_notes(result.has_samples, result.correction, result.warnings)
     board = result.leaderboard
     write("leaderboard.csv", tables.csv_text(board))
     write("leaderboard.json", tables.json_text(board))
-    write("leaderboard.md", tables.markdown_text(board, note))
-    write("leaderboard.tex", tables.latex_text(
-        board, f"{result.metric_title}; signature {result.signature}"))
+    write("leaderboard.md", tables.markdown_text(board, notes))
+    write("leaderboard.tex", latex.leaderboard_tex(
+        board, result.metric, result.metric_title, paper_metrics(result, request),
+        result.signature, latex.label_for("leaderboard", result.task, result.metric)))
     write("significance.csv", tables.csv_text(result.significance))
-    write("significance.md", tables.markdown_text(result.significance, note))
+    write("significance.md", tables.markdown_text(result.significance, notes))
+    tested = result.significance[result.significance["metric"] == result.metric] \
+        if result.has_samples else None
+    write("significance.tex", latex.significance_tex(
+        tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
+        result.signature, latex.label_for("significance", result.task, result.metric)))
     write("per_query.csv", tables.csv_text(result.per_query))
     if samples is not None and write_samples:
-        with open(os.path.join(staging, "track.bootsamples"), "w", encoding="utf-8") as f:
-            f.writelines(samples.lines())
+        # The runs' run.bootsamples, when they have one, is the same file (one copy).
+        runner.link_or_write(os.path.join(staging, "track.bootsamples"), samples.lines,
+                             runner.linked_store(staging, "bootsamples"))
+    runner.drop_linked_store(staging)
     write("track.params", _params_text(result, request, runs, shared))
     from scorer.look.files import write_track_files
     write_track_files(track_view(result), staging)
+
+
+def paper_metrics(result: TrackResult, request) -> list:
+    """The metrics leaderboard.tex shows beside the headline: the policy's
+    leaderboard, else the task's default leaderboard (those this track has)."""
+    from scorer.competition.scoring import leaderboard_keys
+    try:
+        keys = leaderboard_keys(request.policy, {"expand": request.expand})
+    except ScorerError:   # a leaderboard naming metrics this track did not compute
+        keys = request.policy.leaderboard or ()
+    return [key for key in keys if key in result.leaderboard.columns]
 
 
 def track_view(result: TrackResult):
@@ -380,7 +450,8 @@ def track_view(result: TrackResult):
                      leaderboard=result.leaderboard,
                      significance=result.significance if result.has_samples else None,
                      per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
-                     signature=result.signature, invocation=invocation)
+                     signature=result.signature, invocation=invocation,
+                     correction=result.correction, warnings=tuple(result.warnings))
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:
@@ -399,6 +470,8 @@ def _params_text(result: TrackResult, request, runs, shared) -> str:
         lines.append(f"  {run.name} {status.get(run.name, '')}")
         lines += [f"    {path} {size} {digest}"
                   for path, size, digest in fingerprints(run.files)]
+    if result.warnings:
+        lines += ["", "#Warnings:"] + [f"  WARNING: {warning}" for warning in result.warnings]
     lines += ["", "#Signature:", result.signature]
     return "\n".join(lines) + "\n"
 

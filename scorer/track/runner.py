@@ -138,6 +138,61 @@ class TrackJob:
     output_dir: str           # the track folder's final name (as given)
     samples: object = None    # SampleSet read or drawn once, passed to every run
     cwd: str = ""
+    #: reports the same for every run (made from the shared samples alone): written
+    #: once in the track folder, each run's file a hard link to it
+    linked: tuple = ()
+
+
+#: The reports a track writes once and links into each run's folder: the samples
+#: drawn (``run.bootsamples``, the same file as ``track.bootsamples``) and Cold
+#: Start's ``run.sample`` (the samples as the Perl lists them).
+LINKED_REPORTS = ("bootsamples", "sample")
+#: Where linked reports are written first, in the track folder being built
+#: (removed before the folder is moved into place; the runs' links remain).
+_LINKED_STORE = ".linked"
+
+
+def linked_store(staging: str, extension: str) -> str:
+    return os.path.join(staging, _LINKED_STORE, f"run.{extension}")
+
+
+def drop_linked_store(staging: str) -> None:
+    import shutil
+    shutil.rmtree(os.path.join(staging, _LINKED_STORE), ignore_errors=True)
+
+
+def link_or_write(path: str, pieces, store: str) -> None:
+    """``path`` as a hard link to ``store``, which is written from ``pieces()``
+    first unless an earlier run wrote it (the first writer wins: every run's
+    text is the same).  Where hard links fail, a copy is written."""
+    if not os.path.exists(store):
+        os.makedirs(os.path.dirname(store), exist_ok=True)
+        temporary = f"{store}.{os.getpid()}.tmp"
+        with open(temporary, "w", encoding="utf-8", newline="") as f:
+            f.writelines(pieces())
+        try:
+            os.link(temporary, store)
+        except FileExistsError:
+            pass
+        except OSError:
+            os.replace(temporary, path)
+            return
+        finally:
+            if os.path.exists(temporary):
+                os.remove(temporary)
+    try:
+        os.link(store, path)
+    except OSError:
+        import shutil
+        shutil.copyfile(store, path)
+
+
+def _without(reports, extensions):
+    """The reports but ``extensions`` (in the same order)."""
+    from scorer.reports import Reports
+    kept = Reports([e for e in reports.extensions if e not in extensions])
+    kept.chunks = [chunk for chunk in reports.chunks if chunk[0] not in extensions]
+    return kept
 
 
 _JOB: Optional[TrackJob] = None
@@ -166,13 +221,19 @@ def score_run(run: TrackRun) -> RunResult:
         with output.FileSet() as written:
             request = cli.build_request(given, files, argv, job.cwd)
             outcome = cli.score_task(request, problems, samples=job.samples)
-            paths = output.write_reports(prefix, outcome.reports, written)
+            linked = [e for e in job.linked if e in outcome.reports.extensions]
+            output.write_reports(prefix, _without(outcome.reports, linked), written)
+            paths = [f"{prefix}.{extension}" for extension in outcome.reports.extensions]
             if given.get("plot"):
                 from scorer.results import run_picture
                 written.add(prefix + ".png", run_picture(request.policy.task, outcome))
                 paths.append(prefix + ".png")
             output.write_error_log(prefix + ".errlog", problems.report(), written)
             written.commit()
+        for extension in linked:
+            link_or_write(f"{prefix}.{extension}",
+                          lambda: outcome.reports.pieces(extension),
+                          linked_store(job.staging, extension))
     except ScorerError as error:
         output.write_error_log(prefix + ".errlog", problems.report_fatal(str(error)))
         return RunResult(run.name, "errors", fatal=str(error),

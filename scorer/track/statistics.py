@@ -1,5 +1,6 @@
 """Statistics over the runs of a track: bootstrap intervals, the paired
-bootstrap test, approximate randomization and Holm's adjustment.
+bootstrap test, approximate randomization (with a normal tail), Holm's and
+Benjamini-Hochberg's adjustments, rank ranges and groups.
 
 Pure functions over arrays.  Every run's metric is a finishing rule over
 summed per-unit statistics (:mod:`scorer.statistic`), so with all runs'
@@ -8,13 +9,15 @@ samples or trials serves every run and every pair.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from scorer import statistic
 from scorer.stats import percentile_indices
 
-#: A difference is significant when its Holm-adjusted p is below this
-#: (``significant`` in significance.csv; the pictures mark runs the same way).
+#: A difference is significant when its adjusted p is below this
+#: (``significant`` in significance.csv; the groups and pictures use the same).
 SIGNIFICANCE_LEVEL = 0.05
 #: Trials computed at once (bounds memory whatever -trials is).
 _TRIAL_BLOCK = 2000
@@ -56,59 +59,141 @@ def _at_least(values: np.ndarray, observed: float) -> int:
     return int(np.count_nonzero(np.abs(values) >= bound))
 
 
+def bootstrap_differences(values_a: np.ndarray, values_b: np.ndarray) -> np.ndarray:
+    """The paired differences ``a - b`` of two runs' resampled metric, sample by sample."""
+    return np.asarray(values_a, dtype=np.float64) - np.asarray(values_b, dtype=np.float64)
+
+
 def paired_bootstrap_p(values_a: np.ndarray, values_b: np.ndarray, observed: float) -> float:
-    """Two-sided paired bootstrap, null-centred (as sacrebleu's paired bootstrap):
-    the share of samples whose centred difference is at least the observed one,
-    ``(1 + hits) / (1 + samples)``."""
-    deltas = np.asarray(values_a) - np.asarray(values_b)
+    """The two-sided paired bootstrap test, by shifting the bootstrap distribution
+    of the difference to the null (Efron and Tibshirani, *An Introduction to the
+    Bootstrap*, 1993, section 16.4): the share of samples whose difference, minus
+    the observed difference, is at least the observed difference in absolute
+    value, ``(1 + hits) / (1 + samples)``.  (sacrebleu's paired bootstrap differs:
+    it centres the absolute differences on their own mean and counts strictly
+    greater ones.)"""
+    deltas = bootstrap_differences(values_a, values_b)
     if len(deltas) == 0:
         return float("nan")
-    centred = deltas - deltas.mean()
-    return (1 + _at_least(centred, observed)) / (1 + len(deltas))
+    return (1 + _at_least(deltas - observed, observed)) / (1 + len(deltas))
 
 
-def coin_flips(n_trials: int, n_units: int, seed: int):
+def coin_flips(n_trials: int, n_units: int, seed: int, clusters: np.ndarray = None):
     """Blocks of ``(trials, units)`` 0/1 floats: unit swapped in a trial or not.
 
     From the raw 64-bit stream of numpy's PCG64 (stable across numpy versions),
     one bit per unit, trials in order: the same seed gives the same swaps on
-    every machine, whatever the block size."""
+    every machine, whatever the block size.  With ``clusters`` (each unit's
+    cluster number, 0 to C - 1) one bit per cluster is drawn and every unit of
+    a cluster is swapped with it."""
     bits = np.random.default_rng(seed).bit_generator
-    words = max(1, -(-n_units // 64))
+    width = n_units if clusters is None else (int(clusters.max()) + 1 if len(clusters) else 0)
+    words = max(1, -(-width // 64))
     done = 0
     while done < n_trials:
         block = min(_TRIAL_BLOCK, n_trials - done)
         raw = bits.random_raw(block * words).astype(np.uint64).reshape(block, words)
         unpacked = np.unpackbits(raw.view(np.uint8).reshape(block, words * 8), axis=1,
-                                 bitorder="little")
-        yield unpacked[:, :n_units].astype(np.float64)
+                                 bitorder="little")[:, :width]
+        if clusters is not None:
+            unpacked = unpacked[:, clusters]
+        yield unpacked.astype(np.float64)
         done += block
 
 
-def randomization_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
-                    pairs: list, trials: int, seed: int) -> list:
-    """Approximate randomization for each pair ``(a, b)`` of run positions.
+def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
+                       pairs: list, trials: int, seed: int,
+                       clusters: np.ndarray = None) -> np.ndarray:
+    """Approximate randomization for each pair ``(a, b)`` of run positions: how
+    many of ``trials`` trials give a difference at least the observed one in
+    absolute value.
 
-    In a trial every unit's contribution is swapped between the two runs with
-    probability 1/2 (the same swaps for every pair); the p-value is
-    ``(1 + trials whose |difference| >= |observed|) / (1 + trials)``.  With
-    ``S`` the swap matrix, run a's sums become ``Σ a + S @ b - S @ a``: one
-    product ``S @ stacked`` per block serves every pair."""
+    In a trial every unit's contribution (every cluster's, with ``clusters``) is
+    swapped between the two runs with probability 1/2, the same swaps for every
+    pair.  With ``S`` the swap matrix, run a's sums become ``Σ a + S @ b - S @ a``:
+    one product ``S @ stacked`` per block serves every pair."""
     n_units = stacked.shape[0]
     k = stacked.shape[1] // max(n_runs, 1)
     totals = stacked.sum(axis=0).reshape(n_runs, k)
     observed = statistic.finish(rule, totals, if_empty)
     hits = np.zeros(len(pairs), dtype=np.int64)
     if not pairs:
-        return []
-    for swaps in coin_flips(trials, n_units, seed):
+        return hits
+    for swaps in coin_flips(trials, n_units, seed, clusters):
         moved = (swaps @ stacked).reshape(len(swaps), n_runs, k)
         for i, (a, b) in enumerate(pairs):
             shift = moved[:, b] - moved[:, a]
             delta = (statistic.finish(rule, totals[a] + shift, if_empty)
                      - statistic.finish(rule, totals[b] - shift, if_empty))
             hits[i] += _at_least(delta, observed[a] - observed[b])
+    return hits
+
+
+def randomization_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
+                    pairs: list, trials: int, seed: int, clusters: np.ndarray = None) -> list:
+    """The Monte Carlo p-value of approximate randomization,
+    ``(1 + hits) / (1 + trials)``, for each pair (see :func:`randomization_hits`)."""
+    hits = randomization_hits(rule, if_empty, stacked, n_runs, pairs, trials, seed, clusters)
     return [(1 + int(h)) / (1 + trials) for h in hits]
+
+
+#: Below this many trials at least as extreme as the observed difference, the
+#: Monte Carlo p is not resolved (relative error above about 30 %) and, at the
+#: default resolution, the tail rule gives the p-value.
+TAIL_HITS = 10
+
+
+def _gradient(rule: str, if_empty: tuple, point: np.ndarray) -> np.ndarray:
+    """The finishing rule's gradient at ``point`` (k sums), by central differences."""
+    k = len(point)
+    steps = 1e-6 * np.maximum(np.abs(point), 1.0)
+    plus = np.tile(point, (k, 1)) + np.diag(steps)
+    minus = np.tile(point, (k, 1)) - np.diag(steps)
+    return (statistic.finish(rule, plus, if_empty)
+            - statistic.finish(rule, minus, if_empty)) / (2 * steps)
+
+
+def normal_tail_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int, pair: tuple,
+                  clusters: np.ndarray = None) -> float:
+    """The swap distribution's two-sided tail beyond the observed difference, by
+    its normal approximation, for one pair ``(a, b)``.
+
+    A swap pattern ``e`` (+1 kept, -1 swapped, per unit or cluster) moves the two
+    runs' sums to ``M ± Σ e_i x_i / 2`` around their midpoint ``M``, where
+    ``x_i = a_i - b_i``; to first order the difference is ``Σ e_i g_i`` with
+    ``g_i = ∇f(M) · x_i``: mean 0, variance ``Σ g_i²`` (exact for a mean of
+    per-unit values).  The p-value is ``erfc(|observed| / sqrt(2 Σ g_i²))``,
+    never below ``2 / 2^n`` (``n`` units or clusters where the runs differ),
+    the smallest p the exact swap distribution can give."""
+    a, b = pair
+    k = stacked.shape[1] // max(n_runs, 1)
+    x = stacked[:, a * k:(a + 1) * k] - stacked[:, b * k:(b + 1) * k]
+    totals_a, totals_b = stacked[:, a * k:(a + 1) * k].sum(0), stacked[:, b * k:(b + 1) * k].sum(0)
+    observed = float(statistic.finish(rule, totals_a, if_empty)
+                     - statistic.finish(rule, totals_b, if_empty))
+    g = x @ _gradient(rule, if_empty, (totals_a + totals_b) / 2)
+    differs = np.any(x != 0, axis=1).astype(np.float64)
+    if clusters is not None and len(clusters):
+        width = int(clusters.max()) + 1
+        g = np.bincount(clusters, weights=g, minlength=width)
+        differs = np.bincount(clusters, weights=differs, minlength=width)
+    n = int(np.count_nonzero(differs))
+    if n == 0 or observed == 0:
+        return 1.0
+    sigma = math.sqrt(float(np.dot(g, g)))
+    p = math.erfc(abs(observed) / (sigma * math.sqrt(2))) if sigma > 0 else 0.0
+    return min(1.0, max(p, math.ldexp(1.0, 1 - n)))
+
+
+def resolved_p(hits: int, trials: int, tail: float = None) -> float:
+    """The p-value of a pair: the Monte Carlo one where at least ``TAIL_HITS``
+    trials reached the observed difference (or no tail is given); else the tail
+    rule's p, but never above the smallest resolved Monte Carlo p,
+    ``(1 + TAIL_HITS) / (1 + trials)`` (the trials showed the p-value is below it)."""
+    monte_carlo = (1 + int(hits)) / (1 + trials)
+    if tail is None or hits >= TAIL_HITS:
+        return monte_carlo
+    return min(tail, (1 + TAIL_HITS) / (1 + trials))
 
 
 def observed_differences(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
@@ -116,6 +201,12 @@ def observed_differences(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs
     k = stacked.shape[1] // max(n_runs, 1)
     values = statistic.finish(rule, stacked.sum(axis=0).reshape(n_runs, k), if_empty)
     return [float(values[a] - values[b]) for a, b in pairs]
+
+
+# -- corrections -------------------------------------------------------------------
+
+HOLM, BH = "holm", "bh"
+CORRECTIONS = (HOLM, BH)
 
 
 def holm(p_values) -> list:
@@ -131,3 +222,101 @@ def holm(p_values) -> list:
         running = max(running, min(1.0, (m - position) * p[index]))
         adjusted[index] = running
     return adjusted.tolist()
+
+
+def benjamini_hochberg(p_values) -> list:
+    """The Benjamini-Hochberg step-up adjustment (false discovery rate), in the
+    input order: ``min over j >= i of m p_(j) / j``, at most 1."""
+    p = np.asarray(p_values, dtype=np.float64)
+    m = len(p)
+    if m == 0:
+        return []
+    order = np.argsort(p, kind="stable")
+    adjusted = np.empty(m)
+    running = 1.0
+    for position in range(m - 1, -1, -1):
+        index = order[position]
+        running = min(running, m * p[index] / (position + 1))
+        adjusted[index] = running
+    return adjusted.tolist()
+
+
+def smallest_attainable_adjusted(m: int, smallest_p: float) -> float:
+    """The smallest adjusted p any pair of an ``m``-pair family can get when no
+    p-value is below ``smallest_p`` (Holm and Benjamini-Hochberg alike: ``m p``)."""
+    return min(1.0, m * smallest_p)
+
+
+# -- effect sizes, ranks, groups ----------------------------------------------------
+
+def unit_values(rule: str, stacked: np.ndarray, n_runs: int, pair: tuple):
+    """Per-unit values of the two runs ``(a, b)``, where the metric is a mean of
+    per-unit values: a ratio whose denominator is, unit by unit, the same 0 or 1
+    for both runs (units with 0 are left out of the mean).  Returns the two
+    ``(units,)`` arrays of the units that count, or None for another metric."""
+    if rule != statistic.RATIO or stacked.shape[1] != 2 * n_runs:
+        return None
+    a, b = pair
+    den_a, den_b = stacked[:, 2 * a + 1], stacked[:, 2 * b + 1]
+    if not (np.array_equal(den_a, den_b) and np.all((den_a == 0) | (den_a == 1))):
+        return None
+    counted = den_a == 1
+    return stacked[counted, 2 * a], stacked[counted, 2 * b]
+
+
+def wins_ties_losses(rule: str, stacked: np.ndarray, n_runs: int, pair: tuple):
+    """Units where run a's value is above, equal to, below run b's; None where the
+    metric is not a mean of per-unit values (see :func:`unit_values`)."""
+    values = unit_values(rule, stacked, n_runs, pair)
+    if values is None:
+        return None
+    value_a, value_b = values
+    return (int(np.count_nonzero(value_a > value_b)), int(np.count_nonzero(value_a == value_b)),
+            int(np.count_nonzero(value_a < value_b)))
+
+
+#: Samples ranked at once (bounds memory: samples x runs x runs booleans).
+_RANK_BLOCK = 200
+
+
+def sample_ranks(sampled: np.ndarray) -> np.ndarray:
+    """Each run's rank in each sample, ``(samples, runs)``: 1 + the number of runs
+    with a higher value in that sample (ties share the best rank)."""
+    ranks = np.empty(sampled.shape, dtype=np.int64)
+    for start in range(0, len(sampled), _RANK_BLOCK):
+        block = sampled[start:start + _RANK_BLOCK]
+        ranks[start:start + len(block)] = 1 + np.count_nonzero(
+            block[:, None, :] > block[:, :, None], axis=2)
+    return ranks
+
+
+def rank_ranges(sampled: np.ndarray, confidence: float = 95) -> list:
+    """Each run's ``(rank_low, rank_high)``: the Perl's percentile rule on its
+    ranks over the samples (rank_low the better, smaller number)."""
+    ranks = sample_ranks(sampled)
+    ranges = []
+    for i in range(sampled.shape[1]):
+        low, high = percentile_interval(ranks[:, i], confidence)
+        ranges.append((int(low), int(high)))
+    return ranges
+
+
+def groups(n_runs: int, worse: dict) -> list:
+    """Groups of runs in rank order (positions 0 to n - 1, best first).
+
+    The best run leads group 1, which holds it and every run not significantly
+    worse than it; the best-ranked run left leads group 2, which holds it and
+    every run left not significantly worse than it; and so on down.
+    ``worse[(i, j)]`` (i ranked above j): run j is significantly worse than run i.
+    A pair missing from ``worse`` counts as not significant."""
+    group = [0] * n_runs
+    number = 0
+    for leader in range(n_runs):
+        if group[leader]:
+            continue
+        number += 1
+        group[leader] = number
+        for j in range(leader + 1, n_runs):
+            if not group[j] and not worse.get((leader, j), False):
+                group[j] = number
+    return group

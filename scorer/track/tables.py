@@ -1,19 +1,38 @@
-"""The track's tables as DataFrames, and their files, written by pandas' own
-writers: CSV and JSON for programs, Markdown and LaTeX for people and papers.
+"""The track's tables as DataFrames, and their files: CSV and JSON for
+programs, Markdown for people (LaTeX for papers: ``track/latex.py``).
 """
 from __future__ import annotations
 
+import json
 import math
 
+import numpy as np
 import pandas as pd
 
-LEADERBOARD_HEAD = ["rank", "run", "metric", "score", "ci95_low", "ci95_high"]
-SIGNIFICANCE_COLUMNS = ["run_a", "run_b", "metric", "delta", "p_bootstrap", "p_randomization",
-                        "p_holm", "significant"]
+LEADERBOARD_HEAD = ["rank", "run", "metric", "score", "ci95_low", "ci95_high", "rank_low",
+                    "rank_high", "group"]
+SIGNIFICANCE_COLUMNS = ["run_a", "run_b", "metric", "delta", "delta_ci95_low", "delta_ci95_high",
+                        "wins", "ties", "losses", "p_bootstrap", "p_randomization", "p_holm",
+                        "p_bh", "significant"]
+#: Columns of whole numbers that may be empty.
+_COUNTS = {"leaderboard": ["rank", "rank_low", "rank_high", "group"],
+           "significance": ["wins", "ties", "losses"]}
 PER_QUERY_COLUMNS = ["run", "query", "hop", "metric", "value"]
 PER_HOP_COLUMNS = ["run", "variant", "aggregate", "hop", "metric", "value"]
 NO_SAMPLES_NOTE = ("No bootstrap samples were given (-bootstrap N -seed S, or -samples FILE): "
                    "no intervals and no significance tests.")
+CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
+
+
+def statistics_notes(has_samples: bool, correction: str, warnings: list) -> str:
+    """What the Markdown tables say under themselves: the correction that decides
+    `significant` and `group`, or that there were no samples; every warning."""
+    if not has_samples:
+        lines = [NO_SAMPLES_NOTE]
+    else:
+        lines = [f"`significant` and `group`: {CORRECTION_NAMES.get(correction, correction)}-"
+                 f"adjusted p below 0.05."]
+    return "\n\n".join(lines + [f"WARNING: {warning}" for warning in warnings])
 
 
 def ranked(results: list, metric: str) -> list:
@@ -22,9 +41,12 @@ def ranked(results: list, metric: str) -> list:
                   key=lambda r: (-r.values[metric], r.name))
 
 
-def leaderboard(results: list, metric: str, metric_names: list, intervals: dict) -> pd.DataFrame:
+def leaderboard(results: list, metric: str, metric_names: list, intervals: dict,
+                rank_ranges: dict = None, groups: dict = None) -> pd.DataFrame:
     """One row per run, best first; ties share a rank and go in run-name order;
-    runs without numbers (a fatal error in their files) come last, unranked."""
+    runs without numbers (a fatal error in their files) come last, unranked.
+    ``rank_ranges`` and ``groups`` (by run) are empty cells where missing."""
+    rank_ranges, groups = rank_ranges or {}, groups or {}
     scored = ranked(results, metric)
     unscored = sorted((r for r in results if metric not in r.values), key=lambda r: r.name)
     rows = []
@@ -32,19 +54,24 @@ def leaderboard(results: list, metric: str, metric_names: list, intervals: dict)
         score = result.values[metric]
         rank = 1 + sum(1 for other in scored if other.values[metric] > score)
         low, high = intervals.get(result.name, (math.nan, math.nan))
-        rows.append([rank, result.name, metric, score, low, high]
+        rank_low, rank_high = rank_ranges.get(result.name, (None, None))
+        rows.append([rank, result.name, metric, score, low, high, rank_low, rank_high,
+                     groups.get(result.name)]
                     + [result.values.get(name, math.nan) for name in metric_names]
                     + [result.status])
     for result in unscored:
-        rows.append([None, result.name, metric, math.nan, math.nan, math.nan]
+        rows.append([None, result.name, metric, math.nan, math.nan, math.nan, None, None, None]
                     + [math.nan] * len(metric_names) + [result.status])
     frame = pd.DataFrame(rows, columns=LEADERBOARD_HEAD + list(metric_names) + ["status"])
-    frame["rank"] = frame["rank"].astype("Int64")
+    for column in _COUNTS["leaderboard"]:
+        frame[column] = frame[column].astype("Int64")
     return frame
 
 
 def significance(rows: list) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=SIGNIFICANCE_COLUMNS)
+    for column in _COUNTS["significance"]:
+        frame[column] = frame[column].astype("Int64")
     frame["significant"] = frame["significant"].astype(bool)
     return frame
 
@@ -68,16 +95,28 @@ def csv_text(frame: pd.DataFrame) -> str:
 
 
 def json_text(frame: pd.DataFrame) -> str:
-    return frame.to_json(orient="records", double_precision=15, indent=1) + "\n"
+    """One object per row, each number exact (the shortest repr that reads back
+    as the same double, as in the CSV); null where there is no value.  pandas'
+    own writer rounds to at most 15 significant digits."""
+    records = [{str(column): json_value(value) for column, value in zip(frame.columns, row)}
+               for row in frame.itertuples(index=False, name=None)]
+    return json.dumps(records, indent=1, allow_nan=False) + "\n"
+
+
+def json_value(value):
+    """A cell as JSON takes it: numpy scalars as Python's, NaN and pandas' NA as None."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    return str(value)
 
 
 def markdown_text(frame: pd.DataFrame, note: str = "") -> str:
     text = frame.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
     return text + (f"\n{note}\n" if note else "")
 
-
-def latex_text(frame: pd.DataFrame, caption: str) -> str:
-    styler = frame.style.hide(axis="index")
-    styler = styler.format(precision=4, na_rep="--", escape="latex")
-    styler = styler.format_index(escape="latex", axis=1)
-    return styler.to_latex(hrules=True, caption=caption)

@@ -11,7 +11,7 @@ import shlex
 import time
 from typing import Optional
 
-import scorer
+from scorer.version import PERL_REFERENCE_VERSION, __version__
 from scorer import output
 from scorer.textfile import fingerprint_lines
 
@@ -32,13 +32,13 @@ def signature(request, samples_text: str, selection: Optional[dict] = None) -> s
     the run ids asked for, the samples."""
     policy = request.policy
     runids = ":".join(request.runids) if request.runids else "all"
-    parts = [f"scorer:{scorer.__version__}", f"task:{policy.task}",
+    parts = [f"scorer:{__version__}", f"task:{policy.task}",
              f"policy:{policy.digest()}",
              f"justifications:{policy.justifications}", f"discipline:{policy.discipline}",
              f"expand:{request.expand or 'none'}",
              f"queries:{selection_digest(selection if request.queries is not None else None)}",
              f"runids:{runids}",
-             f"reference:CS-Score-MASTER.pl-{scorer.PERL_REFERENCE_VERSION}",
+             f"reference:CS-Score-MASTER.pl-{PERL_REFERENCE_VERSION}",
              f"samples:{samples_text}"]
     return "|".join(parts)
 

@@ -1,0 +1,305 @@
+"""Reference material generated from the code at build time, so that the
+documentation cannot drift from what the commands accept and print.
+
+Directives (MyST: ```` ```{scorer-switches} scorer ```` and so on):
+
+``scorer-switches COMMAND``
+    the switch table of ``scorer``, ``track`` or ``competition``.
+``scorer-usage COMMAND``
+    the text ``-help`` prints for ``scorer``, ``track``, ``diff``,
+    ``competition`` or ``samples``, verbatim.
+``scorer-policy-keys``
+    the keys a ``-policy`` file may hold, and the shipped policy files.
+``scorer-categories``, ``scorer-disciplines``, ``scorer-fields``
+    Cold Start's policy categories, matching disciplines and table columns.
+``scorer-metrics TASK``
+    the metric explanations of a claim task (``scifact``, ``fever``).
+``scorer-track-metrics``
+    every metric a track can rank by (``-metric``), per task.
+``scorer-modules``
+    every module of the package from its docstrings (autodoc), with a list
+    of them first; ``:exclude:`` names modules documented elsewhere.
+
+Every piece of knowledge is read through one of the small functions under
+"Where the code keeps it", so that a module moving needs one edit here.
+"""
+from __future__ import annotations
+
+import os
+
+from docutils.parsers.rst import Directive, Parser
+from docutils.utils import new_document
+
+COMMANDS = ("scorer", "track", "diff", "competition", "samples")
+
+
+# --- Where the code keeps it -------------------------------------------------------------
+
+def scorer_switches() -> list:
+    """(name, takes a value, default, help, tasks) of python -m scorer's switches."""
+    from scorer import cli
+    rows = []
+    for name in sorted(cli.SWITCHES):
+        takes_value, default, help_text = cli.SWITCHES[name]
+        if help_text is None:           # -h: the short spelling of -help
+            help_text = "Show help (as -help)"
+        tasks = ("Cold Start" if name in cli.COLDSTART_ONLY else
+                 "SciFact, FEVER" if name in cli.CLAIMS_ONLY else "all")
+        rows.append((name, takes_value, default, help_text, tasks))
+    return rows
+
+
+def track_switches() -> list:
+    """(name, takes a value, default, help, tasks) of the track's own switches."""
+    from scorer.track.__main__ import TRACK_SWITCHES
+    return [(name, True, None, text, "all") for name, text in TRACK_SWITCHES.items()]
+
+
+def competition_switches() -> list:
+    """(name, takes a value, default, help, tasks) of scorer.competition's own switches."""
+    from scorer.competition.__main__ import OWN_SWITCHES
+    return [(name, True, None, text, "all") for name, text in OWN_SWITCHES.items()]
+
+
+def usage_text(command: str) -> str:
+    """What ``-help`` prints for ``command``."""
+    if command == "scorer":
+        from scorer.cli import usage
+        return usage("python -m scorer")
+    if command == "track":
+        from scorer.track.__main__ import usage
+        return usage()
+    if command == "diff":
+        from scorer.diff.__main__ import USAGE
+        return USAGE
+    if command == "competition":
+        from scorer.competition.__main__ import USAGE
+        return USAGE
+    if command == "samples":
+        from scorer.samples import USAGE
+        return USAGE
+    raise ValueError(command)
+
+
+def policy_keys() -> dict:
+    from scorer.policy import POLICY_KEYS
+    return dict(POLICY_KEYS)
+
+
+def categories() -> list:
+    """(category, explanation, the lists it may be put in) of Cold Start's policy."""
+    from scorer.cli import CATEGORY_HELP
+    from scorer.policy import LEGAL_CHOICES
+    return [(name, CATEGORY_HELP[name], LEGAL_CHOICES[name]) for name in sorted(LEGAL_CHOICES)]
+
+
+def disciplines() -> list:
+    from scorer.cli import DISCIPLINE_HELP
+    from scorer.policy import DISCIPLINES
+    return [(name, DISCIPLINE_HELP[name]) for name in DISCIPLINES]
+
+
+def fields() -> list:
+    """(name, header, format, explanation, in the default list) of Cold Start's columns."""
+    from scorer.coldstart.reports.tables import FIELDS
+    from scorer.policy import DEFAULT_FIELDS
+    return [(name, header, form, text, name in DEFAULT_FIELDS)
+            for name, (header, form, _justify, text) in FIELDS.items()]
+
+
+def claim_metrics(task: str) -> list:
+    """(name, explanation) of every metric of a claim task."""
+    from scorer.claims.metrics import explain
+    return [tuple(line.split(": ", 1)) for line in explain(task).splitlines()]
+
+
+def track_metrics() -> list:
+    """(heading, [(name, title), ...]) of the metrics a track can rank by."""
+    from scorer.catalogue import metric_catalogue
+    return [(heading, metric_catalogue(task, has_index))
+            for task, has_index, heading in (("coldstart", True, "Cold Start with -expand"),
+                                             ("coldstart", False, "Cold Start without -expand"),
+                                             ("scifact", False, "SciFact"),
+                                             ("fever", False, "FEVER"))]
+
+
+def package_modules(exclude=()) -> list:
+    """(module name, first paragraph of its docstring) of every module of the
+    package but the ``__main__`` ones (they run a command when imported)."""
+    import importlib
+    import pkgutil
+    import scorer
+    names = ["scorer"] + [m.name for m in pkgutil.walk_packages(scorer.__path__, "scorer.")
+                          if not m.name.endswith(".__main__")]
+    out = []
+    for name in sorted(names):
+        if name in exclude:
+            continue
+        doc = (importlib.import_module(name).__doc__ or "").strip()
+        out.append((name, " ".join(doc.split("\n\n")[0].split())))
+    return out
+
+
+def shipped_policies(root: str) -> list:
+    """(file name, text) of the policy files in configs/."""
+    folder = os.path.join(root, "configs")
+    return [(name, open(os.path.join(folder, name), encoding="utf-8").read())
+            for name in sorted(os.listdir(folder)) if name.endswith(".yaml")]
+
+
+# --- Turning it into reStructuredText -----------------------------------------------------
+
+def _cell(text) -> str:
+    """One line of a list-table cell; literal text keeps its characters."""
+    return " ".join(str(text).split())
+
+
+def _literal(text) -> str:
+    text = str(text)
+    return f"``{text}``" if text else ""
+
+
+def list_table(header: list, rows: list, widths: list) -> list:
+    lines = [".. list-table::", "   :header-rows: 1",
+             "   :widths: " + " ".join(map(str, widths)), ""]
+    for row in [header] + rows:
+        first = True
+        for cell in row:
+            lines.append(("   * - " if first else "     - ") + _cell(cell))
+            first = False
+    return lines + [""]
+
+
+def switch_table(rows: list) -> list:
+    body = []
+    for name, takes_value, default, help_text, tasks in rows:
+        switch = f"-{name} VALUE" if takes_value else f"-{name}"
+        body.append([_literal(switch), _literal(default) if default else "",
+                     tasks, help_text.replace("*", r"\*")])
+    return list_table(["switch", "default", "tasks", "meaning"], body, [24, 16, 10, 50])
+
+
+def literal_block(text: str) -> list:
+    return ["::", ""] + ["   " + line if line else "" for line in text.rstrip("\n").splitlines()] + [""]
+
+
+class _Generated(Directive):
+    """Parses the reStructuredText that ``lines()`` returns in place: as
+    reStructuredText whatever the page's own markup (a Markdown page's parser
+    would read it as Markdown), as MyST's ``eval-rst`` does."""
+
+    def lines(self) -> list:
+        raise NotImplementedError
+
+    def run(self):
+        document = self.state.document
+        generated = new_document(document["source"], document.settings)
+        generated.reporter = document.reporter
+        Parser().parse("\n".join(self.lines()) + "\n", generated)
+        return generated.children
+
+
+class SwitchesDirective(_Generated):
+    required_arguments = 1
+
+    def lines(self):
+        command = self.arguments[0]
+        rows = {"scorer": scorer_switches, "track": track_switches,
+                "competition": competition_switches}
+        if command not in rows:
+            raise self.error(f"scorer-switches: no switch table for {command!r}; "
+                             f"one of {', '.join(rows)}")
+        return switch_table(rows[command]())
+
+
+class UsageDirective(_Generated):
+    required_arguments = 1
+
+    def lines(self):
+        command = self.arguments[0]
+        if command not in COMMANDS:
+            raise self.error(f"scorer-usage: unknown command {command!r}; "
+                             f"one of {', '.join(COMMANDS)}")
+        return literal_block(usage_text(command))
+
+
+class PolicyKeysDirective(_Generated):
+    def lines(self):
+        root = self.state.document.settings.env.config.scorer_root
+        out = list_table(["key", "meaning"],
+                         [[_literal(k), v] for k, v in policy_keys().items()], [20, 80])
+        for name, text in shipped_policies(root):
+            out += [f"``configs/{name}``:", ""] + literal_block(text)
+        return out
+
+
+class CategoriesDirective(_Generated):
+    def lines(self):
+        rows = [[_literal(name), text, ", ".join(f"``-{o.lower()}``" for o in legal)]
+                for name, text, legal in categories()]
+        return list_table(["category", "what it counts", "may be listed in"], rows, [22, 50, 28])
+
+
+class DisciplinesDirective(_Generated):
+    def lines(self):
+        return list_table(["discipline", "how a response finds its assessment"],
+                          [[_literal(n), t] for n, t in disciplines()], [20, 80])
+
+
+class FieldsDirective(_Generated):
+    def lines(self):
+        rows = [[_literal(name), _literal(header), _literal(form), text,
+                 "yes" if default else "no"]
+                for name, header, form, text, default in fields()]
+        return list_table(["field", "header", "format", "what", "default"], rows,
+                          [18, 14, 10, 50, 8])
+
+
+class MetricsDirective(_Generated):
+    required_arguments = 1
+
+    def lines(self):
+        task = self.arguments[0]
+        if task not in ("scifact", "fever"):
+            raise self.error(f"scorer-metrics: a claim task (scifact, fever), not {task!r}")
+        return list_table(["metric", "what it measures"],
+                          [[_literal(n), t] for n, t in claim_metrics(task)], [32, 68])
+
+
+class TrackMetricsDirective(_Generated):
+    def lines(self):
+        out = []
+        for heading, metrics in track_metrics():
+            out += [f"**{heading}** (the first is the default headline):", ""]
+            out += list_table(["-metric", "title"],
+                              [[_literal(n), t] for n, t in metrics], [30, 70])
+        return out
+
+
+class ModulesDirective(_Generated):
+    option_spec = {"exclude": lambda text: text.split()}
+
+    def lines(self):
+        modules = package_modules(self.options.get("exclude", ()))
+        out = []
+        for name, summary in modules:
+            out.append(f"- :mod:`{name}`" + (f": {summary}" if summary else ""))
+        out.append("")
+        for name, _summary in modules:
+            out += [f".. rubric:: {name}", "", f".. automodule:: {name}", ""]
+        return out
+
+
+def setup(app):
+    app.add_config_value("scorer_root", os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "env")
+    app.add_directive("scorer-switches", SwitchesDirective)
+    app.add_directive("scorer-usage", UsageDirective)
+    app.add_directive("scorer-policy-keys", PolicyKeysDirective)
+    app.add_directive("scorer-categories", CategoriesDirective)
+    app.add_directive("scorer-disciplines", DisciplinesDirective)
+    app.add_directive("scorer-fields", FieldsDirective)
+    app.add_directive("scorer-metrics", MetricsDirective)
+    app.add_directive("scorer-track-metrics", TrackMetricsDirective)
+    app.add_directive("scorer-modules", ModulesDirective)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

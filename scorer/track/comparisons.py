@@ -1,0 +1,137 @@
+"""The track's statistics over its ranked runs: intervals, rank ranges, the pairs
+compared and their tests, the adjustments, the groups, and the warnings a
+reader must see.  Pure: arrays and options in, numbers out (``docs/statistics.md``
+defines every column).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Optional
+
+import numpy as np
+
+from scorer.track import statistics
+
+#: Approximate randomization trials when -trials is not given; the tail beyond
+#: what they resolve then comes from the normal approximation.
+DEFAULT_TRIALS = 10_000
+#: The smallest adjusted p the family must be able to reach: the level over ten.
+RESOLUTION_FACTOR = 10
+
+
+@dataclasses.dataclass
+class Settings:
+    """What the comparisons depend on besides the numbers."""
+
+    compare: str = "all"                 # "all", "adjacent"
+    baseline: Optional[str] = None       # a run name: every run against it
+    correction: str = statistics.HOLM
+    trials: Optional[int] = None         # None: DEFAULT_TRIALS and the normal tail
+    seed: int = 0
+    clusters: Optional[np.ndarray] = None  # each unit's cluster number, or None
+
+    @property
+    def n_trials(self) -> int:
+        return DEFAULT_TRIALS if self.trials is None else self.trials
+
+    @property
+    def with_tail(self) -> bool:
+        return self.trials is None
+
+
+@dataclasses.dataclass
+class Comparisons:
+    intervals: dict = dataclasses.field(default_factory=dict)     # run -> (low, high)
+    rank_ranges: dict = dataclasses.field(default_factory=dict)   # run -> (low, high)
+    groups: dict = dataclasses.field(default_factory=dict)        # run -> group number
+    rows: list = dataclasses.field(default_factory=list)          # significance rows
+    warnings: list = dataclasses.field(default_factory=list)
+    #: pairs whose p_randomization came from the tail rule
+    tail_pairs: int = 0
+
+
+def pairs_for(names: list, settings: Settings) -> list:
+    """The pairs ``(a, b)`` of rank positions compared: every pair (a above b),
+    rank neighbours, or every run against the baseline (a the run, b the baseline)."""
+    if settings.baseline is not None:
+        base = names.index(settings.baseline) if settings.baseline in names else None
+        if base is None:
+            return []
+        return [(i, base) for i in range(len(names)) if i != base]
+    if settings.compare == "adjacent":
+        return [(i, i + 1) for i in range(len(names) - 1)]
+    return [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+
+
+def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
+            stacked: np.ndarray, sampled: np.ndarray, settings: Settings) -> Comparisons:
+    """Everything the leaderboard and significance tables add to the scores, for
+    the runs ``names`` (best first, with their full-data ``scores``), their
+    stacked per-unit statistics, and their values in every sample (``sampled``,
+    samples x runs)."""
+    result = Comparisons()
+    n = len(names)
+    for i, name in enumerate(names):
+        result.intervals[name] = statistics.percentile_interval(sampled[:, i], 95)
+    for name, span in zip(names, statistics.rank_ranges(sampled)):
+        result.rank_ranges[name] = span
+    pairs = pairs_for(names, settings)
+    if settings.baseline is not None and settings.baseline not in names:
+        result.warnings.append(f"-baseline {settings.baseline} has no score (see its "
+                               f"run.errlog): no pair was tested")
+    observed = statistics.observed_differences(rule, if_empty, stacked, n, pairs)
+    trials = settings.n_trials
+    hits = statistics.randomization_hits(rule, if_empty, stacked, n, pairs, trials,
+                                         settings.seed, settings.clusters)
+    p_random = []
+    for pair, count in zip(pairs, hits):
+        tail = None
+        if settings.with_tail and count < statistics.TAIL_HITS:
+            tail = statistics.normal_tail_p(rule, if_empty, stacked, n, pair, settings.clusters)
+            result.tail_pairs += 1
+        p_random.append(statistics.resolved_p(int(count), trials, tail))
+    p_holm = statistics.holm(p_random)
+    p_bh = statistics.benjamini_hochberg(p_random)
+    chosen = p_holm if settings.correction == statistics.HOLM else p_bh
+    worse = {}
+    for (a, b), delta, pr, ph, pb_h, adjusted in zip(pairs, observed, p_random, p_holm, p_bh,
+                                                     chosen):
+        differences = statistics.bootstrap_differences(sampled[:, a], sampled[:, b])
+        low, high = statistics.percentile_interval(differences, 95)
+        counts = statistics.wins_ties_losses(rule, stacked, n, (a, b))
+        wins, ties, losses = counts if counts is not None else (None, None, None)
+        significant = adjusted < statistics.SIGNIFICANCE_LEVEL
+        result.rows.append([names[a], names[b], metric, scores[a] - scores[b], low, high,
+                            wins, ties, losses,
+                            statistics.paired_bootstrap_p(sampled[:, a], sampled[:, b], delta),
+                            pr, ph, pb_h, significant])
+        if a < b:
+            worse[(a, b)] = significant and scores[a] > scores[b]
+    if settings.baseline is None and settings.compare == "all":
+        for name, number in zip(names, statistics.groups(n, worse)):
+            result.groups[name] = number
+    result.warnings += resolution_warnings(len(pairs), settings)
+    return result
+
+
+def resolution_warnings(m: int, settings: Settings) -> list:
+    """A warning when the given -trials cannot resolve the family: its smallest
+    p_randomization, 1 / (trials + 1), adjusted over ``m`` pairs stays above the
+    level over ten."""
+    if settings.with_tail or m == 0:
+        return []
+    level = statistics.SIGNIFICANCE_LEVEL
+    floor = statistics.smallest_attainable_adjusted(m, 1 / (settings.trials + 1))
+    if floor * RESOLUTION_FACTOR <= level:
+        return []
+    needed = math.ceil(RESOLUTION_FACTOR * m / level) - 1
+    return [f"-trials {settings.trials} is too small for the {m} pairs compared: no "
+            f"p_randomization is below 1/{settings.trials + 1}, so no {settings.correction}-"
+            f"adjusted p can be below {_short(floor)} (the level {level:g} needs at most "
+            f"{_short(level / RESOLUTION_FACTOR)}); give -trials {needed} or more, or leave "
+            f"-trials out (10,000 trials and the normal tail beyond them)"]
+
+
+def _short(value: float) -> str:
+    return f"{value:.3g}"

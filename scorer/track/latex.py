@@ -1,0 +1,553 @@
+"""The track's tables for a paper: ``leaderboard.tex`` and ``significance.tex``.
+
+Each compiles with pdflatex in a document that loads ``booktabs`` and nothing
+else, and is ASCII whatever the run names hold: every character LaTeX treats
+specially is escaped, accented letters become LaTeX accents, anything else is
+written as ``[U+XXXX]``.
+
+The table is laid out here, from the text it holds: each cell's width is
+estimated from Computer Modern's character widths (the widest common paper
+font, so a Times document has room to spare), run names and column titles are
+broken over lines at ``_ - . / :`` and spaces (or every few characters when they
+have none), and the first layout that fits is taken:
+
+- a ``table`` one column of a two-column page wide (``COLUMN_WIDTH_PT``), in
+  the document's size, then ``\\small``;
+- a ``table*`` at most a one-column page wide (``TEXT_WIDTH_PT``, which a
+  two-column page's ``table*`` exceeds), in the document's size, ``\\small``,
+  then ``\\footnotesize``;
+- then with run names broken narrower (down to ``NARROWEST_PT``), then
+  without optional columns, one at a time (the leaderboard's precision and
+  recall first, their F1 stays, then its last metrics; the significance
+  table's p_bootstrap, then p_randomization); the caption says which.
+
+Rows go into floats of at most ``BODY_HEIGHT_PT`` each (a longer leaderboard
+continues in the next float, its caption saying which ranks it holds), so no
+float is taller than a page.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import unicodedata
+from typing import Optional
+
+import pandas as pd
+
+#: Column width of a two-column page (ACL 219 pt, article's twocolumn 229.5 pt).
+COLUMN_WIDTH_PT = 219.0
+#: A one-column page's text width (article 345 pt, LNCS 347 pt; two-column pages are wider).
+TEXT_WIDTH_PT = 345.0
+#: The rows of one float (a page holds at least 550 pt: rows, header and caption fit).
+BODY_HEIGHT_PT = 430.0
+#: Run names wider than this are broken over lines (about 22 characters).
+RUN_WIDTH_PT = 110.0
+#: Room left unused for what the estimate misses (kerning, 1 % in wide tables).
+SAFETY_PT = 5.0
+#: Broken text is made narrower, down to this, before columns are left out.
+NARROWEST_PT = 60.0
+#: A word of a column title wider than this is broken inside.
+TITLE_WORD_PT = 90.0
+#: Significance tables show at most this many pairs (a paper prints no more;
+#: significance.csv has every pair).
+SIGNIFICANCE_ROWS = 120
+DIGITS = 4
+#: What a cell without a value shows.
+MISSING = "\u2013"
+
+
+@dataclasses.dataclass(frozen=True)
+class Size:
+    command: str     # the font size switch ('' for the document's own)
+    scale: float     # Computer Modern's widths at this size, relative to 10 pt
+    tabcolsep: float  # space each side of a column, pt
+    row_pt: float    # height of one line of a row, pt
+
+
+SIZES = {"normal": Size("", 1.0, 6.0, 12.0), "small": Size(r"\small", 0.925, 5.0, 11.0),
+         "footnote": Size(r"\footnotesize", 0.85, 4.0, 9.5)}
+#: The layouts tried, in order: (float, width available, size).
+LAYOUTS = (("table", COLUMN_WIDTH_PT, "normal"), ("table", COLUMN_WIDTH_PT, "small"),
+           ("table*", TEXT_WIDTH_PT, "normal"), ("table*", TEXT_WIDTH_PT, "small"),
+           ("table*", TEXT_WIDTH_PT, "footnote"))
+
+# -- text -------------------------------------------------------------------------
+
+_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "&": r"\&",
+            "%": r"\%", "#": r"\#", "$": r"\$", "~": r"\textasciitilde{}",
+            "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+            "|": r"\textbar{}",
+            # no ligatures (-- --- `` '' ,, !` ?`), and no '[' or '*' taken as an
+            # option of the '\\' before it
+            "-": "-{}", "`": "{`}", "'": "{'}", ",": ",{}", "[": "{[}", "]": "{]}", "*": "{*}",
+            "\u2212": "$-$", "\u2013": "--", "\u0394": r"$\Delta$",
+            "\u2248": r"$\approx$", "\u2265": r"$\geq$", "\u2264": r"$\leq$",
+            "\u00a0": "~", "\u2009": r"\,"}
+_LETTERS = {"\u00df": r"\ss{}", "\u00e6": r"\ae{}", "\u00c6": r"\AE{}", "\u00f8": r"\o{}",
+            "\u00d8": r"\O{}", "\u0153": r"\oe{}", "\u0152": r"\OE{}", "\u0142": r"\l{}",
+            "\u0141": r"\L{}", "\u0131": r"\i{}", "\u00e5": r"\aa{}", "\u00c5": r"\AA{}"}
+_ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0308": '"',
+            "\u0304": "=", "\u0307": ".", "\u030a": "r", "\u030b": "H", "\u030c": "v",
+            "\u0306": "u", "\u0327": "c", "\u0328": "k"}
+
+#: Computer Modern Roman 10 pt advance widths (pt) of printable ASCII, as
+#: escaped here (the backslash as \textbackslash, ...), from space to '~'.
+_CM_WIDTHS = (
+    3.34, 2.78, 5.0, 8.34, 5.0, 8.34, 7.78, 2.78, 3.89, 3.89, 5.0, 7.78, 2.78, 3.34, 2.78, 5.0,
+    5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 2.78, 2.78, 7.78, 7.78, 7.78, 4.73,
+    7.78, 7.5, 7.09, 7.23, 7.64, 6.81, 6.53, 7.85, 7.5, 3.62, 5.14, 7.78, 6.25, 9.17, 7.5, 7.78,
+    6.81, 7.78, 7.37, 5.56, 7.23, 7.5, 7.5, 10.28, 7.5, 7.5, 6.12, 2.78, 5.0, 2.78, 5.0, 3.6,
+    2.78, 5.0, 5.56, 4.45, 5.56, 4.45, 3.06, 5.0, 5.56, 2.78, 3.06, 5.28, 2.78, 8.34, 5.56, 5.0,
+    5.56, 5.28, 3.92, 3.95, 3.89, 5.56, 5.28, 7.23, 5.28, 5.28, 4.45, 5.0, 2.78, 5.0, 5.0)
+#: Anything else: as wide as the widest letter but one.
+_WIDE_PT = 9.2
+
+
+def _plain(char: str) -> Optional[str]:
+    """``char`` as LaTeX when it is one character LaTeX shows (else None)."""
+    if char in _SPECIAL:
+        return _SPECIAL[char]
+    if " " <= char <= "~":
+        return char
+    if char in _LETTERS:
+        return _LETTERS[char]
+    return None
+
+
+def _escape_char(char: str) -> str:
+    plain = _plain(char)
+    if plain is not None:
+        return plain
+    if char.isspace():
+        return " "
+    decomposed = unicodedata.normalize("NFD", char)
+    base, marks = decomposed[0], decomposed[1:]
+    if marks and all(mark in _ACCENTS for mark in marks) and (base.isascii() and base.isalpha()):
+        text = {"i": r"\i{}", "j": r"\j{}"}.get(base, base)
+        for mark in marks:
+            text = f"\\{_ACCENTS[mark]}{{{text}}}"
+        return text
+    return f"{{[}}U+{ord(char):04X}{{]}}"
+
+
+def escape(text) -> str:
+    """``text`` as LaTeX that prints it (ASCII; see the module's note)."""
+    return "".join(_escape_char(char) for char in str(text))
+
+
+def escape_tt(text) -> str:
+    """``text`` in ``\\texttt``: typewriter fonts have every ASCII character
+    in its own place, taken by number (their \\text... forms are missing
+    from the default encoding)."""
+    out = []
+    for char in str(text):
+        if char in "\\{}_~^<>|$&%#":
+            out.append(f"\\char{ord(char)}{{}}")
+        else:
+            out.append(_escape_char(char))
+    return "".join(out)
+
+
+def _char_pt(char: str) -> float:
+    if " " <= char <= "~":
+        return _CM_WIDTHS[ord(char) - 32]
+    if char in "\u2212\u0394\u2248\u2265\u2264":
+        return 7.78
+    if char in "\u2013\u00a0":
+        return 5.0
+    if char == "\u2009":
+        return 1.67
+    plain = unicodedata.normalize("NFD", char)[0]
+    if plain != char and " " <= plain <= "~":
+        return _CM_WIDTHS[ord(plain) - 32]
+    return _WIDE_PT if _plain(char) is not None else 5.0 * len(_escape_char(char))
+
+
+def width_pt(text: str) -> float:
+    """The estimated width of ``text`` at 10 pt Computer Modern Roman."""
+    return sum(_char_pt(char) for char in text)
+
+
+#: Where a name may be broken: after these, or before a capital after a small letter.
+_BREAK_AFTER = "_-./:;,| "
+
+
+def _pieces(text: str, most_pt: float) -> list:
+    """``text`` cut where it may break (each piece ends with its breaking
+    character); pieces wider than ``most_pt`` cut further by width."""
+    pieces, current = [], ""
+    for char in text:
+        current += char
+        if char in _BREAK_AFTER:
+            pieces.append(current)
+            current = ""
+    if current:
+        pieces.append(current)
+    # a piece of one or two characters stays with the next ('p_' of 'p_holm')
+    glued = []
+    for piece in pieces:
+        if glued and len(glued[-1]) <= 2 and glued[-1][-1] in _BREAK_AFTER:
+            glued[-1] += piece
+        else:
+            glued.append(piece)
+    pieces = glued
+    out = []
+    for piece in pieces:
+        while width_pt(piece) > most_pt and len(piece) > 1:
+            cut = 1
+            while cut < len(piece) and width_pt(piece[:cut + 1]) <= most_pt:
+                cut += 1
+            out.append(piece[:cut])
+            piece = piece[cut:]
+        out.append(piece)
+    return out
+
+
+def wrap(text: str, most_pt: float) -> list:
+    """``text`` in lines of at most ``most_pt`` wide (estimated), broken where
+    it may break; a line never starts with a space."""
+    lines, current = [], ""
+    for piece in _pieces(str(text), most_pt):
+        if current and width_pt(current + piece.rstrip()) > most_pt:
+            lines.append(current.rstrip())
+            current = piece.lstrip()
+        else:
+            current += piece
+    if current.strip() or not lines:
+        lines.append(current.rstrip())
+    return lines
+
+
+# -- tables -----------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Column:
+    title: str
+    cells: list               # plain text of each row
+    align: str = "r"          # "l" or "r"
+    wrap_pt: Optional[float] = None  # cells wider than this are broken over lines
+    #: the column's name in the caption when it is left out for width ('' never is)
+    optional: str = ""
+    #: the higher, the sooner it is left out (ties: the last first)
+    priority: int = 1
+
+    def lines(self) -> list:
+        """Each cell as its lines."""
+        if self.wrap_pt is None:
+            return [[cell] for cell in self.cells]
+        return [wrap(cell, self.wrap_pt) for cell in self.cells]
+
+    def body_pt(self) -> float:
+        return max([width_pt(line) for cell in self.lines() for line in cell] or [0.0])
+
+    def title_lines(self) -> list:
+        """The title's lines ("\\n" forces one): at most two a part where its
+        words allow, no wider than that needs unless the values are wider."""
+        lines = []
+        for part in self.title.split("\n"):
+            pieces = _pieces(part, TITLE_WORD_PT)
+            halves = [max(width_pt("".join(pieces[:cut]).rstrip()),
+                          width_pt("".join(pieces[cut:]).rstrip()))
+                      for cut in range(1, len(pieces))]
+            most = max([self.body_pt(), min(halves or [width_pt(part)])]
+                       + [width_pt(piece.rstrip()) for piece in pieces])
+            lines += wrap(part, most)
+        return lines
+
+    def width_pt(self) -> float:
+        return max([self.body_pt()] + [width_pt(line) for line in self.title_lines()])
+
+
+def _stacked(lines: list, align: str, vertical: str) -> str:
+    if len(lines) == 1:
+        return escape(lines[0])
+    return (f"\\begin{{tabular}}[{vertical}]{{@{{}}{align}@{{}}}}"
+            + r"\\".join(escape(line) for line in lines) + r"\end{tabular}")
+
+
+@dataclasses.dataclass
+class Layout:
+    float: str
+    size: Size
+    columns: list
+    left_out: list            # names of the columns left out for width
+
+
+def table_width_pt(columns: list, size: Size) -> float:
+    return sum(c.width_pt() * size.scale + 2 * size.tabcolsep for c in columns)
+
+
+def _fewer(columns: list) -> list:
+    """The columns with one optional column fewer: the last of the highest
+    priority; None when none is left."""
+    optional = [c for c in columns if c.optional]
+    if not optional:
+        return None
+    top = max(c.priority for c in optional)
+    dropped = [c for c in optional if c.priority == top][-1]
+    return [c for c in columns if c is not dropped]
+
+
+def _narrower(columns: list) -> list:
+    """The columns with their broken text (run names) a fifth narrower; None
+    when they are as narrow as NARROWEST_PT already."""
+    if not any(c.wrap_pt is not None and c.wrap_pt > NARROWEST_PT for c in columns):
+        return None
+    return [dataclasses.replace(c, wrap_pt=max(NARROWEST_PT, c.wrap_pt * 0.8))
+            if c.wrap_pt is not None else c for c in columns]
+
+
+def layout(columns: list) -> Layout:
+    """The first layout that fits (see the module's note)."""
+    current = list(columns)
+    while True:
+        shown = {c.optional for c in current}
+        left_out = [c.optional for c in columns if c.optional and c.optional not in shown]
+        for float_name, available, size_name in LAYOUTS:
+            size = SIZES[size_name]
+            if table_width_pt(current, size) <= available - SAFETY_PT:
+                return Layout(float_name, size, _widened(current, size, available), left_out)
+        smaller = _narrower(current) or _fewer(current)
+        if smaller is None:  # nothing left to narrow or leave out: as wide as it is
+            return Layout("table*", SIZES["footnote"], current, left_out)
+        current = smaller
+
+
+def _widened(columns: list, size: Size, available: float) -> list:
+    """The columns with broken text (run names) given the room the others
+    leave, each no wider than its widest cell whole: fewer lines a row."""
+    wrapped = [c for c in columns if c.wrap_pt is not None]
+    spare = (available - SAFETY_PT - table_width_pt(columns, size)) / size.scale
+    if not wrapped or spare <= 0:
+        return columns
+    share = spare / len(wrapped)
+    wider = [dataclasses.replace(c, wrap_pt=min(c.width_pt() + share, max(
+        [width_pt(cell) for cell in c.cells] + [c.wrap_pt])))
+             if c.wrap_pt is not None else c for c in columns]
+    fits = table_width_pt(wider, size) <= available - SAFETY_PT
+    return wider if fits else columns
+
+
+def _chunks(columns: list, size: Size, first_pt: float) -> list:
+    """Row indices per float: as many rows as fit in BODY_HEIGHT_PT."""
+    lines = [c.lines() for c in columns]
+    rows = len(columns[0].cells) if columns else 0
+    chunks, current, height = [], [], first_pt
+    for row in range(rows):
+        tall = max(len(cells[row]) for cells in lines) * size.row_pt
+        if current and height + tall > BODY_HEIGHT_PT:
+            chunks.append(current)
+            current, height = [], first_pt
+        current.append(row)
+        height += tall
+    if current or not chunks:
+        chunks.append(current)
+    return chunks
+
+
+def render(columns: list, caption, label: str, continued) -> str:
+    """The floats of a table: ``caption(metrics left out)`` (LaTeX) under the
+    first, ``continued(rows)`` (LaTeX) under each further one; ``\\label{label}``
+    on the first."""
+    chosen = layout(columns)
+    columns, size = chosen.columns, chosen.size
+    lines = [c.lines() for c in columns]
+    titles = [c.title_lines() for c in columns]
+    title_pt = max((len(t) for t in titles), default=1) * size.row_pt
+    chunks = _chunks(columns, size, title_pt)
+    spec = "".join(c.align for c in columns)
+    head = " & ".join(_stacked(t, c.align, "b") for t, c in zip(titles, columns)) + r" \\"
+    out = [f"% Written by python -m scorer.track. Needs \\usepackage{{booktabs}}."]
+    for number, rows in enumerate(chunks):
+        body = [" & ".join(_stacked(cells[row], c.align, "t") for cells, c in zip(lines, columns))
+                + r" \\" for row in rows]
+        text = caption(chosen.left_out) if number == 0 else continued(rows)
+        out += [f"\\begin{{{chosen.float}}}[tbp]", r"\centering"]
+        inner = ([size.command] if size.command else []) + (
+            [f"\\setlength{{\\tabcolsep}}{{{size.tabcolsep:g}pt}}"] if size.tabcolsep != 6.0
+            else [])
+        out += ["{" + "".join(inner)] if inner else []
+        out += [f"\\begin{{tabular}}{{{spec}}}", r"\toprule", head, r"\midrule"] + body + [
+            r"\bottomrule", r"\end{tabular}"]
+        out += ["\\par}"] if inner else []
+        out += [f"\\caption{{{text}}}"]
+        if number == 0:
+            out.append(f"\\label{{{label}}}")
+        out.append(f"\\end{{{chosen.float}}}")
+    return "\n".join(out) + "\n"
+
+
+# -- the track's two tables -------------------------------------------------------
+
+def number(value, digits: int = DIGITS) -> str:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return MISSING
+    if not math.isfinite(value):
+        return MISSING
+    text = f"{value:.{digits}f}"
+    return "\u2212" + text[1:] if text.startswith("-") else text
+
+
+def p_value(value) -> str:
+    """A p-value at DIGITS decimals; below the smallest one shown, '<0.0001'."""
+    text = number(value)
+    if text != MISSING and float(value) < 10.0 ** -DIGITS:
+        return "<" + f"{10.0 ** -DIGITS:.{DIGITS}f}"
+    return text
+
+
+def _present(value) -> bool:
+    try:
+        return not pd.isna(value)
+    except (TypeError, ValueError):
+        return True
+
+
+def metric_named(title: str, metric: str) -> str:
+    """The metric's name once: its title, with the key in brackets when the
+    title does not hold it."""
+    return title if metric in title else f"{title} ({metric})"
+
+
+def _signature_tt(signature: str) -> str:
+    # a break after every '|' so that the caption can wrap the long line
+    return r"\texttt{" + r"\allowbreak ".join(escape_tt(part) + "|" for part in
+                                             signature.split("|"))[:-1] + "}"
+
+
+def _rank_range(low, high) -> str:
+    if not (_present(low) and _present(high)):
+        return MISSING
+    low, high = int(low), int(high)
+    return str(low) if low == high else f"{low}\u2013{high}"
+
+
+def _group(value) -> str:
+    if not _present(value):
+        return MISSING
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_metrics,
+                    signature: str, label: str) -> str:
+    """``leaderboard.tex``: rank, run, the headline with its interval, the
+    other ``main_metrics`` (those the leaderboard has), the rank range and
+    group when the leaderboard has them."""
+    has_interval = board["ci95_low"].notna().any() if len(board) else False
+    ranks = [str(int(r)) if _present(r) else MISSING for r in board["rank"]]
+    headline = []
+    for score, low, high in zip(board["score"], board["ci95_low"], board["ci95_high"]):
+        cell = number(score)
+        if _present(low) and _present(high) and cell != MISSING:
+            cell += f" [{number(low)}, {number(high)}]"
+        headline.append(cell)
+    columns = [Column("Rank", ranks),
+               Column("Run", [str(r) for r in board["run"]], "l", RUN_WIDTH_PT),
+               Column(metric + ("\n[95\u2009% CI]" if has_interval else ""), headline)]
+    others = [m for m in dict.fromkeys(main_metrics) if m != metric and m in board.columns]
+    # precision and recall go first when the page is too narrow (the F1 beside them stays)
+    columns += [Column(m, [number(v) for v in board[m]], optional=m,
+                       priority=2 if re.search(r"(^|_)(precision|recall|p|r)$", m) else 1)
+                for m in others]
+    notes = []
+    if {"rank_low", "rank_high"} <= set(board.columns):
+        columns.append(Column("Rank range", [_rank_range(lo, hi) for lo, hi in
+                                             zip(board["rank_low"], board["rank_high"])]))
+        notes.append("Rank range: the run's ranks in 95\u2009% of the bootstrap samples.")
+    if "group" in board.columns:
+        columns.append(Column("Group", [_group(g) for g in board["group"]]))
+        notes.append("Group: a run and the runs below it not significantly worse than it, "
+                     "from the best down.")
+    if any(not _present(s) for s in board["score"]):
+        notes.append(f"{MISSING}: not scored (errors in the run's files, or no response).")
+
+    def caption(left_out: list) -> str:
+        text = (f"{metric_named(metric_title, metric)} of each run, best first"
+                + (", with its 95\u2009% bootstrap interval." if has_interval
+                   else " (no bootstrap samples: no intervals)."))
+        parts = [text] + notes
+        if left_out:
+            parts.append(f"Left out for width: {', '.join(left_out)} (every metric is in "
+                         f"leaderboard.csv).")
+        return escape(" ".join(parts)) + " Signature: " + _signature_tt(signature) + "."
+
+    def continued(rows: list) -> str:
+        shown = [ranks[i] for i in rows if ranks[i] != MISSING]
+        span = f"ranks {shown[0]}\u2013{shown[-1]}" if shown else "runs not scored"
+        return escape(f"{metric_named(metric_title, metric)}, continued: {span}.")
+
+    return render(columns, caption, label, continued)
+
+
+def significance_tex(rows: Optional[pd.DataFrame], runs: list, metric: str, metric_title: str,
+                     signature: str, label: str) -> str:
+    """``significance.tex``: one row per pair tested (the headline metric's):
+    the runs, delta, the p-values, whether significant.  More than
+    SIGNIFICANCE_ROWS pairs: the pairs of rank neighbours, best first, up to
+    that many (every pair is in significance.csv)."""
+    named = metric_named(metric_title, metric)
+    if rows is None or rows.empty:
+        why = ("the track had no bootstrap samples" if rows is None else "no pair was tested")
+        caption = escape(f"No significance tests of {named}: {why}.") + \
+            " Signature: " + _signature_tt(signature) + "."
+        return "\n".join([r"% Written by python -m scorer.track. Needs \usepackage{booktabs}.",
+                          r"\begin{table}[tbp]", r"\centering", f"\\caption{{{caption}}}",
+                          f"\\label{{{label}}}", r"\end{table}"]) + "\n"
+    rows = rows.reset_index(drop=True)
+    position = {run: i for i, run in enumerate(runs)}
+    tested = len(rows)
+    shown_note = ""
+    if tested > SIGNIFICANCE_ROWS:
+        neighbours = rows[[abs(position.get(str(a), -9) - position.get(str(b), -99)) == 1
+                           for a, b in zip(rows["run_a"], rows["run_b"])]]
+        picked = neighbours if len(neighbours) else rows
+        rows = picked.iloc[:SIGNIFICANCE_ROWS]
+        shown_note = (f"Shown: {len(rows)} of the {tested} pairs tested"
+                      + (", those of rank neighbours, best first" if len(neighbours) else "")
+                      + " (every pair is in significance.csv).")
+    columns = [Column("Run A", [str(r) for r in rows["run_a"]], "l", RUN_WIDTH_PT * 0.8),
+               Column("Run B", [str(r) for r in rows["run_b"]], "l", RUN_WIDTH_PT * 0.8)]
+    if {"delta_ci95_low", "delta_ci95_high"} <= set(rows.columns):
+        columns.append(Column("\u0394\n[95\u2009% CI]", [
+            number(d) + (f" [{number(lo)}, {number(hi)}]" if _present(lo) and _present(hi)
+                         else "")
+            for d, lo, hi in zip(rows["delta"], rows["delta_ci95_low"], rows["delta_ci95_high"])]))
+    else:
+        columns.append(Column("\u0394", [number(d) for d in rows["delta"]]))
+    p_columns = [name for name in ("p_bootstrap", "p_randomization", "p_holm", "p_bh")
+                 if name in rows.columns]
+    # the randomization test decides; the bootstrap's p goes first when the page is too narrow
+    columns += [Column(name, [p_value(v) for v in rows[name]],
+                       optional=name if name in ("p_bootstrap", "p_randomization") else "",
+                       priority=2 if name == "p_bootstrap" else 1) for name in p_columns]
+    columns.append(Column("Sig.", ["yes" if bool(s) else "no"
+                                          for s in rows["significant"]], "l"))
+    adjusted = [name for name in p_columns if name in ("p_holm", "p_bh")]
+    sentences = [escape(f"Paired tests of {named} between runs A and B: \u0394 is A's score "
+                        f"minus B's; p-values of the paired bootstrap and of approximate "
+                        f"randomization" + (f", and {' and '.join(adjusted)} adjusted for the "
+                                            f"{tested} pairs tested" if adjusted else "")
+                        + "; Sig.: significant at the 0.05 level after that adjustment.")]
+    if shown_note:
+        sentences.append(escape(shown_note))
+
+    def caption(left_out: list) -> str:
+        gone = [escape(f"Left out for width: {', '.join(left_out)} (in significance.csv).")] \
+            if left_out else []
+        return " ".join(sentences + gone) + " Signature: " + _signature_tt(signature) + "."
+
+    def continued(chunk: list) -> str:
+        return escape(f"Paired tests of {named}, continued.")
+
+    return render(columns, caption, label, continued)
+
+
+def label_for(kind: str, task: str, metric: str) -> str:
+    """A label per table, task and metric (two tracks' tables in one paper differ)."""
+    return "tab:" + "-".join(re.sub(r"[^A-Za-z0-9]+", "-", part).strip("-")
+                             for part in (kind, task, metric))

@@ -1,0 +1,171 @@
+"""The README and the docs stay honest where that is cheap to check: every
+command they show uses switches its command has, every page the README links to
+exists, every "spec §N" the code cites is a section of the behaviour
+specification (docs/coldstart-spec.md), and nothing cites an issue number or
+the specification's old place outside the repository.  (The site itself is
+built with warnings as errors by ``make docs``, in CI.)"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCS = os.path.join(ROOT, "docs")
+SPEC = os.path.join(DOCS, "coldstart-spec.md")
+
+
+def markdown_files() -> list:
+    found = [os.path.join(ROOT, "README.md")]
+    for folder, dirs, files in os.walk(DOCS):
+        dirs[:] = [d for d in dirs if not d.startswith("_")]
+        found += [os.path.join(folder, f) for f in sorted(files) if f.endswith(".md")]
+    return found
+
+
+def code_blocks(text: str) -> list:
+    """The lines of every fenced block that is not Python or a directive."""
+    lines, inside, keep = [], False, False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            if not inside:
+                info = stripped[3:].strip()
+                keep = not info or info in ("sh", "bash", "console", "shell", "text")
+            inside = not inside
+            continue
+        if inside and keep:
+            lines.append(line)
+    return lines
+
+
+def command_lines(text: str) -> list:
+    """Each ``python -m scorer...`` command of the code blocks, continuation
+    lines joined, as (module, arguments)."""
+    joined, pending = [], ""
+    for line in code_blocks(text):
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        joined.append(pending + line)
+        pending = ""
+    commands = []
+    for line in joined:
+        match = re.search(r"python3? -m (scorer(?:\.\w+)?)(.*)", line)
+        if match:
+            rest = match.group(2).replace("|", " ")
+            try:
+                words = shlex.split(rest, comments=True)
+            except ValueError:          # an apostrophe in a trailing comment
+                words = rest.split("#")[0].split()
+            commands.append((match.group(1), words))
+    return commands
+
+
+def known_switches(module: str) -> set:
+    from scorer import cli
+    scorer_switches = set(cli.SWITCHES) | {a.lstrip("-") for a in cli.ALIASES}
+    if module == "scorer":
+        return scorer_switches
+    if module == "scorer.track":
+        from scorer.track.__main__ import TRACK_SWITCHES
+        return scorer_switches | set(TRACK_SWITCHES)
+    if module == "scorer.competition":
+        from scorer.competition.__main__ import OWN_SWITCHES
+        return scorer_switches | set(OWN_SWITCHES)
+    if module == "scorer.diff":
+        from scorer.diff.__main__ import SWITCHES_WITH_VALUE
+        return {s.lstrip("-") for s in SWITCHES_WITH_VALUE} | {"h", "help"}
+    if module == "scorer.samples":
+        from scorer.samples import USAGE
+        return set(re.findall(r"^\s+-(\w+)", USAGE, re.M)) | {"h", "help"}
+    raise AssertionError(f"a command the docs show and this test does not know: {module}")
+
+
+def test_every_command_shown_uses_switches_it_has():
+    checked = 0
+    for path in markdown_files():
+        text = open(path, encoding="utf-8").read()
+        for module, words in command_lines(text):
+            known = known_switches(module)
+            for word in words:
+                word = word.strip("[]{}(),")
+                if re.fullmatch(r"-[A-Za-z]\w*", word):
+                    assert word[1:] in known, (
+                        f"{os.path.relpath(path, ROOT)}: python -m {module} has no switch "
+                        f"{word}")
+            checked += 1
+    # The README alone shows one example per command.
+    assert checked >= 20
+
+
+def test_readme_is_short_and_its_links_and_make_targets_exist():
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    assert len(text.splitlines()) < 200
+    for target in re.findall(r"\]\(([^)#]+)\)", text):
+        assert os.path.exists(os.path.join(ROOT, target)), f"README links to {target}"
+    makefile = open(os.path.join(ROOT, "Makefile"), encoding="utf-8").read()
+    for target in set(re.findall(r"^make (\S+)", text, re.M)) | set(
+            re.findall(r"`make (\w[\w-]*)`", text)):
+        assert re.search(rf"^{re.escape(target)}:", makefile, re.M), f"no make {target}"
+
+
+def spec_sections() -> set:
+    """The section numbers of the specification, from its labels."""
+    text = open(SPEC, encoding="utf-8").read()
+    return set(re.findall(r"^\(spec-([0-9.]+)\)=$", text, re.M))
+
+
+def spec_oddities() -> int:
+    """How many items the specification's list of oddities (§7) has."""
+    text = open(SPEC, encoding="utf-8").read()
+    section = text.split("(spec-7)=", 1)[1].split("(spec-8)=", 1)[0]
+    return len(re.findall(r"^(\d+)\. ", section, re.M))
+
+
+def sources() -> list:
+    found = []
+    for top in ("scorer", "tests", "bench", "docs"):
+        for folder, dirs, files in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = [d for d in dirs if not d.startswith(("_", "."))]
+            found += [os.path.join(folder, f) for f in files
+                      if f.endswith((".py", ".md", ".yaml", ".txt", ".html"))]
+    return found + [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "Makefile")]
+
+
+def test_every_spec_citation_names_a_section_of_the_specification():
+    sections, oddities = spec_sections(), spec_oddities()
+    assert {"0.3", "2.5.3", "4.7.2", "6.6", "7"} <= sections and oddities == 50
+    cited = 0
+    for path in sources():
+        text = open(path, encoding="utf-8", errors="replace").read()
+        for match in re.finditer(r"spec (?:decision \d+, )?((?:§[0-9][0-9.]*[0-9](?:, )?)+)",
+                                 text):
+            for number in re.findall(r"§([0-9][0-9.]*[0-9]|[0-9])", match.group(1)):
+                cited += 1
+                if number.startswith("7."):
+                    assert 1 <= int(number.split(".")[1]) <= oddities, (path, number)
+                else:
+                    assert number in sections, (
+                        f"{os.path.relpath(path, ROOT)} cites spec §{number}, which "
+                        f"docs/coldstart-spec.md does not have")
+    assert cited > 50
+
+
+@pytest.mark.parametrize("pattern, what", [
+    (r"\bissues?[- ]#?\d+", "an issue number (say the thing itself)"),
+    (r"shared/spec", "the specification's old place (it is docs/coldstart-spec.md)"),
+])
+def test_nothing_cites_an_issue_or_the_old_specification(pattern, what):
+    here = os.path.abspath(__file__)
+    offenders = []
+    for path in sources():
+        if os.path.abspath(path) == here:
+            continue
+        text = open(path, encoding="utf-8", errors="replace").read()
+        for number, line in enumerate(text.splitlines(), 1):
+            if re.search(pattern, line, re.I):
+                offenders.append(f"{os.path.relpath(path, ROOT)}:{number}: {line.strip()}")
+    assert not offenders, f"{what}:\n" + "\n".join(offenders)

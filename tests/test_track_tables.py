@@ -1,0 +1,179 @@
+"""The track's tables as files: leaderboard.json holds every number exactly,
+equal to the reference scorers' (fever-scorer's ``fever_score``, SciFact's
+``eval.py``) run on the same files where they are checked out beside the
+project, else to the numbers ../shared/parity stores for its predictions."""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorer.track import tables
+from scorer.track.__main__ import main as track_main
+
+ROOT = Path(__file__).resolve().parents[1]
+PARITY = ROOT.parent / "shared" / "parity"
+FEVER_SCORER = Path(os.environ.get("FEVER_SCORER_DIR") or ROOT.parent / "fever-scorer")
+SCIFACT_EVALUATOR = Path(os.environ.get("SCIFACT_EVALUATOR_DIR")
+                         or ROOT.parent / "scifact-evaluator")
+FEVER_NAMES = ("strict_score", "label_accuracy", "precision", "recall", "f1")
+
+needs_parity = pytest.mark.skipif(not PARITY.is_dir(),
+                                  reason=f"reference cases not found at {PARITY}")
+
+#: The FEVER reference as its own tests call it: both files read with
+#: json.loads per line, fever_score at max_evidence 5, the five numbers printed.
+FEVER_REFERENCE = """\
+import json, sys
+sys.path[:0] = sys.argv[1:3]
+from fever.scorer import fever_score
+actual = [json.loads(line) for line in open(sys.argv[3])]
+predictions = [json.loads(line) for line in open(sys.argv[4])]
+print(json.dumps(fever_score(predictions, actual, max_evidence=5)))
+"""
+
+
+def fever_reference(gold: Path, predictions: Path, shim: Path):
+    """fever_score's five numbers, by name; None where fever-scorer is not checked out."""
+    if not (FEVER_SCORER / "src" / "fever" / "scorer.py").is_file():
+        return None
+    shim.mkdir(exist_ok=True)
+    (shim / "six.py").write_text("string_types = (str,)\n")  # all it uses of six
+    done = subprocess.run([sys.executable, "-c", FEVER_REFERENCE, str(FEVER_SCORER / "src"),
+                           str(shim), str(gold), str(predictions)],
+                          capture_output=True, text=True, check=True)
+    return dict(zip(FEVER_NAMES, json.loads(done.stdout)))
+
+
+def scifact_reference(gold: Path, predictions: Path, output: Path):
+    """eval.py's metrics file (--verbose: every metric, not the F1s alone); None
+    where scifact-evaluator is not checked out."""
+    script = SCIFACT_EVALUATOR / "evaluator" / "eval.py"
+    if not script.is_file():
+        return None
+    subprocess.run([sys.executable, str(script), "--labels_file", str(gold), "--preds_file",
+                    str(predictions), "--metrics_output_file", str(output), "--verbose"],
+                   capture_output=True, check=True)
+    return json.loads(output.read_text())
+
+
+def csv_records(path: Path) -> list:
+    """The CSV's rows with every number read back as the double it spells."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return [{key: (None if text == "" else number(text)) for key, text in row.items()}
+                for row in csv.DictReader(f)]
+
+
+def number(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return {"True": True, "False": False}.get(text, text)
+
+
+def assert_json_is_the_csv(directory: Path) -> list:
+    """leaderboard.json holds the CSV's numbers to the last bit; returns its records."""
+    records = json.loads((directory / "leaderboard.json").read_text())
+    assert records == csv_records(directory / "leaderboard.csv")
+    return records
+
+
+def write_lines(path: Path, records) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def read_lines(path: Path) -> list:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@needs_parity
+def test_a_fever_tracks_json_holds_fever_scores_numbers(tmp_path):
+    case = PARITY / "fever" / "real"
+    expected = next(r for r in json.loads((case / "expected.json").read_text())["results"]
+                    if r["max_evidence"] == 5)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    given = write_lines(runs / "team_given.jsonl", read_lines(case / "predictions.jsonl"))
+    # A second run: every seventh label turned, every fifth evidence list cut to one.
+    changed = read_lines(case / "predictions.jsonl")
+    labels = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+    for i, prediction in enumerate(changed):
+        if i % 7 == 0:
+            prediction["predicted_label"] = labels[(labels.index(prediction["predicted_label"])
+                                                    + 1) % 3]
+        if i % 5 == 0:
+            prediction["predicted_evidence"] = prediction["predicted_evidence"][:1]
+    turned = write_lines(runs / "team_turned.jsonl", changed)
+    out = tmp_path / "track"
+    assert track_main(["-policy", str(ROOT / "configs" / "fever.yaml"), "-bootstrap", "20",
+                       "-seed", "1", "-jobs", "1", "-output_dir", str(out),
+                       str(case / "actual.jsonl"), str(given), str(turned)]) == 0
+
+    records = {r["run"]: r for r in assert_json_is_the_csv(out)}
+    assert set(records) == {"team_given", "team_turned"}
+    assert {name: records["team_given"]["score" if name == "strict_score" else name]
+            for name in FEVER_NAMES} == {name: expected[name] for name in FEVER_NAMES}
+    for run, path in (("team_given", given), ("team_turned", turned)):
+        reference = fever_reference(case / "actual.jsonl", path, tmp_path / "shim")
+        if reference is None:
+            continue
+        assert {name: records[run]["score" if name == "strict_score" else name]
+                for name in FEVER_NAMES} == reference, run
+    assert records["team_given"]["score"] != records["team_turned"]["score"]
+
+
+@needs_parity
+def test_a_scifact_tracks_json_holds_the_evaluators_numbers(tmp_path):
+    case = PARITY / "scifact" / "synthetic"
+    expected = json.loads((case / "expected_metrics.json").read_text())
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    given = write_lines(runs / "team_given.jsonl", read_lines(case / "predictions.jsonl"))
+    changed = read_lines(case / "predictions.jsonl")
+    for i, prediction in enumerate(changed):   # every fourth claim predicts nothing
+        if i % 4 == 0:
+            prediction["evidence"] = {}
+    emptied = write_lines(runs / "team_emptied.jsonl", changed)
+    out = tmp_path / "track"
+    assert track_main(["-policy", str(ROOT / "configs" / "scifact.yaml"), "-bootstrap", "20",
+                       "-seed", "1", "-jobs", "1", "-output_dir", str(out),
+                       str(case / "gold.jsonl"), str(given), str(emptied)]) == 0
+
+    records = {r["run"]: r for r in assert_json_is_the_csv(out)}
+
+    def numbers(run: str) -> dict:
+        record = records[run]
+        return {name: record["score" if name == record["metric"] else name]
+                for name in expected}
+
+    assert numbers("team_given") == expected
+    for run, path in (("team_given", given), ("team_emptied", emptied)):
+        reference = scifact_reference(case / "gold.jsonl", path, tmp_path / f"{run}.json")
+        if reference is not None:
+            assert numbers(run) == reference, run
+    assert numbers("team_given") != numbers("team_emptied")
+
+
+def test_json_cells_are_exact_and_missing_values_are_null():
+    frame = pd.DataFrame({"rank": pd.array([1, None], dtype="Int64"), "run": ["a", "b"],
+                          "score": [0.1 + 0.2, math.nan], "count": np.array([3, 4]),
+                          "small": [np.float64(5e-324), np.inf],
+                          "significant": np.array([True, False])})
+    assert json.loads(tables.json_text(frame)) == [
+        {"rank": 1, "run": "a", "score": 0.30000000000000004, "count": 3, "small": 5e-324,
+         "significant": True},
+        {"rank": None, "run": "b", "score": None, "count": 4, "small": None,
+         "significant": False}]
+    assert "0.30000000000000004" in tables.json_text(frame)
