@@ -147,6 +147,9 @@ def debug_pieces(evaluation: Evaluation):
     max_evidence = evaluation.max_evidence
     yield (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
            f"max_evidence {_limit_text(max_evidence)}\n")
+    if evaluation.debug is not None:
+        yield from evaluation.debug.pieces()
+        return
     if evaluation.task == "scifact":
         for outcome in evaluation.outcomes:
             yield _scifact_claim(outcome, max_evidence)

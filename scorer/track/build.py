@@ -47,6 +47,7 @@ class TrackOptions:
     correction: str = statistics.HOLM   # which adjusted p decides `significant` and groups
     baseline: Optional[str] = None      # compare every run with this one
     clusters: Optional[str] = None      # a clusters file: units drawn and swapped together
+    figure_width: float = 7.0          # inches: the leaderboard picture's (7: two columns)
 
 
 @dataclasses.dataclass
@@ -118,7 +119,7 @@ def build(request, options: TrackOptions) -> TrackResult:
         result = _assemble(task, metric, catalogue, results, samples, options, request,
                            clusters)
         if options.output_dir is not None:
-            _write_track(staging, result, request, samples, runs, shared,
+            _write_track(staging, result, request, samples, runs, shared, options.figure_width,
                          request.bootstrap is not None)
             _move_into_place(staging, options.output_dir)
             staging = None
@@ -185,6 +186,11 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
                           f"give it or -compare {options.compare}, not both")
     if options.trials is not None and options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
+    from scorer.look.plot import check_width
+    try:
+        check_width(options.figure_width)
+    except ValueError as error:
+        raise ScorerError(f"-figure_width {error}") from None
     if options.output_dir is not None:
         check_output_dir(options.output_dir)
 
@@ -344,7 +350,7 @@ def _umask() -> int:
     return current
 
 
-def _write_track(staging, result: TrackResult, request, samples, runs, shared,
+def _write_track(staging, result: TrackResult, request, samples, runs, shared, figure_width,
                  write_samples: bool) -> None:
     def write(name: str, text: str) -> None:
         with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
@@ -365,7 +371,8 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
         if result.has_samples else None
     write("significance.tex", latex.significance_tex(
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
-        result.signature, latex.label_for("significance", result.task, result.metric)))
+        result.signature, latex.label_for("significance", result.task, result.metric),
+        result.correction))
     write("per_query.csv", tables.csv_text(result.per_query))
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).
@@ -374,7 +381,7 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
     runner.drop_linked_store(staging)
     write("track.params", _params_text(result, request, runs, shared))
     from scorer.look.files import write_track_files
-    write_track_files(track_view(result), staging)
+    write_track_files(track_view(result), staging, figure_width_in=figure_width)
 
 
 def paper_metrics(result: TrackResult, request) -> list:
