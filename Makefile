@@ -19,7 +19,7 @@ OUT     = out/demo
 
 .PHONY: demo test bench bench-page regen-golden docs clean
 
-$(STAMP): setup.cfg pyproject.toml
+$(STAMP): setup.cfg pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,docs]'
 	touch $(STAMP)
