@@ -9,9 +9,9 @@ objects (as the reference does) takes several GB.
 
 Where msgspec is installed and the files are large enough
 (:func:`scorer.claims.jsonl.decode_fast`), the lines are decoded into typed
-Structs (:func:`_line_types`): the common claim, every sentence a
+Structs (``_line_types``): the common claim, every sentence a
 ``[page (string), line (whole number)]`` pair and every gold entry
-``[id, id, page, line]``, is scored by :meth:`_Pass.typed_claim`, which
+``[id, id, page, line]``, is scored by ``_Pass.typed_claim``, which
 gives the numbers and text :func:`scorer.claims.fever.score_claim` and the
 ``.debug`` writer give for it; a line of any other shape is read by the
 standard library and scored by those general functions themselves.

@@ -44,7 +44,7 @@ def object_blocks(path: str, decoder=None):
     ``decoder``: a msgspec JSON decoder (:func:`fast_json`), or None.  A
     line it reads gives the value it makes (a dict, or the Struct of a
     typed decoder); every other line, and every line without a decoder, is
-    read by the standard library with every check made (:func:`_checked`),
+    read by the standard library with every check made (``_checked``),
     so that the values are those ``json.loads`` gives and every refusal is
     the same, naming the file and line.
     """
@@ -232,7 +232,7 @@ _NOT_OBJECTS = frozenset((list, str, int, float, bool, type(None)))
 def _decode_lines(path: str, lines: list, lines_before: int, crowded: set, append,
                   decoder) -> int:
     """:func:`_read_lines` through msgspec: each line it may read is decoded
-    by it, any other line, or one it refuses, is read by :func:`_checked`."""
+    by it, any other line, or one it refuses, is read by ``_checked``."""
     decode = decoder.decode
     errors = _decode_errors()
     longest = LONG_LINE
