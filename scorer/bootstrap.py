@@ -22,11 +22,17 @@ import numpy as np
 
 from scorer.limits import MAX_DIGITS, has_lone_surrogate, is_short_number, shorten
 from scorer.problems import ScorerError
+from scorer.textfile import open_input
 
 #: Groups with at most this many ids get a uniform random order from one
 #: random number (an index into all their permutations); larger groups fall
 #: back to one shuffle each.
 _MAX_TABULATED_GROUP = 6
+#: Cells (samples x columns, and drawn columns) one counting step holds at a
+#: time in ``SampleSet._count``: 32 MB of counts, whatever the number of samples.
+_COUNT_CELLS = 4_000_000
+#: Samples written (and fingerprinted) a block at a time.
+_SAMPLES_A_BLOCK = 10_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,14 +72,28 @@ class SampleSet:
         return "".join(self.lines())
 
     def lines(self, render=None):
-        """The samples file line by line (a generator: files of thousands of
-        samples are written without holding them whole).  ``render`` maps an
-        element to its text (default: the samples-file form)."""
+        """The samples file, a block of whole lines at a time (a generator:
+        files of millions of samples are written without holding them whole).
+        ``render`` maps an element to its text (default: the samples-file form)."""
         render = render or Element.text
-        rendered = np.array([render(element) for element in self.elements] or [""], dtype=object)
-        for number, draw in zip(self.numbers, self.draws):
-            parts = rendered[np.asarray(draw, dtype=np.intp)] if len(draw) else []
-            yield " ".join([str(number), *parts]) + "\n"
+        rendered = [render(element) for element in self.elements]
+        for numbers, lengths, drawn in self._blocks():
+            texts = list(map(rendered.__getitem__, drawn.tolist()))
+            out, position = [], 0
+            for number, length in zip(numbers, lengths):
+                out.append(" ".join([str(number), *texts[position:position + length]]))
+                position += length
+            yield "\n".join(out) + "\n"
+
+    def _blocks(self):
+        """(numbers, draw lengths, every draw's elements in one array) for each
+        block of samples: a million samples are a few hundred numpy calls."""
+        for first in range(0, len(self.numbers), _SAMPLES_A_BLOCK):
+            draws = self.draws[first:first + _SAMPLES_A_BLOCK]
+            lengths = [len(draw) for draw in draws]
+            drawn = np.concatenate(draws).astype(np.intp, copy=False) if any(lengths) \
+                else np.zeros(0, dtype=np.intp)
+            yield self.numbers[first:first + _SAMPLES_A_BLOCK], lengths, drawn
 
     def multiplicities(self, ids: Sequence[str], first_only: bool = False, key=None,
                        start: int = 0, stop: Optional[int] = None) -> np.ndarray:
@@ -101,9 +121,11 @@ class SampleSet:
 
     def _count(self, columns: list, width: int, start: int, stop: Optional[int]) -> np.ndarray:
         """Matrix (samples start:stop x width): how often each column occurs,
-        a draw of element e counting once in each of ``columns[e]``.  One
-        bincount a sample over a table of each element's columns (padded with
-        column ``width``, dropped): faster than a sparse product or ``np.add.at``."""
+        a draw of element e counting once in each of ``columns[e]``.  A table
+        of each element's columns (padded with column ``width``, dropped), and
+        one bincount over a block of samples at a time, each sample's cells
+        offset by its row: a million samples are a few numpy calls, not a
+        million (faster than a sparse product or ``np.add.at`` too)."""
         draws = self.draws[start:stop]
         result = np.zeros((len(draws), width), dtype=np.int32)
         most = max(map(len, columns), default=0)
@@ -112,11 +134,19 @@ class SampleSet:
         table = np.full((len(columns), most), width, dtype=np.intp)
         for e, element_columns in enumerate(columns):
             table[e, :len(element_columns)] = element_columns
-        if most == 1:
-            table = table[:, 0]
-        for i, draw in enumerate(draws):
-            if len(draw):
-                result[i] = np.bincount(table[draw].ravel(), minlength=width + 1)[:width]
+        # Samples a block: the block's cells and its draws' columns stay small.
+        rows = max(1, min(_COUNT_CELLS // (width + 1), _COUNT_CELLS // max(
+            1, most * max(map(len, draws[:100]), default=1))))
+        for first in range(0, len(draws), rows):
+            block = draws[first:first + rows]
+            lengths = np.fromiter(map(len, block), dtype=np.intp, count=len(block))
+            if not lengths.any():
+                continue
+            drawn = np.concatenate(block).astype(np.intp, copy=False)
+            cells = table[drawn] + (np.repeat(np.arange(len(block)), lengths)
+                                    * (width + 1))[:, None]
+            counts = np.bincount(cells.ravel(), minlength=len(block) * (width + 1))
+            result[first:first + len(block)] = counts.reshape(len(block), width + 1)[:, :width]
         return result
 
 
@@ -225,13 +255,14 @@ _READ_BUFFER = 1 << 20
 
 
 def read_samples(path: str) -> SampleSet:
+    # A large buffer: lines of 100,000 characters are read in one piece
+    # rather than grown 8 KiB at a time (a fifth of the parse).
+    f = open_input(path, buffering=_READ_BUFFER)
     try:
-        # A large buffer: lines of 100,000 characters are read in one piece
-        # rather than grown 8 KiB at a time (a fifth of the parse).
-        with open(path, "rb", buffering=_READ_BUFFER) as f:
+        with f:
             return parse_samples(f, path)
     except OSError as error:
-        raise ScorerError(f"Could not open {path}: {error.strerror}")
+        raise ScorerError(f"Could not read {path}: {error.strerror}")
 
 
 #: The most samples one run may draw; more is a typing mistake, not a bootstrap.
@@ -416,9 +447,15 @@ def samples_digest(samples: Optional[SampleSet]) -> str:
                                             "little") for e in samples.elements] or [0],
                             dtype="<u8")
     digest = hashlib.sha256()
-    for number, draw in zip(samples.numbers, samples.draws):
-        digest.update(f"#{number}:{len(draw)}".encode("ascii"))
-        digest.update(fingerprints[np.asarray(draw, dtype=np.intp)].tobytes())
+    # Per sample "#N:LENGTH" and its elements' fingerprints, a block at a time.
+    for numbers, lengths, drawn in samples._blocks():
+        data = fingerprints[drawn].tobytes()
+        parts, position = [], 0
+        for number, length in zip(numbers, lengths):
+            parts.append(f"#{number}:{length}".encode("ascii"))
+            parts.append(data[position:position + 8 * length])
+            position += 8 * length
+        digest.update(b"".join(parts))
     return digest.hexdigest()[:12]
 
 

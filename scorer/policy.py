@@ -8,8 +8,6 @@ the command line reads switches.
 """
 from __future__ import annotations
 
-import errno
-import os
 import re
 from collections import namedtuple
 
@@ -167,18 +165,8 @@ def _check_expanded_size(data, path: str) -> None:
 
 def load_policy_file(path: str) -> dict:
     """Read a YAML policy file into a plain dict of known keys."""
-    from scorer.textfile import read_text
-    try:
-        size = os.path.getsize(path)
-    except OSError as error:
-        raise ScorerError(f"Could not open policy file {path}: {error.strerror}")
-    if size > MAX_POLICY_BYTES:
-        raise ScorerError(f"{path}: {size:,} bytes is too large for a policy file "
-                          f"(at most {MAX_POLICY_BYTES:,})")
-    if os.path.isdir(path):
-        raise ScorerError(f"Could not open policy file {path}: {os.strerror(errno.EISDIR)}")
     from scorer import policyfile
-    data = policyfile.load(read_text(path), path)
+    data = policyfile.load(policyfile.read(path, MAX_POLICY_BYTES), path)
     if data is None:
         data = {}
     if not isinstance(data, dict):

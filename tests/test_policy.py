@@ -266,8 +266,26 @@ def test_bad_policy_files(tmp_path, text, message):
                                           "'all', not 'inf'"),
     ("task: fever\nmax_evidence: 1.0e+400\n", "{path}: max_evidence must be a whole number "
                                               "or 'all', not 'inf'"),
-    ("task: fever\nmax_evidence: " + "1" * 30 + "\n", "{path}: max_evidence is too large "
-     "(111111111111111111111111111111); at most 1,000,000"),
+    ("task: fever\nmax_evidence: " + "1" * 19 + "\n", "{path} line 2, key 'max_evidence': the "
+     "number 1111111111111111111 is too large; a policy's numbers have at most 18 digits"),
+    # Python converts at most 4,300 digits: the policy's refusal comes first (it was a
+    # ValueError traceback)
+    ("task: fever\n\nmax_evidence: " + "9" * 5000 + "\n", "{path} line 3, key 'max_evidence': "
+     "the number " + "9" * 40 + "... (5,000 characters) is too large; a policy's numbers have "
+     "at most 18 digits"),
+    ("task: fever\nlabels: [A, " + "9" * 5000 + "]\n", "{path} line 2, key 'labels': the number "
+     + "9" * 40 + "... (5,000 characters) is too large; a policy's numbers have at most 18 "
+     "digits"),
+    ("task: fever\nmax_evidence: " + "1_" * 3000 + "1\n", "{path} line 2, key 'max_evidence': "
+     "the number " + "1_" * 20 + "... (6,001 characters) is too large; a policy's numbers have "
+     "at most 18 digits"),
+    ("- " + "9" * 5000 + "\n", "{path} line 1: the number " + "9" * 40 + "... (5,000 characters) "
+     "is too large; a policy's numbers have at most 18 digits"),
+    # A character YAML refuses is named with its line (PyYAML gives its position)
+    ("task: fever\n\nlabels: [A\x00]\n", "{path} line 3: not a valid YAML policy: the character "
+     "#x0000 (a NUL byte) is not allowed"),
+    ("task: fever\x07\n", "{path} line 1: not a valid YAML policy: the character #x0007 is not "
+     "allowed"),
     ("right: &a [*a]\n", "{path}: the policy expands to more than 10,000 values or 16 levels "
                          "(a repeated or recursive YAML alias?); a policy is a few short lists"),
 ])

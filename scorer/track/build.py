@@ -8,6 +8,7 @@ the earlier folder or the new one, never a mix.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import re
 import shlex
@@ -16,7 +17,7 @@ import tempfile
 from typing import Optional
 
 from scorer.version import __version__
-from scorer import bootstrap, stopping
+from scorer import bootstrap, output, stopping
 from scorer.problems import ScorerError
 from scorer.catalogue import metric_catalogue
 from scorer.textfile import fingerprints
@@ -67,6 +68,9 @@ class TrackResult:
     correction: str = statistics.HOLM
     #: what a reader must know (a -trials too small for the family, ...)
     warnings: list = dataclasses.field(default_factory=list)
+    #: how p_randomization was made: "R trials" and, at the default, how many
+    #: pairs' p-values came from the normal tail
+    randomization: str = ""
 
     @property
     def exit_status(self) -> int:
@@ -313,7 +317,17 @@ def _assemble(task, metric, catalogue, results, samples, options, request, argv,
                        tables.per_hop(results), signature, invocation,
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
-                       found.warnings)
+                       found.warnings, _randomization_note(options, found))
+
+
+def _randomization_note(options: TrackOptions, found) -> str:
+    if not found.rows:
+        return ""
+    if options.trials is not None:
+        return f"p_randomization: {options.trials} trials, Monte Carlo p-values only."
+    return (f"p_randomization: {DEFAULT_TRIALS} trials; {found.tail_pairs} of {len(found.rows)} "
+            f"p-values from the normal approximation of the tail (fewer than "
+            f"{statistics.TAIL_HITS} trials reached the observed difference).")
 
 
 def _seed(request) -> int:
@@ -364,6 +378,8 @@ def check_output_dir(path: str) -> None:
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise ScorerError(f"Could not create {path}: its parent folder does not exist")
+    if output.name_too_long(path):
+        raise ScorerError(f"Could not create {path}: {os.strerror(errno.ENAMETOOLONG)}")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ScorerError(f"Could not create {path}: {os.strerror(13)}")
 
@@ -372,8 +388,15 @@ def _staging_dir(output_dir: Optional[str]) -> str:
     if output_dir is None:
         return tempfile.mkdtemp(prefix="scorer-track-")
     parent = os.path.dirname(os.path.abspath(output_dir))
-    return tempfile.mkdtemp(prefix=f".{os.path.basename(os.path.abspath(output_dir))}.",
-                            suffix=".tmp", dir=parent)
+    return tempfile.mkdtemp(prefix=f".{_aside_name(output_dir)}.", suffix=".tmp", dir=parent)
+
+
+def _aside_name(folder: str) -> str:
+    """The part of ``.NAME.XXXXXXXX.tmp`` (``.old``), a name beside ``folder``
+    (mkdtemp's), that comes from NAME: cut short to fit where NAME fits."""
+    path = os.path.abspath(folder)
+    return output.fitting(os.path.basename(path), os.path.dirname(path),
+                          len("..") + 8 + len(".tmp"))
 
 
 def _move_into_place(staging: str, target: str) -> None:
@@ -382,13 +405,18 @@ def _move_into_place(staging: str, target: str) -> None:
     old = None
     # A signal waits until the folders are swapped (a few renames).
     with stopping.deferred():
-        if os.path.isdir(target):
-            old = tempfile.mkdtemp(prefix=f".{os.path.basename(os.path.abspath(target))}.",
-                                   suffix=".old", dir=os.path.dirname(os.path.abspath(target)))
-            os.rmdir(old)
-            os.rename(target, old)
-        os.chmod(staging, 0o777 & ~_umask())
-        os.rename(staging, target)
+        try:
+            if os.path.isdir(target):
+                old = tempfile.mkdtemp(prefix=f".{_aside_name(target)}.", suffix=".old",
+                                       dir=os.path.dirname(os.path.abspath(target)))
+                os.rmdir(old)
+                os.rename(target, old)
+            os.chmod(staging, 0o777 & ~_umask())
+            os.rename(staging, target)
+        except OSError as error:
+            if old is not None and os.path.isdir(old) and not os.path.exists(target):
+                os.rename(old, target)      # the earlier track stays as it was
+            raise ScorerError(f"Could not write {target}: {error.strerror}")
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
@@ -405,7 +433,8 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared, f
         with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
             f.write(text)
 
-    notes = tables.statistics_notes(result.has_samples, result.correction, result.warnings)
+    notes = tables.statistics_notes(result.has_samples, result.correction, result.warnings,
+                                    result.randomization)
     board = result.leaderboard
     write("leaderboard.csv", tables.csv_text(board))
     write("leaderboard.json", tables.json_text(board))
@@ -477,6 +506,8 @@ def _params_text(result: TrackResult, request, runs, shared) -> str:
         lines.append(f"  {run.name} {status.get(run.name, '')}")
         lines += [f"    {path} {size} {digest}"
                   for path, size, digest in fingerprints(run.files)]
+    if result.randomization:
+        lines += ["", "#Statistics:", f"  {result.randomization}"]
     if result.warnings:
         lines += ["", "#Warnings:"] + [f"  WARNING: {warning}" for warning in result.warnings]
     lines += ["", "#Signature:", result.signature]

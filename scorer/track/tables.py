@@ -24,14 +24,15 @@ NO_SAMPLES_NOTE = ("No bootstrap samples were given (-bootstrap N -seed S, or -s
 CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
 
 
-def statistics_notes(has_samples: bool, correction: str, warnings: list) -> str:
+def statistics_notes(has_samples: bool, correction: str, warnings: list,
+                     randomization: str = "") -> str:
     """What the Markdown tables say under themselves: the correction that decides
     `significant` and `group`, or that there were no samples; every warning."""
     if not has_samples:
         lines = [NO_SAMPLES_NOTE]
     else:
         lines = [f"`significant` and `group`: {CORRECTION_NAMES.get(correction, correction)}-"
-                 f"adjusted p below 0.05."]
+                 f"adjusted p below 0.05." + (f" {randomization}" if randomization else "")]
     return "\n\n".join(lines + [f"WARNING: {warning}" for warning in warnings])
 
 
