@@ -5,6 +5,8 @@ submission.
 """
 from __future__ import annotations
 
+import re
+
 
 def metric_catalogue(task: str, has_index: bool) -> list:
     """(name, title) of every metric a track of ``task`` can rank by, headline first."""
@@ -20,3 +22,22 @@ def metric_catalogue(task: str, has_index: bool) -> list:
     # The reference scorers' own names are the titles (-help explains them).
     shown = {"scifact": "SciFact", "fever": "FEVER"}[task]
     return [(m.name, f"{shown} {m.name}") for m in ordered]
+
+
+def unit_words(task: str) -> tuple:
+    """The word for what a task scores one at a time, and its plural: what the
+    track's page calls the rows of a run's per-unit table (the task record's
+    ``unit`` and ``units`` once every task has one)."""
+    return ("query", "queries") if task == "coldstart" else ("claim", "claims")
+
+
+def is_precision_or_recall(name: str) -> bool:
+    """A metric that has an F1 beside it (``..._precision``, ``..._recall``,
+    Cold Start's ``..._p``, ``..._r``): what a table short of room leaves out first."""
+    return re.search(r"(^|_)(precision|recall|p|r)$", name) is not None
+
+
+def metric_named(title: str, metric: str) -> str:
+    """A metric named once: its title, with its key in brackets when the title
+    does not hold it ("FEVER strict_score", not "FEVER strict_score (strict_score)")."""
+    return title if metric in title else f"{title} ({metric})"

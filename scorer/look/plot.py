@@ -16,6 +16,7 @@ import pandas as pd
 
 from scorer.look.view import INTERVAL_COLUMNS, METRIC_ORDER, PER_HOP_COLUMNS, \
     SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
+from scorer.catalogue import metric_named
 from scorer.output import write_bytes_atomically
 
 DPI = 100            # the single-run picture's PNG
@@ -138,12 +139,6 @@ class _TextMeasure:
                 text, self.font, ismath=False)
             self.cache[text] = width * self.scale
         return self.cache[text]
-
-
-def metric_named(title: str, metric: str) -> str:
-    """The metric's name once: its title, with the key in brackets when the
-    title does not hold it."""
-    return title if metric in title else f"{title} ({metric})"
 
 
 def _side_columns(board: pd.DataFrame) -> list:

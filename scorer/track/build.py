@@ -19,7 +19,7 @@ from typing import Optional
 from scorer.version import __version__
 from scorer import bootstrap, output, stopping
 from scorer.problems import ScorerError
-from scorer.catalogue import metric_catalogue
+from scorer.catalogue import metric_catalogue, unit_words
 from scorer.textfile import fingerprints
 from scorer.track import comparisons, latex, runner, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
@@ -71,6 +71,9 @@ class TrackResult:
     #: how p_randomization was made: "R trials" and, at the default, how many
     #: pairs' p-values came from the normal tail
     randomization: str = ""
+    #: the metrics a leaderboard shows beside the headline (leaderboard.tex, the
+    #: page's table): the policy's leaderboard, else the task's default
+    main_metrics: tuple = ()
 
     @property
     def exit_status(self) -> int:
@@ -317,7 +320,8 @@ def _assemble(task, metric, catalogue, results, samples, options, request, argv,
                        tables.per_hop(results), signature, invocation,
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
-                       found.warnings, _randomization_note(options, found))
+                       found.warnings, _randomization_note(options, found),
+                       tuple(paper_metrics(request, leaderboard.columns)))
 
 
 def _randomization_note(options: TrackOptions, found) -> str:
@@ -440,7 +444,7 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared, f
     write("leaderboard.json", tables.json_text(board))
     write("leaderboard.md", tables.markdown_text(board, notes))
     write("leaderboard.tex", latex.leaderboard_tex(
-        board, result.metric, result.metric_title, paper_metrics(result, request),
+        board, result.metric, result.metric_title, result.main_metrics,
         result.signature, latex.label_for("leaderboard", result.task, result.metric)))
     write("significance.csv", tables.csv_text(result.significance))
     write("significance.md", tables.markdown_text(result.significance, notes))
@@ -461,15 +465,15 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared, f
     write_track_files(track_view(result), staging, figure_width_in=figure_width)
 
 
-def paper_metrics(result: TrackResult, request) -> list:
-    """The metrics leaderboard.tex shows beside the headline: the policy's
-    leaderboard, else the task's default leaderboard (those this track has)."""
+def paper_metrics(request, columns) -> list:
+    """The metrics a leaderboard shows beside the headline: the policy's
+    leaderboard, else the task's default leaderboard (those in ``columns``)."""
     from scorer.competition.scoring import leaderboard_keys
     try:
         keys = leaderboard_keys(request.policy, {"expand": request.expand})
     except ScorerError:   # a leaderboard naming metrics this track did not compute
         keys = request.policy.leaderboard or ()
-    return [key for key in keys if key in result.leaderboard.columns]
+    return [key for key in keys if key in columns]
 
 
 def track_view(result: TrackResult):
@@ -487,7 +491,9 @@ def track_view(result: TrackResult):
                      significance=result.significance if result.has_samples else None,
                      per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
                      signature=result.signature, invocation=invocation,
-                     correction=result.correction, warnings=tuple(result.warnings))
+                     correction=result.correction, warnings=tuple(result.warnings),
+                     main_metrics=tuple(result.main_metrics),
+                     **dict(zip(("unit", "units"), unit_words(result.task))))
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:
