@@ -65,22 +65,23 @@ def command_lines(text: str) -> list:
 
 
 def known_switches(module: str) -> set:
-    from scorer import cli
-    scorer_switches = set(cli.SWITCHES) | {a.lstrip("-") for a in cli.ALIASES}
+    from scorer import switches
+    aliases = {a.lstrip("-") for a in switches.ALIASES}
+    scorer_switches = set(switches.scorer_table()) | aliases
     if module == "scorer":
         return scorer_switches
     if module == "scorer.track":
         from scorer.track.__main__ import TRACK_SWITCHES
-        return scorer_switches | set(TRACK_SWITCHES)
+        return scorer_switches | {switch.name for switch in TRACK_SWITCHES}
     if module == "scorer.competition":
         from scorer.competition.__main__ import OWN_SWITCHES
-        return scorer_switches | set(OWN_SWITCHES)
+        return scorer_switches | {switch.name for switch in OWN_SWITCHES}
     if module == "scorer.diff":
-        from scorer.diff.__main__ import SWITCHES_WITH_VALUE
-        return {s.lstrip("-") for s in SWITCHES_WITH_VALUE} | {"h", "help"}
+        from scorer.diff.__main__ import SWITCHES
+        return set(SWITCHES) | aliases
     if module == "scorer.samples":
-        from scorer.samples import USAGE
-        return set(re.findall(r"^\s+-(\w+)", USAGE, re.M)) | {"h", "help"}
+        from scorer.samples import SWITCHES
+        return set(SWITCHES) | aliases
     raise AssertionError(f"a command the docs show and this test does not know: {module}")
 
 

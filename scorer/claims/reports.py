@@ -83,11 +83,11 @@ def json_text(evaluation: Evaluation, signature_line: str) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def params_text(*, program: str, argv: tuple, cwd: str, policy: Policy,
-                policy_file: str | None, files: tuple, samples_file: str | None,
-                bootstrap: int | None, seed: int | None, signature_line: str) -> str:
-    invocation = " ".join([program, *argv])
-    lines = ["#Invoked as:", f"{cwd}$ {invocation}", "", "#Policy Selected:",
+def params_text(*, invocation: str, policy: Policy, policy_file: str | None, files: tuple,
+                samples_file: str | None, bootstrap: int | None, seed: int | None,
+                signature_line: str) -> str:
+    """``invocation``: ``cwd$ program arguments`` (Request.invocation)."""
+    lines = ["#Invoked as:", invocation, "", "#Policy Selected:",
              f"  task => {policy.task}",
              f"  max_evidence => {_limit_text(policy.max_evidence)}",
              f"  labels => {':'.join(policy.labels)}"]
@@ -147,6 +147,9 @@ def debug_pieces(evaluation: Evaluation):
     max_evidence = evaluation.max_evidence
     yield (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
            f"max_evidence {_limit_text(max_evidence)}\n")
+    if evaluation.debug is not None:
+        yield from evaluation.debug.pieces()
+        return
     if evaluation.task == "scifact":
         for outcome in evaluation.outcomes:
             yield _scifact_claim(outcome, max_evidence)
