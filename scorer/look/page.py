@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from scorer.catalogue import is_precision_or_recall, metric_named
+from scorer.metricnames import is_precision_or_recall, metric_named
 from scorer.look import blocks
 from scorer.look.blocks import Cell, Column, esc, fmt
 from scorer.look.view import HOP_ORDER, METRIC_ORDER, SIGNIFICANCE_LEVEL, TrackView, ordered

@@ -16,7 +16,7 @@ import pandas as pd
 
 from scorer.look.view import INTERVAL_COLUMNS, METRIC_ORDER, PER_HOP_COLUMNS, \
     SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
-from scorer.catalogue import metric_named
+from scorer.metricnames import metric_named
 from scorer.output import write_bytes_atomically
 
 DPI = 100            # the single-run picture's PNG

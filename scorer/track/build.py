@@ -19,12 +19,8 @@ from scorer import bootstrap
 from scorer import request as requests
 from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
-<<<<<<< HEAD
-from scorer.catalogue import metric_catalogue, unit_words
-=======
 from scorer.request import PROGRAM, check_each_file_once
 from scorer.results import per_hop, per_query
->>>>>>> main
 from scorer.textfile import fingerprints
 from scorer.track import comparisons, latex, runner, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
@@ -392,23 +388,12 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared, f
     write_track_files(track_view(result), staging, figure_width_in=figure_width)
 
 
-<<<<<<< HEAD
 def paper_metrics(request, columns) -> list:
-    """The metrics a leaderboard shows beside the headline: the policy's
-    leaderboard, else the task's default leaderboard (those in ``columns``)."""
-    from scorer.competition.scoring import leaderboard_keys
-    try:
-        keys = leaderboard_keys(request.policy, {"expand": request.expand})
-    except ScorerError:   # a leaderboard naming metrics this track did not compute
-        keys = request.policy.leaderboard or ()
-    return [key for key in keys if key in columns]
-=======
-def paper_metrics(result: TrackResult, request) -> list:
-    """The metrics leaderboard.tex shows beside the headline: the policy's
-    leaderboard, else the task's default leaderboard (those this track has)."""
+    """The metrics a leaderboard shows beside the headline (leaderboard.tex, the
+    page's table): the policy's leaderboard, else the task's default (those in
+    ``columns``)."""
     keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard(request)
-    return [key for key in keys if key in result.leaderboard.columns]
->>>>>>> main
+    return [key for key in keys if key in columns]
 
 
 def track_view(result: TrackResult):
@@ -416,7 +401,8 @@ def track_view(result: TrackResult):
     over all hops, not the counts, to keep the page small (per_query.csv has
     everything)."""
     from scorer.look.view import TrackView
-    scores = tasks.get(result.task).shown_per_query(result.per_query)
+    task = tasks.get(result.task)
+    scores = task.shown_per_query(result.per_query)
     # -jobs changes no number: the page leaves it out, so it is the same for every N.
     invocation = re.sub(r" -jobs \S+", "", result.invocation)
     return TrackView(metric=result.metric, metric_title=result.metric_title,
@@ -426,7 +412,7 @@ def track_view(result: TrackResult):
                      signature=result.signature, invocation=invocation,
                      correction=result.correction, warnings=tuple(result.warnings),
                      main_metrics=tuple(result.main_metrics),
-                     **dict(zip(("unit", "units"), unit_words(result.task))))
+                     unit=task.unit, units=task.units)
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:

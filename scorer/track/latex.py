@@ -39,7 +39,7 @@ from typing import Optional
 import pandas as pd
 
 from scorer import linebreaks
-from scorer.catalogue import is_precision_or_recall, metric_named
+from scorer.metricnames import is_precision_or_recall, metric_named
 
 #: Column width of a two-column page (ACL 219 pt, article's twocolumn 229.5 pt).
 COLUMN_WIDTH_PT = 219.0
