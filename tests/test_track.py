@@ -235,6 +235,9 @@ def test_coin_flips_do_not_depend_on_the_block_size(monkeypatch):
     monkeypatch.setattr(statistics, "_TRIAL_BLOCK", 7)
     blocks = np.vstack(list(statistics.coin_flips(30, 70, seed=9)))
     assert np.array_equal(whole, blocks)
+    monkeypatch.setattr(statistics, "_TRIAL_CELLS", 150)     # 2 trials of 70 units a block
+    cells = list(statistics.coin_flips(30, 70, seed=9))
+    assert len(cells) == 15 and np.array_equal(whole, np.vstack(cells))
     assert 0.4 < whole.mean() < 0.6
 
 

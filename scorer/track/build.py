@@ -67,6 +67,9 @@ class TrackResult:
     correction: str = statistics.HOLM
     #: what a reader must know (a -trials too small for the family, ...)
     warnings: list = dataclasses.field(default_factory=list)
+    #: how p_randomization was made: "R trials" and, at the default, how many
+    #: pairs' p-values came from the normal tail
+    randomization: str = ""
 
     @property
     def exit_status(self) -> int:
@@ -308,7 +311,17 @@ def _assemble(task, metric, catalogue, results, samples, options, request, argv,
                        tables.per_hop(results), signature, invocation,
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
-                       found.warnings)
+                       found.warnings, _randomization_note(options, found))
+
+
+def _randomization_note(options: TrackOptions, found) -> str:
+    if not found.rows:
+        return ""
+    if options.trials is not None:
+        return f"p_randomization: {options.trials} trials, Monte Carlo p-values only."
+    return (f"p_randomization: {DEFAULT_TRIALS} trials; {found.tail_pairs} of {len(found.rows)} "
+            f"p-values from the normal approximation of the tail (fewer than "
+            f"{statistics.TAIL_HITS} trials reached the observed difference).")
 
 
 def _seed(request) -> int:
@@ -414,7 +427,8 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
         with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
             f.write(text)
 
-    notes = tables.statistics_notes(result.has_samples, result.correction, result.warnings)
+    notes = tables.statistics_notes(result.has_samples, result.correction, result.warnings,
+                                    result.randomization)
     board = result.leaderboard
     write("leaderboard.csv", tables.csv_text(board))
     write("leaderboard.json", tables.json_text(board))
@@ -485,6 +499,8 @@ def _params_text(result: TrackResult, request, runs, shared) -> str:
         lines.append(f"  {run.name} {status.get(run.name, '')}")
         lines += [f"    {path} {size} {digest}"
                   for path, size, digest in fingerprints(run.files)]
+    if result.randomization:
+        lines += ["", "#Statistics:", f"  {result.randomization}"]
     if result.warnings:
         lines += ["", "#Warnings:"] + [f"  WARNING: {warning}" for warning in result.warnings]
     lines += ["", "#Signature:", result.signature]

@@ -24,14 +24,15 @@ NO_SAMPLES_NOTE = ("No bootstrap samples were given (-bootstrap N -seed S, or -s
 CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
 
 
-def statistics_notes(has_samples: bool, correction: str, warnings: list) -> str:
+def statistics_notes(has_samples: bool, correction: str, warnings: list,
+                     randomization: str = "") -> str:
     """What the Markdown tables say under themselves: the correction that decides
     `significant` and `group`, or that there were no samples; every warning."""
     if not has_samples:
         lines = [NO_SAMPLES_NOTE]
     else:
         lines = [f"`significant` and `group`: {CORRECTION_NAMES.get(correction, correction)}-"
-                 f"adjusted p below 0.05."]
+                 f"adjusted p below 0.05." + (f" {randomization}" if randomization else "")]
     return "\n\n".join(lines + [f"WARNING: {warning}" for warning in warnings])
 
 
@@ -117,6 +118,19 @@ def json_value(value):
 
 
 def markdown_text(frame: pd.DataFrame, note: str = "") -> str:
-    text = frame.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
+    """The table for reading, at 4 decimals.  A p-value below what 4 decimals
+    show reads '<0.0001' (as in significance.tex), not 0.0000, which would
+    claim a p of zero; the CSV and JSON twins hold every digit."""
+    shown = frame.copy()
+    for column in (c for c in shown.columns if str(c).startswith("p_")):
+        shown[column] = [_p_text(value) for value in shown[column]]
+    text = shown.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
     return text + (f"\n{note}\n" if note else "")
 
+
+def _p_text(value) -> str:
+    """A p-value as markdown_text shows it: 4 decimals, or '<0.0001' below
+    what 4 decimals show; empty where there is none."""
+    if value is None or pd.isna(value):
+        return ""
+    return "<0.0001" if value < 0.0001 else f"{value:.4f}"
