@@ -8,7 +8,7 @@ writes them (atomically) and the error log.  Fatal input problems raise
 from __future__ import annotations
 
 from scorer import quickexit
-from scorer.claims import fever, reports, scifact
+from scorer.claims import reports
 from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
 from scorer.limits import shorten
@@ -68,6 +68,7 @@ def looks_like(path: str, task: str) -> str | None:
 
 def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     if policy.task == "scifact":
+        from scorer.claims import scifact
         if len(files) != 2:
             raise ScorerError(f"scifact needs two files, the gold claims then the "
                               f"predictions; {len(files)} given")
@@ -75,6 +76,7 @@ def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
         quickexit.keep(inputs)
         return scifact.evaluate(inputs, policy, problems)
     if policy.task == "fever":
+        from scorer.claims import fever
         inputs = fever.read_inputs(files)
         # The parsed files outlive the run in a command-line process: freeing
         # them line by line costs a twentieth of a FEVER run (scorer/quickexit.py).
@@ -155,7 +157,9 @@ def gold_keys(task: str, gold_path: str) -> tuple:
     leaderboard, whose shared samples are checked (:func:`check_sample_ids`)
     before any run is scored."""
     if task == "scifact":
+        from scorer.claims import scifact
         return scifact.gold_keys(scifact.read_gold(gold_path))
+    from scorer.claims import fever
     return fever.gold_keys(fever.read_gold(gold_path))
 
 
