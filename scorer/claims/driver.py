@@ -97,7 +97,10 @@ def sample_set(request: Request, evaluation: Evaluation) -> tuple[SampleSet | No
     if request.bootstrap is not None:
         if request.bootstrap < 0:
             raise ScorerError("the number of bootstrap samples must not be negative")
-        from scorer.bootstrap import generate
+        from scorer.bootstrap import MAX_DRAWS, generate
+        if request.bootstrap * len(evaluation.keys) > MAX_DRAWS:
+            from scorer.claims.resample import DrawnClaims
+            return DrawnClaims(evaluation.keys, request.bootstrap, request.seed), True
         groups = [(key, (key,)) for key in evaluation.keys]
         return generate(groups, request.bootstrap, request.seed), True
     return None, False
@@ -211,11 +214,19 @@ def score(request: Request, problems: Problems, samples: SampleSet | None = None
     if samples is None:
         return Outcome(Reports.from_pairs(texts), evaluation)
     from scorer.claims import resample
-    values = _sample_values(evaluation, samples)
+    drawn = isinstance(samples, resample.DrawnClaims)
+    values = samples.values(evaluation.task, evaluation.columns) if drawn else \
+        _sample_values(evaluation, samples)
     rows = resample.confidence_rows(values, evaluation.metrics)
     names = reports.metric_names(evaluation.task)
     texts.append(("samplescores", reports.samplescores_text(samples.numbers, values)))
     texts.append(("confidence", reports.confidence_text(rows, names)))
-    if generated:
+    if drawn:
+        problems.record("CLAIM_WARNING",
+                        f"{len(samples):,} samples of {len(evaluation.keys):,} claims are "
+                        f"{len(samples) * len(evaluation.keys):,} draws: too many to write to "
+                        f".bootsamples (as text, several GB), which is not written; the same "
+                        f"-bootstrap and -seed draw the same samples again")
+    elif generated:
         texts.append(("bootsamples", samples.lines))
     return Outcome(Reports.from_pairs(texts), evaluation, samples)

@@ -57,6 +57,8 @@ def signature(policy: Policy, samples: SampleSet | None, seed: int | None) -> st
 def _samples_digest(samples: SampleSet | None) -> str:
     if samples is None:
         return "none"
+    if hasattr(samples, "digest"):          # resample.DrawnClaims: not kept
+        return samples.digest()
     from scorer.bootstrap import samples_digest
     return samples_digest(samples)
 
