@@ -22,6 +22,7 @@ import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 import workload  # noqa: E402
@@ -52,6 +53,61 @@ def make_track(n_runs: int, ldc_queries: int) -> str:
                     columns[2] = runid
                     f.write("\t".join(columns) + "\n")
     return directory
+
+
+#: FEVER labels, which a run's predictions are changed among.
+FEVER_LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+
+
+def make_fever_track(n_runs: int, n_claims: int) -> str:
+    """A FEVER track: the gold of ``gen_fever.py --seed 5 --random N`` (beside
+    the project, ../shared/tools) and ``n_runs`` prediction files made from
+    its predictions: run r changes each claim's predicted label with its own
+    probability (0.05 to 0.5, seeded) and drops its predicted evidence half
+    as often, so the runs differ as systems do."""
+    directory = os.path.join(OUT, f"fever-track-{n_runs}x{n_claims}")
+    runs = os.path.join(directory, "runs")
+    if os.path.isdir(runs) and len(os.listdir(runs)) == n_runs:
+        return directory
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(runs)
+    generator = os.path.join(os.path.dirname(ROOT), "shared", "tools", "gen_fever.py")
+    import subprocess
+    subprocess.run([sys.executable, generator, "--seed", "5", "--random", str(n_claims - 29),
+                    "--out", directory], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(directory, "predictions.jsonl"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    os.remove(os.path.join(directory, "predictions.jsonl"))
+    rng = random.Random(1)
+    for r in range(n_runs):
+        change = 0.05 + 0.45 * r / max(1, n_runs - 1)
+        out = []
+        for line in lines:
+            draw = rng.random()
+            if draw < change:
+                head, _sep, rest = line.partition('"predicted_label": "')
+                label, _sep, tail = rest.partition('"')
+                line = f'{head}"predicted_label": "{rng.choice(FEVER_LABELS)}"{tail}'
+                if draw < change / 2:
+                    line = line[:line.index('"predicted_evidence": ')] + \
+                        '"predicted_evidence": []}'
+            out.append(line + "\n")
+        with open(os.path.join(runs, f"run{r:03d}.jsonl"), "w", encoding="utf-8") as f:
+            f.writelines(out)
+    return directory
+
+
+def folder_bytes(folder: str) -> dict:
+    """Bytes on disk under ``folder``: {'runs': ..., 'samples': ..., 'tables': ...}."""
+    sizes = {"runs": 0, "samples": 0, "tables": 0}
+    for where, _dirs, names in os.walk(folder):
+        for name in names:
+            size = os.path.getsize(os.path.join(where, name))
+            kind = "runs" if os.sep + "runs" + os.sep in os.path.join(where, name) + os.sep \
+                and os.path.relpath(where, folder) != "." else \
+                "samples" if "bootsamples" in name else "tables"
+            sizes[kind] += size
+    return sizes
 
 
 def main() -> int:
