@@ -4,7 +4,8 @@
 #              scorer when ../ColdStart has it; BENCH_ARGS="--no-perl" skips it), the
 #              claim tasks beside their reference scorers when found (CLAIMS_BENCH_ARGS),
 #              whole tracks (TRACK_BENCH_ARGS, by default a FEVER track of 10 runs x
-#              100,029 claims too), the track page (make bench-page alone), then the
+#              100,029 claims too), the tests' calibration on exchangeable runs, the
+#              track page (make bench-page alone), then the
 #              leaderboard's scoring program against a direct run
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 # make docs  - set up .venv with the docs extra if needed, build the site into
@@ -44,6 +45,7 @@ bench: $(STAMP)
 	$(PY) bench/run_bench.py $(BENCH_ARGS)
 	$(PY) bench/claims_bench.py $(CLAIMS_BENCH_ARGS)
 	$(PY) bench/track_bench.py $(TRACK_BENCH_ARGS)
+	$(PY) bench/calibration_bench.py
 	$(PY) bench/page_bench.py
 	$(PY) bench/competition_bench.py
 

@@ -10,8 +10,13 @@ submission: run r keeps each SF query's answers with its own probability
 coverage.  The whole track runs with ``-bootstrap SAMPLES -seed 1`` as one
 child process; the table shows its wall seconds, CPU seconds (all
 processes), and peak memory (the largest resident set of the track's
-processes).  Targets: 20 runs x 500 LDC queries x 1,000 samples
-under 60 s on 2 cores; 100 x 200 x 1,000 under 2 minutes and 2 GB.
+processes), then what the statistics could say at the default resolution
+(10,000 trials and the normal tail beyond them): the pairs tested, how many
+are significant after Holm, the smallest Holm-adjusted p (at most 0.005 is
+the target), the largest group number, and the folder's size on disk against
+the runs' reports without samples files plus one track.bootsamples (at most
+1.2x).  Targets: 20 runs x 500 LDC queries x 1,000 samples under 60 s on 2
+cores; 100 x 200 x 1,000 under 2 minutes and 2 GB.
 """
 from __future__ import annotations
 
@@ -115,6 +120,31 @@ def folder_bytes(folder: str) -> dict:
     return sizes
 
 
+def statistics_figures(folder: str) -> tuple:
+    """(pairs, significant pairs, smallest p_holm, groups, the folder's size on disk
+    over its reports without samples files plus one track.bootsamples)."""
+    import csv
+    try:
+        with open(os.path.join(folder, "significance.csv"), encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        with open(os.path.join(folder, "leaderboard.csv"), encoding="utf-8") as f:
+            groups = [int(r["group"]) for r in csv.DictReader(f) if r["group"]]
+    except OSError:
+        return 0, 0, float("nan"), 0, float("nan")
+    significant = sum(r["significant"] == "True" for r in rows)
+    smallest = min((float(r["p_holm"]) for r in rows), default=float("nan"))
+    seen, on_disk, without = set(), 0, 0
+    for directory, _folders, names in os.walk(folder):
+        for name in names:
+            status = os.stat(os.path.join(directory, name))
+            if status.st_ino not in seen:
+                seen.add(status.st_ino)
+                on_disk += status.st_size
+            if name not in ("run.bootsamples", "run.sample"):
+                without += status.st_size
+    return len(rows), significant, smallest, max(groups, default=0), on_disk / max(without, 1)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -128,7 +158,8 @@ def main() -> int:
     cache_bytecode()
     os.makedirs(OUT, exist_ok=True)
     print(f"{'runs x LDC queries':>20} {'samples':>8} {'wall s':>8} {'CPU s':>8} "
-          f"{'peak MiB':>9}  status")
+          f"{'peak MiB':>9} {'pairs':>6} {'signif.':>7} {'min p_holm':>10} {'groups':>6} "
+          f"{'size x':>6}  status")
     failed = False
     for size in args.tracks.split(","):
         n_runs, ldc_queries = (int(x) for x in size.split("x"))
@@ -140,8 +171,10 @@ def main() -> int:
                    "-output_dir", target, "ldc-query.xml", "qrel.txt", "runs"]
         result = measure(command, directory, os.path.join(directory, "track"))
         failed |= result.status != "ok"
+        pairs, significant, smallest, groups, ratio = statistics_figures(target)
         print(f"{size:>20} {args.samples:>8} {result.seconds:8.1f} {result.cpu_seconds:8.1f} "
-              f"{result.peak_mib:9.0f}  {result.status}")
+              f"{result.peak_mib:9.0f} {pairs:>6} {significant:>7} {smallest:>10.3g} "
+              f"{groups:>6} {ratio:>6.2f}  {result.status}")
     for size in filter(None, args.fever.split(",")):
         n_runs, n_claims = (int(x) for x in size.split("x"))
         directory = make_fever_track(n_runs, n_claims)

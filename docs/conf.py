@@ -9,12 +9,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "_ext"))
 sys.path.insert(0, os.path.dirname(HERE))
 
-import scorer  # noqa: E402
+from scorer.version import __version__  # noqa: E402
 
 project = "scorer"
 author = "the scorer authors"
 copyright = "the scorer authors"
-release = version = scorer.__version__
+release = version = __version__
 
 extensions = [
     "myst_parser",
@@ -38,7 +38,7 @@ nitpicky = True
 autodoc_typehints = "none"
 autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "undoc-members": False}
-add_module_names = False
+add_module_names = True
 
 html_theme = "alabaster"
 html_title = f"scorer {release}"

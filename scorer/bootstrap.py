@@ -22,11 +22,23 @@ import numpy as np
 
 from scorer.limits import MAX_DIGITS, has_lone_surrogate, is_short_number, shorten
 from scorer.problems import ScorerError
+from scorer.textfile import open_input
 
 #: Groups with at most this many ids get a uniform random order from one
 #: random number (an index into all their permutations); larger groups fall
 #: back to one shuffle each.
 _MAX_TABULATED_GROUP = 6
+#: Cells (samples x columns, and drawn columns) one counting step holds at a
+#: time in ``SampleSet._count``: 32 MB of counts, whatever the number of samples.
+_COUNT_CELLS = 4_000_000
+#: Samples written (and fingerprinted) a block at a time, and their draws at most.
+_SAMPLES_A_BLOCK = 10_000
+_DRAWS_A_BLOCK = 200_000
+#: Characters of the pieces the samples file is written in.
+_PIECE_CHARACTERS = 1 << 16
+#: Draws a sample from which it is counted alone (one bincount of its own: as
+#: fast as any, and no larger blocks of memory); shorter ones, many at once.
+_LONG_SAMPLE = 64
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,14 +78,50 @@ class SampleSet:
         return "".join(self.lines())
 
     def lines(self, render=None):
-        """The samples file line by line (a generator: files of thousands of
-        samples are written without holding them whole).  ``render`` maps an
-        element to its text (default: the samples-file form)."""
+        """The samples file, whole lines at a time (a generator: files of
+        millions of samples are written without holding them whole): short
+        lines gathered into pieces of about _PIECE_CHARACTERS, a long line (a
+        sample of 2,000 LDC queries) alone, not copied once more.  ``render``
+        maps an element to its text (default: the samples-file form)."""
         render = render or Element.text
         rendered = np.array([render(element) for element in self.elements] or [""], dtype=object)
-        for number, draw in zip(self.numbers, self.draws):
-            parts = rendered[np.asarray(draw, dtype=np.intp)] if len(draw) else []
-            yield " ".join([str(number), *parts]) + "\n"
+        for numbers, lengths, drawn in self._blocks():
+            texts = rendered[drawn].tolist()
+            piece, size, position = [], 0, 0
+            for number, length in zip(numbers, lengths):
+                line = " ".join([str(number), *texts[position:position + length]]) + "\n"
+                position += length
+                if len(line) >= _PIECE_CHARACTERS:
+                    if piece:
+                        yield "".join(piece)
+                        piece, size = [], 0
+                    yield line
+                    continue
+                piece.append(line)
+                size += len(line)
+                if size >= _PIECE_CHARACTERS:
+                    yield "".join(piece)
+                    piece, size = [], 0
+            if piece:
+                yield "".join(piece)
+
+    def _blocks(self):
+        """(numbers, draw lengths, every draw's elements in one array) for each
+        block of samples, of at most _SAMPLES_A_BLOCK samples and (but for a
+        sample alone) _DRAWS_A_BLOCK draws: a million samples are a few hundred
+        numpy calls, and 10,000 samples of 2,000 draws hold no more at a time."""
+        lengths = np.fromiter(map(len, self.draws), dtype=np.int64, count=len(self.draws))
+        ends = np.cumsum(lengths)
+        first = 0
+        while first < len(lengths):
+            before = ends[first - 1] if first else 0
+            stop = int(np.searchsorted(ends, before + _DRAWS_A_BLOCK, side="right"))
+            stop = min(max(stop, first + 1), first + _SAMPLES_A_BLOCK)
+            draws = self.draws[first:stop]
+            drawn = np.concatenate(draws).astype(np.intp, copy=False) if ends[stop - 1] > before \
+                else np.zeros(0, dtype=np.intp)
+            yield self.numbers[first:stop], lengths[first:stop].tolist(), drawn
+            first = stop
 
     def multiplicities(self, ids: Sequence[str], first_only: bool = False, key=None,
                        start: int = 0, stop: Optional[int] = None) -> np.ndarray:
@@ -101,9 +149,12 @@ class SampleSet:
 
     def _count(self, columns: list, width: int, start: int, stop: Optional[int]) -> np.ndarray:
         """Matrix (samples start:stop x width): how often each column occurs,
-        a draw of element e counting once in each of ``columns[e]``.  One
-        bincount a sample over a table of each element's columns (padded with
-        column ``width``, dropped): faster than a sparse product or ``np.add.at``."""
+        a draw of element e counting once in each of ``columns[e]``.  A table
+        of each element's columns (padded with column ``width``, dropped), and
+        a bincount a sample, or for short samples one over a block of them at
+        a time, each sample's cells offset by its row: a million samples of
+        one LDC query are a few numpy calls, not a million (faster than a
+        sparse product or ``np.add.at`` too)."""
         draws = self.draws[start:stop]
         result = np.zeros((len(draws), width), dtype=np.int32)
         most = max(map(len, columns), default=0)
@@ -112,11 +163,25 @@ class SampleSet:
         table = np.full((len(columns), most), width, dtype=np.intp)
         for e, element_columns in enumerate(columns):
             table[e, :len(element_columns)] = element_columns
-        if most == 1:
-            table = table[:, 0]
-        for i, draw in enumerate(draws):
-            if len(draw):
-                result[i] = np.bincount(table[draw].ravel(), minlength=width + 1)[:width]
+        lengths = np.fromiter(map(len, draws), dtype=np.intp, count=len(draws))
+        if len(draws) and lengths.mean() >= _LONG_SAMPLE:
+            flat = table[:, 0] if most == 1 else table
+            for i, draw in enumerate(draws):
+                if len(draw):
+                    result[i] = np.bincount(flat[draw].ravel(), minlength=width + 1)[:width]
+            return result
+        # Samples a block: the block's cells and its draws' columns stay small.
+        rows = max(1, min(_COUNT_CELLS // (width + 1),
+                          _COUNT_CELLS // max(1, most * int(lengths.max(initial=1)))))
+        for first in range(0, len(draws), rows):
+            block, counted = draws[first:first + rows], lengths[first:first + rows]
+            if not counted.any():
+                continue
+            drawn = np.concatenate(block).astype(np.intp, copy=False)
+            cells = table[drawn] + (np.repeat(np.arange(len(block)), counted)
+                                    * (width + 1))[:, None]
+            counts = np.bincount(cells.ravel(), minlength=len(block) * (width + 1))
+            result[first:first + len(block)] = counts.reshape(len(block), width + 1)[:, :width]
         return result
 
 
@@ -225,13 +290,14 @@ _READ_BUFFER = 1 << 20
 
 
 def read_samples(path: str) -> SampleSet:
+    # A large buffer: lines of 100,000 characters are read in one piece
+    # rather than grown 8 KiB at a time (a fifth of the parse).
+    f = open_input(path, buffering=_READ_BUFFER)
     try:
-        # A large buffer: lines of 100,000 characters are read in one piece
-        # rather than grown 8 KiB at a time (a fifth of the parse).
-        with open(path, "rb", buffering=_READ_BUFFER) as f:
+        with f:
             return parse_samples(f, path)
     except OSError as error:
-        raise ScorerError(f"Could not open {path}: {error.strerror}")
+        raise ScorerError(f"Could not read {path}: {error.strerror}")
 
 
 #: The most samples one run may draw; more is a typing mistake, not a bootstrap.
@@ -416,9 +482,15 @@ def samples_digest(samples: Optional[SampleSet]) -> str:
                                             "little") for e in samples.elements] or [0],
                             dtype="<u8")
     digest = hashlib.sha256()
-    for number, draw in zip(samples.numbers, samples.draws):
-        digest.update(f"#{number}:{len(draw)}".encode("ascii"))
-        digest.update(fingerprints[np.asarray(draw, dtype=np.intp)].tobytes())
+    # Per sample "#N:LENGTH" and its elements' fingerprints, a block at a time.
+    for numbers, lengths, drawn in samples._blocks():
+        data = fingerprints[drawn].tobytes()
+        parts, position = [], 0
+        for number, length in zip(numbers, lengths):
+            parts.append(f"#{number}:{length}".encode("ascii"))
+            parts.append(data[position:position + 8 * length])
+            position += 8 * length
+        digest.update(b"".join(parts))
     return digest.hexdigest()[:12]
 
 

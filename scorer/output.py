@@ -104,16 +104,32 @@ def _name_max(directory: str) -> int:
         return 255
 
 
+def name_too_long(path: str) -> bool:
+    """True when the last part of ``path`` is longer than its folder's file
+    system allows."""
+    absolute = os.path.abspath(path)
+    return len(os.fsencode(os.path.basename(absolute))) > _name_max(os.path.dirname(absolute))
+
+
 def check_names(paths) -> None:
     """Fail before anything is written when a file cannot take one of these
     names: a directory in the way, or a name too long for the file system
     (either would stop the renames half-way)."""
     for path in paths:
-        directory = os.path.dirname(os.path.abspath(path))
-        if len(os.fsencode(os.path.basename(path))) > _name_max(directory):
+        if name_too_long(path):
             raise ScorerError(f"Could not open {path}: {os.strerror(errno.ENAMETOOLONG)}")
         if os.path.isdir(path):
             raise ScorerError(f"Could not open {path}: {os.strerror(errno.EISDIR)}")
+
+
+def fitting(name: str, directory: str, more: int) -> str:
+    """``name`` cut short (by whole characters) so that ``more`` bytes can be
+    added to it in a file name of ``directory``: a temporary name made from
+    a final name fits wherever the final name fits."""
+    room = _name_max(directory) - more
+    while name and len(os.fsencode(name)) > room:
+        name = name[:-1]
+    return name
 
 
 def _create_temporary(path: str, directory: str) -> tuple:
@@ -128,12 +144,9 @@ def _create_temporary(path: str, directory: str) -> tuple:
     does the same, but importing it costs a twentieth of a small run.)
     """
     name = os.path.basename(path)
-    limit = _name_max(directory)
     for _attempt in range(_TEMPORARY_ATTEMPTS):
         unique = f"{os.getpid():x}-{next(_temporary_count):x}-{os.urandom(4).hex()}"
-        room = limit - len(f"..{unique}{_TEMPORARY_SUFFIX}")
-        while len(os.fsencode(name)) > room:
-            name = name[:-1]
+        name = fitting(name, directory, len(f"..{unique}{_TEMPORARY_SUFFIX}"))
         temporary = os.path.join(directory, f".{name}.{unique}{_TEMPORARY_SUFFIX}")
         try:
             return os.open(temporary, _TEMPORARY_FLAGS, 0o666), temporary
@@ -210,6 +223,8 @@ class FileSet:
             with f:
                 if isinstance(text, (str, bytes)):
                     f.write(text)
+                elif sys.stderr.isatty():
+                    f.writelines(_tallied(text, path))
                 else:
                     f.writelines(text)
         except OSError as error:
@@ -253,6 +268,17 @@ class FileSet:
         for temporary, _path in self._temporaries:
             _remove(temporary)
         self._temporaries = []
+
+
+def _tallied(pieces, path: str):
+    """The pieces, the megabytes written shown on a terminal when writing
+    takes long (a .samplescores of a million samples holds 1.3 GB)."""
+    from scorer.progress import Tally
+    tally = Tally(f"writing {path}")
+    for piece in pieces:
+        yield piece
+        tally.advance(len(piece))
+    tally.done()
 
 
 def write_files(texts: dict, obsolete=()) -> None:

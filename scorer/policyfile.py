@@ -23,8 +23,12 @@ that the two agree on generated documents.
 """
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 
+from scorer.limits import MAX_DIGITS, shorten
 from scorer.problems import ScorerError
 
 #: Words YAML 1.1 resolves to something other than text (yes, On, NULL...),
@@ -148,6 +152,40 @@ def subset_document(text: str):
     return data or None
 
 
+def read(path: str, max_bytes: int) -> str:
+    """The text of the policy file ``path``: a regular file of at most
+    ``max_bytes`` bytes, read no further than that (a device such as
+    ``/dev/zero``, a pipe or a file that keeps growing is refused at once,
+    not read until memory runs out)."""
+    from scorer.textfile import decode
+    try:
+        f = open(path, "rb")
+    except IsADirectoryError:
+        raise ScorerError(f"Could not open policy file {path}: {os.strerror(errno.EISDIR)}")
+    except OSError as error:
+        raise ScorerError(f"Could not open policy file {path}: {error.strerror or error}")
+    with f:
+        try:
+            status = os.fstat(f.fileno())
+            if stat.S_ISDIR(status.st_mode):
+                raise ScorerError(f"Could not open policy file {path}: "
+                                  f"{os.strerror(errno.EISDIR)}")
+            if not stat.S_ISREG(status.st_mode):
+                raise ScorerError(f"{path}: not a regular file (a device, a pipe or a socket); "
+                                  f"a policy is a file")
+            size = status.st_size
+            data = f.read(max_bytes + 1) if size <= max_bytes else b""
+        except OSError as error:
+            raise ScorerError(f"Could not read policy file {path}: {error.strerror or error}")
+    if size > max_bytes:
+        raise ScorerError(f"{path}: {size:,} bytes is too large for a policy file "
+                          f"(at most {max_bytes:,})")
+    if len(data) > max_bytes:       # (it grew as it was read)
+        raise ScorerError(f"{path}: more than {max_bytes:,} bytes, too large for a policy "
+                          f"file")
+    return decode(path, data)
+
+
 def load(text: str, path: str):
     """The value of the policy file ``path`` whose text is ``text``: read here
     when it keeps to the subset, else by PyYAML."""
@@ -178,6 +216,20 @@ def _policy_loader():
                 return yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
             return super().resolve(kind, value, implicit)
 
+        def construct_yaml_int(self, node):
+            # Python converts at most 4,300 digits (a ValueError beyond); a
+            # policy's numbers have a few.
+            self._check_length(node, None)
+            return super().construct_yaml_int(node)
+
+        def _check_length(self, node, key) -> None:
+            digits = node.value.lstrip("+-").replace("_", "")
+            if len(digits) > MAX_DIGITS:
+                named = f", key '{key}'" if key is not None else ""
+                raise ScorerError(f"{self.name} line {node.start_mark.line + 1}{named}: the "
+                                  f"number {shorten(node.value)} is too large; a policy's "
+                                  f"numbers have at most {MAX_DIGITS} digits")
+
         def construct_mapping(self, node, deep=False):
             # YAML keeps the last of two equal keys without a word; in a policy that hides
             # a choice.
@@ -205,13 +257,18 @@ def _policy_loader():
                 if isinstance(item, yaml.SequenceNode):
                     stack.extend(item.value)
                 elif isinstance(item, yaml.ScalarNode) and item.tag == INT_TAG \
-                        and item.style is None and not _DECIMAL.fullmatch(item.value):
+                        and item.style is None:
+                    self._check_length(item, key)
+                    if _DECIMAL.fullmatch(item.value):
+                        continue
                     read = self.construct_yaml_int(item)
                     raise ScorerError(f"{self.name} line {item.start_mark.line + 1}, key "
                                       f"'{key}': the number {item.value} is not written in "
                                       f"decimal (YAML 1.1 reads it as {read}); write it "
                                       f"without leading zeros, 0x, 0b or _")
 
+    # (PyYAML's table of constructors holds its own function, not the method's name)
+    PolicyLoader.add_constructor(INT_TAG, PolicyLoader.construct_yaml_int)
     _loader_class = PolicyLoader
     return _loader_class
 
@@ -230,8 +287,21 @@ def load_with_pyyaml(text: str, path: str):
     except RecursionError:
         raise ScorerError(f"{path}: the policy is nested too deeply; a policy is a few short "
                           f"lists")
+    except yaml.reader.ReaderError as error:
+        # A character YAML does not allow (a NUL byte, say): PyYAML gives its
+        # place in the text, not its line.
+        line = text.count("\n", 0, error.position) + 1
+        character = error.character if isinstance(error.character, int) \
+            else ord(error.character)
+        raise ScorerError(f"{path} line {line}: not a valid YAML policy: the character "
+                          f"#x{character:04x}{_CHARACTER_NAMES.get(character, '')} is not "
+                          f"allowed")
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
         raise ScorerError(f"{path}{where}: not a valid YAML policy: "
                           f"{getattr(error, 'problem', None) or error}")
+
+
+#: Names of characters YAML refuses that a policy file may hold by mistake.
+_CHARACTER_NAMES = {0: " (a NUL byte)", 0x7f: " (DEL)"}

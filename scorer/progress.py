@@ -40,3 +40,38 @@ class Progress:
         if self.enabled:
             self.stream.write("\n")
             self.stream.flush()
+
+
+class Tally:
+    """How much of a job of unknown size is done (the megabytes of a report
+    being written), on a terminal only, and only once the job has taken
+    ``after`` seconds: the many quick ones say nothing."""
+
+    def __init__(self, label: str, after: float = 1.0, stream=None):
+        self.stream = stream or sys.stderr
+        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.label = label
+        self.after = after
+        self.amount = 0
+        self.shown = False
+        self._last = 0.0
+        self._start = time.monotonic()
+
+    def advance(self, amount: int) -> None:
+        self.amount += amount
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._start < self.after or now - self._last < 0.2:
+            return
+        self._last = now
+        self.shown = True
+        self.stream.write(f"\r{self.label}: {self.amount / 1e6:,.0f} MB "
+                          f"({now - self._start:.1f} s)   ")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write(f"\r{self.label}: {self.amount / 1e6:,.0f} MB, done "
+                              f"({time.monotonic() - self._start:.1f} s)   \n")
+            self.stream.flush()

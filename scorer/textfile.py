@@ -2,7 +2,9 @@
 that cannot be opened or is not UTF-8 (file and line named)."""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 from scorer.problems import ScorerError
 
@@ -14,11 +16,40 @@ def read_text(path: str) -> str:
 def read_bytes(path: str) -> bytes:
     """The file's bytes (for screens that are faster on bytes than on text);
     :func:`decode` makes them the text :func:`read_text` gives."""
+    f = open_input(path)
     try:
-        with open(path, "rb") as f:
+        with f:
             return f.read()
     except OSError as error:
+        raise ScorerError(f"Could not read {path}: {error.strerror or error}")
+
+
+def open_input(path: str, buffering: int = -1):
+    """``open(path, "rb")``, or a ScorerError naming the file: one that cannot
+    be opened, or a device (``/dev/zero`` never ends, ``/dev/urandom``
+    neither, a terminal waits for typing; ``/dev/null`` reads as an empty
+    file).  A pipe is read as a file is."""
+    try:
+        f = open(path, "rb", buffering=buffering)
+    except OSError as error:
         raise ScorerError(f"Could not open {path}: {error.strerror or error}")
+    try:
+        mode = os.fstat(f.fileno()).st_mode
+        device = (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not _is_null(f)
+    except OSError:
+        device = False
+    if device:
+        f.close()
+        raise ScorerError(f"{path}: a device, not a file (it may never end); give a file")
+    return f
+
+
+def _is_null(f) -> bool:
+    """True when ``f`` is open on the null device (read: nothing)."""
+    try:
+        return os.path.samestat(os.fstat(f.fileno()), os.stat(os.devnull))
+    except OSError:
+        return False
 
 
 #: Bytes read at a time by :func:`read_blocks`.  Small blocks are made again
@@ -32,10 +63,7 @@ def read_blocks(path: str):
     """The file's bytes in blocks of about BLOCK_BYTES, each cut after a line
     end ``\\n`` (but the last), so that each block is text of its own and the
     file is never held whole."""
-    try:
-        f = open(path, "rb")
-    except OSError as error:
-        raise ScorerError(f"Could not open {path}: {error.strerror or error}")
+    f = open_input(path)
     with f:
         pieces = []         # what was read since the last line end
         while True:
@@ -131,10 +159,21 @@ def fingerprints(paths) -> list:
     return result
 
 
+def _open_regular(path: str):
+    """``open(path, "rb", buffering=0)``; an OSError for a device, which
+    may never end (the readers refuse it first, with its own message)."""
+    f = open(path, "rb", buffering=0)
+    mode = os.fstat(f.fileno()).st_mode
+    if (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not _is_null(f):
+        f.close()
+        raise OSError(errno.ENODEV, "a device, not a file (it may never end)")
+    return f
+
+
 def _sha256_of(path: str, small: bool, block: bytearray) -> str:
     digest = sha256(small=small)
     view = memoryview(block)
-    with open(path, "rb", buffering=0) as f:
+    with _open_regular(path) as f:
         while True:
             size = f.readinto(block)
             if not size:

@@ -333,6 +333,61 @@ def policy_cases() -> list:
         expect = "the policy expands to more than 10,000 values" if "bomb" in label else None
         cases.append(Case(f"policy-{label}", files, ["-policy", "policy.yaml"] + COLDSTART_ARGV,
                           "policy.yaml", expect=expect))
+    # What the message must say of a damaged value: the file, its line and the key.
+    too_large = "is too large; a policy's numbers have at most 18 digits"
+    for label, text, line, expect in (
+            ("nul-byte", "task: coldstart\nright: [CORRECT\x00]\n", 2,
+             "the character #x0000 (a NUL byte) is not allowed"),
+            ("nul-byte-in-comment", "task: coldstart\n\n# a\x00\nright: [CORRECT]\n", 3,
+             "the character #x0000 (a NUL byte) is not allowed"),
+            ("control-character", "task: coldstart\nfields: [EC\x1b]\n", 2,
+             "the character #x001b is not allowed"),
+            ("huge-number-in-list", f"task: coldstart\nright: [CORRECT, {HUGE_DIGITS}]\n", 2,
+             "key 'right': the number 9999"),
+            ("huge-underscored-number", "task: coldstart\nright: " + "1_" * 3000 + "1\n", 2,
+             too_large),
+            ("huge-number-justifications", f"task: coldstart\njustifications: {HUGE_DIGITS}\n",
+             2, "key 'justifications': the number 9999")):
+        files = dict(base)
+        files["policy.yaml"] = text.encode("utf-8")
+        cases.append(Case(f"policy-{label}", files, ["-policy", "policy.yaml"] + COLDSTART_ARGV,
+                          "policy.yaml", line, expect))
+    return cases
+
+
+#: Devices: /dev/zero and /dev/urandom never end (reading one filled memory),
+#: a terminal waits; each is refused when it is opened, naming it.
+DEVICES = [device for device in ("/dev/zero", "/dev/urandom") if Path(device).exists()]
+
+
+def device_cases() -> list:
+    cases = []
+    base = coldstart_files()
+    for device in DEVICES:
+        name = device.rsplit("/", 1)[1]
+        for label, argv in (
+                ("policy", ["-policy", device] + COLDSTART_ARGV),
+                ("queries-xml", ["-expand", "CSSF17", device, "qrel.txt", "DEMORUN.tab.txt"]),
+                ("qrel", ["-expand", "CSSF17", "ldc-query.xml", device, "DEMORUN.tab.txt"]),
+                ("run", ["-expand", "CSSF17", "ldc-query.xml", "qrel.txt", device]),
+                ("samples", ["-samples", device] + COLDSTART_ARGV)):
+            expect = "not a regular file" if label == "policy" else "a device, not a file"
+            cases.append(Case(f"device-{name}-coldstart-{label}", dict(base), argv, device,
+                              expect=expect))
+        fever_policy = ["-policy", str(ROOT / "configs" / "fever.yaml")]
+        scifact = {"gold.jsonl": _read(SCIFACT / "gold.jsonl"),
+                   "predictions.jsonl": _read(SCIFACT / "predictions.jsonl")}
+        scifact_policy = ["-policy", str(ROOT / "configs" / "scifact.yaml")]
+        for label, files, argv in (
+                ("fever-predictions", {}, fever_policy + [device]),
+                ("fever-gold", {"predictions.jsonl": _read(FEVER_BLIND / "predictions.jsonl")},
+                 fever_policy + [device, "predictions.jsonl"]),
+                ("scifact-gold", scifact, scifact_policy + [device, "predictions.jsonl"]),
+                ("scifact-predictions", scifact, scifact_policy + ["gold.jsonl", device]),
+                ("fever-samples", {"predictions.jsonl": _read(FEVER_INLINE)},
+                 fever_policy + ["-samples", device, "predictions.jsonl"])):
+            cases.append(Case(f"device-{name}-{label}", files, argv, device,
+                              expect="a device, not a file"))
     return cases
 
 
@@ -461,6 +516,23 @@ def claim_cases() -> list:
     cases.append(Case("scifact-swapped", dict(scifact),
                       scifact_policy + ["predictions.jsonl", "gold.jsonl"], None,
                       expect="gold and predictions swapped?"))
+    for label, text, line in (("max-evidence-5000-digits",
+                               f"task: scifact\nmax_evidence: {HUGE_DIGITS}\n", 2),
+                              ("max-evidence-5000-digits-fever",
+                               f"task: fever\n\nmax_evidence: {HUGE_DIGITS}\n", 3)):
+        task = text.split()[1]
+        files = dict(scifact) if task == "scifact" else {"predictions.jsonl": fever}
+        files["policy.yaml"] = text.encode()
+        inputs = ["gold.jsonl", "predictions.jsonl"] if task == "scifact" \
+            else ["predictions.jsonl"]
+        cases.append(Case(f"{task}-policy-{label}", files, ["-policy", "policy.yaml"] + inputs,
+                          "policy.yaml", line, "key 'max_evidence': the number 9999"))
+    # Many samples of one LDC query: a result, the bootstrap a block of samples at a time.
+    files = coldstart_files()
+    files["one.txt"] = b"CS17_0001 CSSF17_ENG_47a114c77c\n"
+    cases.append(Case("coldstart-bootstrap-many-samples-one-query", files,
+                      ["-queries", "one.txt", "-bootstrap", "50000", "-seed", "1"]
+                      + COLDSTART_ARGV))
     for label, text in (("max-evidence-inf", "task: scifact\nmax_evidence: .inf\n"),
                         ("max-evidence-big", "task: scifact\nmax_evidence: 1.0e+400\n"),
                         ("max-evidence-30", "task: scifact\nmax_evidence: " + "1" * 30 + "\n"),
@@ -477,4 +549,4 @@ def claim_cases() -> list:
 
 
 def all_cases() -> list:
-    return coldstart_cases() + policy_cases() + claim_cases()
+    return coldstart_cases() + policy_cases() + claim_cases() + device_cases()

@@ -312,3 +312,43 @@ def test_ldc_max_chooses_the_drawn_entry_point_of_highest_f1_first_of_ties(group
             drawn = [m for m in group.tolist() if multiplicity[b, m] > 0]
             expected = max(drawn, key=lambda m: (f1[m], -m)) if drawn else -1
             assert chosen[b, g] == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 5), max_size=8), max_size=12), st.booleans(),
+       st.integers(1, 4), st.integers(1, 40), st.integers(1, 20), st.integers(1, 30),
+       st.integers(1, 9))
+def test_samples_counted_written_and_fingerprinted_a_block_at_a_time_as_one_by_one(
+        draws, first_only, block, cells, block_draws, piece, long_sample):
+    """The block-wise multiplicities, text and digest (a million samples are a
+    few hundred numpy calls) are what counting, writing and hashing each sample
+    by itself gives, whatever the block sizes."""
+    import hashlib
+    from unittest import mock
+    elements = [bootstrap.Element("L1", ()), bootstrap.Element("L1", ("a", "b")),
+                bootstrap.Element("L2", ("c",)), bootstrap.Element("L2", ("z", "c", "a")),
+                bootstrap.Element("L3", ("b",)), bootstrap.Element("L9", ("q",))]
+    numbers = [3 * n + 1 for n in range(len(draws))]
+    samples = bootstrap.SampleSet(numbers, [np.asarray(d, dtype=np.int32) for d in draws],
+                                  elements)
+    with mock.patch.object(bootstrap, "_SAMPLES_A_BLOCK", block), \
+            mock.patch.object(bootstrap, "_COUNT_CELLS", cells), \
+            mock.patch.object(bootstrap, "_DRAWS_A_BLOCK", block_draws), \
+            mock.patch.object(bootstrap, "_PIECE_CHARACTERS", piece), \
+            mock.patch.object(bootstrap, "_LONG_SAMPLE", long_sample):
+        text = samples.text()
+        firsts = "".join(samples.lines(render=lambda e: e.members[0] if e.members else "-"))
+        digest = bootstrap.samples_digest(samples)
+        matrix = samples.multiplicities(["c", "a", "b"], first_only=first_only)
+    assert text == "".join(" ".join([str(n)] + [elements[i].text() for i in draw]) + "\n"
+                           for n, draw in zip(numbers, draws))
+    assert firsts == "".join(" ".join([str(n)] + [(elements[i].members or ("-",))[0]
+                                                  for i in draw]) + "\n"
+                             for n, draw in zip(numbers, draws))
+    fingerprint = [hashlib.sha256(e.text().encode()).digest()[:8] for e in elements]
+    direct = hashlib.sha256(b"".join(f"#{n}:{len(draw)}".encode() + b"".join(
+        fingerprint[i] for i in draw) for n, draw in zip(numbers, draws)))
+    assert digest == direct.hexdigest()[:12]
+    assert matrix.tolist() == [[sum((elements[i].members[:1] if first_only
+                                     else elements[i].members).count(member) for i in draw)
+                                for member in ("c", "a", "b")] for draw in draws]

@@ -65,22 +65,23 @@ def command_lines(text: str) -> list:
 
 
 def known_switches(module: str) -> set:
-    from scorer import cli
-    scorer_switches = set(cli.SWITCHES) | {a.lstrip("-") for a in cli.ALIASES}
+    from scorer import switches
+    aliases = {a.lstrip("-") for a in switches.ALIASES}
+    scorer_switches = set(switches.scorer_table()) | aliases
     if module == "scorer":
         return scorer_switches
     if module == "scorer.track":
         from scorer.track.__main__ import TRACK_SWITCHES
-        return scorer_switches | set(TRACK_SWITCHES)
+        return scorer_switches | {switch.name for switch in TRACK_SWITCHES}
     if module == "scorer.competition":
         from scorer.competition.__main__ import OWN_SWITCHES
-        return scorer_switches | set(OWN_SWITCHES)
+        return scorer_switches | {switch.name for switch in OWN_SWITCHES}
     if module == "scorer.diff":
-        from scorer.diff.__main__ import SWITCHES_WITH_VALUE
-        return {s.lstrip("-") for s in SWITCHES_WITH_VALUE} | {"h", "help"}
+        from scorer.diff.__main__ import SWITCHES
+        return set(SWITCHES) | aliases
     if module == "scorer.samples":
-        from scorer.samples import USAGE
-        return set(re.findall(r"^\s+-(\w+)", USAGE, re.M)) | {"h", "help"}
+        from scorer.samples import SWITCHES
+        return set(SWITCHES) | aliases
     raise AssertionError(f"a command the docs show and this test does not know: {module}")
 
 
@@ -169,3 +170,43 @@ def test_nothing_cites_an_issue_or_the_old_specification(pattern, what):
             if re.search(pattern, line, re.I):
                 offenders.append(f"{os.path.relpath(path, ROOT)}:{number}: {line.strip()}")
     assert not offenders, f"{what}:\n" + "\n".join(offenders)
+
+
+def test_the_worked_example_is_what_scorer_writes():
+    """Appendix C of the specification shows the .sf and .ap of the reference case
+    SCORER_TS_SPLIT: they are what scorer writes for it, byte for byte."""
+    from conftest import PARITY
+    case = PARITY / "coldstart" / "testsuite" / "SCORER_TS_SPLIT" / "input"
+    if not case.is_dir():
+        pytest.skip(f"the reference cases are not here ({PARITY})")
+    import scorer
+    text = open(SPEC, encoding="utf-8").read().split("(spec-appendix-c)=", 1)[1]
+    shown = re.findall(r"```\n(.*?)```", text, re.S)[:2]
+    run = scorer.score([str(case / name) for name in ("ldc-query.xml", "qrel.txt",
+                                                      "submission.tsv")],
+                       expand="CSSF17", justifications="1:3")
+    assert shown == [run.reports["sf"], run.reports["ap"]]
+
+
+def test_the_outputs_getting_started_shows_are_what_the_runs_write():
+    """Each line of an output that docs/getting-started.md shows ('...' aside) is a
+    line of a report of the two runs it makes."""
+    import scorer
+    demo = os.path.join(ROOT, "fixtures", "coldstart", "demo", "input")
+    fever = os.path.join(ROOT, "fixtures", "fever", "blind")
+    runs = [scorer.score([os.path.join(demo, name) for name in
+                          ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt")], expand="CSSF17"),
+            scorer.score([os.path.join(fever, "actual.jsonl"),
+                          os.path.join(fever, "predictions.jsonl")],
+                         policy=os.path.join(ROOT, "configs", "fever.yaml"),
+                         bootstrap=1000, seed=7)]
+    written = {line for run in runs for text in run.reports.values()
+               for line in text.splitlines()}
+    text = open(os.path.join(DOCS, "getting-started.md"), encoding="utf-8").read()
+    shown = [block for block in re.findall(r"```\n(.*?)```", text, re.S)
+             if "python -m" not in block and "make " not in block]
+    assert len(shown) >= 4
+    for block in shown:
+        for line in block.splitlines():
+            if line.strip() and line.strip() != "...":
+                assert line in written, f"getting-started.md shows a line no run writes: {line!r}"

@@ -9,6 +9,7 @@ prefix's folder.  No case may hang (an alarm stops one that runs away).
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 
 import pytest
@@ -90,3 +91,105 @@ def test_hostile_input(case, tmp_path, monkeypatch, capsys):
                    or f"{name} at line: {case.line}\n" in errlog for name in names), errlog
     if case.expect is not None:
         assert case.expect in errlog + captured.out + captured.err
+
+
+# -------------------------------------------------------------- long names
+#
+# A file's temporary name (``.NAME.UNIQUE.tmp``, a track's ``.NAME.XXXXXXXX.tmp``
+# folder) is made from its final name: it must fit wherever the final name fits.
+# At the longest name that fits, every command writes its files; one byte more
+# and it refuses before any work, naming the file.
+
+def _name_max(folder) -> int:
+    return os.pathconf(folder, "PC_NAME_MAX")
+
+
+def _run_command(module: str, argv: list, folder) -> tuple:
+    """(exit status, stdout and stderr) of ``python -m module argv``, run
+    in-process in ``folder``."""
+    import contextlib
+    import importlib
+    import io
+    main_of = importlib.import_module(module + ".__main__").main if module != "scorer" \
+        else main
+    out = io.StringIO()
+    previous = os.getcwd()
+    os.chdir(folder)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            status = main_of(argv)
+    finally:
+        os.chdir(previous)
+    return status, out.getvalue()
+
+
+def _fever_case(folder) -> list:
+    from hostile_cases import FEVER_INLINE, ROOT
+    (folder / "a.jsonl").write_bytes(FEVER_INLINE.read_bytes())
+    (folder / "b.jsonl").write_bytes(FEVER_INLINE.read_bytes())
+    return ["-policy", str(ROOT / "configs" / "fever.yaml")]
+
+
+@pytest.mark.parametrize("command", ["scorer", "error_file", "track", "diff", "bundle"])
+def test_the_longest_name_that_fits_is_written_and_one_more_byte_refused(command, tmp_path):
+    policy = _fever_case(tmp_path)
+    longest = _name_max(tmp_path)
+    if command in ("scorer", "diff"):
+        # The final names: PREFIX.samplescores, PREFIX.diff.csv (the longest extensions)
+        longest -= len(".samplescores" if command == "scorer" else ".diff.csv")
+        if command == "diff":
+            assert _run_command("scorer", policy + ["-output_file", "a", "a.jsonl"],
+                                tmp_path)[0] == 0
+    for length, fits in ((longest, True), (longest + 1, False)):
+        name = "n" * length
+        if command == "scorer":
+            module, argv = "scorer", policy + ["-bootstrap", "3", "-seed", "1", "-output_file",
+                                               name, "a.jsonl"]
+        elif command == "error_file":
+            module, argv = "scorer", policy + ["-output_file", "a", "-error_file", name,
+                                               "a.jsonl"]
+        elif command == "track":
+            module, argv = "scorer.track", policy + ["-jobs", "1", "-output_dir", name,
+                                                     "a.jsonl", "b.jsonl"]
+        elif command == "diff":
+            module, argv = "scorer.diff", ["-output_file", name, "a", "a"]
+        else:
+            module, argv = "scorer.competition", policy + ["-bundle", name, "a.jsonl"]
+        status, text = _run_command(module, argv, tmp_path)
+        assert "Traceback" not in text
+        written = sorted(entry for entry in os.listdir(tmp_path) if entry.startswith(name))
+        hidden = [entry for entry in os.listdir(tmp_path) if entry.startswith(".")]
+        assert hidden == []               # no temporary file or folder left
+        if fits:
+            assert status == 0, text
+            assert written
+        else:
+            assert status == 255 and "File name too long" in text and name in text, text
+            assert written == []
+        for entry in written:
+            target = tmp_path / entry
+            shutil.rmtree(target) if target.is_dir() else target.unlink()
+
+
+# ------------------------------------------- numbers of the other commands
+
+@pytest.mark.parametrize("module, switch", [("scorer.diff", "-top"), ("scorer.track", "-trials"),
+                                            ("scorer.track", "-jobs"),
+                                            ("scorer.competition", "-max_size")])
+def test_a_number_of_5000_digits_is_refused_naming_its_switch(module, switch, tmp_path):
+    """Python converts at most 4,300 digits: each command checks a number's
+    length first (these were ValueError tracebacks)."""
+    from hostile_cases import HUGE_DIGITS
+    policy = _fever_case(tmp_path)
+    if module == "scorer.diff":
+        assert _run_command("scorer", policy + ["-output_file", "a", "a.jsonl"],
+                            tmp_path)[0] == 0
+        argv = [switch, HUGE_DIGITS, "a", "a"]
+    elif module == "scorer.track":
+        argv = policy + [switch, HUGE_DIGITS, "-output_dir", "track", "a.jsonl", "b.jsonl"]
+    else:
+        argv = policy + ["-validate", "a.jsonl", switch, HUGE_DIGITS, "b.jsonl"]
+    status, text = _run_command(module, argv, tmp_path)
+    assert status == 255 and "Traceback" not in text
+    assert f"{switch} " in text and "9999... (5,000 characters)" in text, text
+    assert not (tmp_path / "track").exists()

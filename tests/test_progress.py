@@ -39,3 +39,24 @@ def test_time_left_from_the_pace_so_far():
     progress.done()
     text = stream.getvalue()
     assert "\rtrack: runs scored: 3/3 (100.0%" in text and "s left" in text
+
+
+def test_a_tally_says_nothing_of_quick_work_nor_off_a_terminal():
+    from scorer.progress import Tally
+    for stream, after in ((io.StringIO(), 0.0), (_Terminal(), 60.0)):
+        tally = Tally("writing run.samplescores", after=after, stream=stream)
+        tally.advance(5_000_000)
+        tally.done()
+        assert stream.getvalue() == ""
+
+
+def test_a_tally_of_long_work_shows_what_is_done_on_a_terminal():
+    from scorer.progress import Tally
+    stream = _Terminal()
+    tally = Tally("writing run.samplescores", after=0.0, stream=stream)
+    tally.advance(1_500_000)
+    tally.advance(1_500_000)
+    tally.done()
+    text = stream.getvalue()
+    assert text.startswith("\rwriting run.samplescores: 2 MB (")
+    assert "\rwriting run.samplescores: 3 MB, done (" in text and text.endswith("\n")

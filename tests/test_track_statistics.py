@@ -150,7 +150,8 @@ def _independent(out: Path, trials: int, seed: int, clusters: dict = None, tail=
             g = np.bincount(cluster_of, weights=x / n_units)
             n = np.count_nonzero(np.bincount(cluster_of, weights=(x != 0).astype(float)))
             z = abs(observed) / math.sqrt(float(np.sum(g ** 2)))
-            p = min(max(math.erfc(z / math.sqrt(2)), 2.0 ** (1 - n)), 11 / (1 + trials))
+            p = min(max(math.erfc(z / math.sqrt(2)), 2.0 ** max(1 - n, -1022)),
+                    11 / (1 + trials))
         deltas = sampled[:, a] - sampled[:, b]
         shifted = np.abs(deltas - observed) >= abs(observed) * (1 - 1e-9) - 1e-12
         rows.append({"delta": observed, "p_randomization": p,
@@ -331,6 +332,12 @@ def test_the_normal_tail_is_not_far_below_the_exact_swap_distribution():
     assert checked > 50
 
 
+def test_the_tail_is_never_zero_however_far_apart_the_runs():
+    n = 3000
+    stacked = np.stack([np.ones(n), np.ones(n), np.zeros(n), np.ones(n)], 1)
+    assert statistics.normal_tail_p("ratio", (0.0, 0.0), stacked, 2, (0, 1)) == 2.0 ** -1022
+
+
 # -- properties -------------------------------------------------------------------------
 
 p_lists = st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=40)
@@ -427,3 +434,122 @@ def test_the_folder_does_not_depend_on_jobs_or_the_hash_seed(tmp_path):
         relative = path.relative_to(folders[0])
         if path.is_file() and path.name not in ("track.params", "run.params"):
             assert path.read_bytes() == (folders[1] / relative).read_bytes(), relative
+
+
+# -- Cold Start: the headline rebuilt from per-query AP ------------------------------------
+
+def test_cold_start_ldcmean_ap_numbers_are_recomputed_from_per_query_ap(tmp_path):
+    """ldcmean_ap rebuilt from each SF query's AP at hop ALL (per_query.csv):
+    per LDC query the mean of its entry points' AP, over the LDC queries with
+    ground truth; then every interval, rank range, delta interval, count and
+    p-value from track.bootsamples and the seed."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import workload
+    workload.generate(str(tmp_path), 40, seed=9)
+    lines = (tmp_path / f"{workload.RUNID}.tab.txt").read_text().splitlines()
+    queries = sorted({"_".join(line.split("\t")[0].split("_")[:3]) for line in lines})
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    rng = random.Random(4)
+    for r, keep in enumerate((0.95, 0.9, 0.6, 0.5)):
+        kept = {q for q in queries if rng.random() < keep}
+        with open(runs / f"R{r}.tab.txt", "w") as f:
+            for line in lines:
+                if "_".join(line.split("\t")[0].split("_")[:3]) in kept:
+                    cells = line.split("\t")
+                    cells[2] = f"R{r}"
+                    f.write("\t".join(cells) + "\n")
+    out = tmp_path / "track"
+    assert track_main(["-expand", "CSSF17", "-bootstrap", "200", "-seed", "6", "-jobs", "1",
+                       "-output_dir", str(out), str(tmp_path / "ldc-query.xml"),
+                       str(tmp_path / "qrel.txt"), str(runs)]) == 0
+    ldc_of = {}
+    for line in (out / "track.bootsamples").read_text().splitlines():
+        for element in line.split()[1:]:
+            ldc, members = element.split(":")
+            ldc_of.update({member: ldc for member in members.split(",")})
+    per_query = pd.read_csv(out / "per_query.csv")
+    per_query = per_query[per_query.hop == "ALL"]
+    board = pd.read_csv(out / "leaderboard.csv")
+    names = list(board.run)
+    ldcs = sorted(set(ldc_of.values()))
+    truth = per_query[per_query.metric == "GT"].groupby("query").value.max()
+    has_truth = np.array([any(truth.get(sf, 0) > 0 for sf in ldc_of if ldc_of[sf] == ldc)
+                          for ldc in ldcs], dtype=float)
+    values = np.zeros((len(ldcs), len(names)))
+    for j, run in enumerate(names):
+        ap = per_query[(per_query.run == run) & (per_query.metric == "AP")].set_index("query").value
+        for i, ldc in enumerate(ldcs):
+            members = sorted(sf for sf in ldc_of if ldc_of[sf] == ldc)
+            values[i, j] = sum(float(ap.get(sf, 0.0)) for sf in members) / len(members)
+    weights = read_samples(out / "track.bootsamples", ldcs)
+    sampled = (weights @ values) / (weights @ has_truth)[:, None]
+    full = values.sum(axis=0) / has_truth.sum()
+    assert list(board.score) == pytest.approx(list(full), abs=1e-14)
+    ranks = 1 + (sampled[:, None, :] > sampled[:, :, None]).sum(axis=2)
+    for i in range(len(names)):
+        assert (board.ci95_low[i], board.ci95_high[i]) == \
+            pytest.approx(percentile(sampled[:, i]), abs=1e-12)
+        assert (board.rank_low[i], board.rank_high[i]) == percentile(ranks[:, i])
+    significance = pd.read_csv(out / "significance.csv")
+    bits = swap_bits(comparisons.DEFAULT_TRIALS, len(ldcs), 6)
+    p_values = []
+    for (_, row), (a, b) in zip(significance.iterrows(),
+                                [(a, b) for a in range(4) for b in range(a + 1, 4)]):
+        assert (row.run_a, row.run_b) == (names[a], names[b])
+        counted = has_truth == 1
+        x = values[:, a] - values[:, b]
+        assert (row.wins, row.ties, row.losses) == (int(np.sum(x[counted] > 0)),
+                                                    int(np.sum(x[counted] == 0)),
+                                                    int(np.sum(x[counted] < 0)))
+        deltas = sampled[:, a] - sampled[:, b]
+        observed = full[a] - full[b]
+        assert (row.delta_ci95_low, row.delta_ci95_high) == pytest.approx(percentile(deltas),
+                                                                          abs=1e-12)
+        extreme = np.abs(deltas - observed) >= abs(observed) * (1 - 1e-9) - 1e-12
+        assert row.p_bootstrap == (1 + int(extreme.sum())) / (1 + len(deltas))
+        swapped = ((values[:, a] - bits * x) - (values[:, b] + bits * x)).sum(1) / has_truth.sum()
+        hits = int(np.sum(np.abs(swapped) >= abs(observed) * (1 - 1e-9) - 1e-12))
+        p = (1 + hits) / (1 + comparisons.DEFAULT_TRIALS)
+        if hits < 10:
+            g = x / has_truth.sum()
+            p = min(max(math.erfc(abs(observed) / math.sqrt(2 * float(np.sum(g ** 2)))),
+                        2.0 ** (1 - np.count_nonzero(x))), 11 / (1 + comparisons.DEFAULT_TRIALS))
+        assert row.p_randomization == pytest.approx(p, rel=1e-6)
+        p_values.append(p)
+    assert list(significance.p_holm) == pytest.approx(holm(p_values), rel=1e-6)
+    assert list(significance.p_bh) == pytest.approx(bh(p_values), rel=1e-6)
+
+
+def test_claim_runs_in_a_track_equal_single_runs_and_share_one_samples_file(tmp_path):
+    """The track draws a claim track's samples once, from the gold, and hands
+    them to every run: each run's folder is what the run alone writes, and its
+    run.bootsamples is the track's file."""
+    files = _fever_track(tmp_path, 20, [0.8, 0.6, 0.4])
+    out = tmp_path / "track"
+    assert track_main(["-policy", FEVER_POLICY, "-bootstrap", "30", "-seed", "5", "-jobs", "2",
+                       "-output_dir", str(out)] + files) == 0
+    for path in files[1:]:
+        name = Path(path).stem
+        single = tmp_path / f"single-{name}"
+        single.mkdir()
+        assert scorer.cli.main(["-policy", FEVER_POLICY, "-bootstrap", "30", "-seed", "5",
+                                "-output_file", str(single / "run"), "-error_file",
+                                str(single / "run.errlog"), files[0], path]) == 0
+        assert sorted(os.listdir(single)) == sorted(os.listdir(out / "runs" / name))
+        for report in os.listdir(single):
+            if report != "run.params":
+                assert (single / report).read_bytes() == \
+                    (out / "runs" / name / report).read_bytes(), (name, report)
+        assert os.path.samefile(out / "track.bootsamples", out / "runs" / name / "run.bootsamples")
+
+
+def test_the_api_refuses_statistics_arguments_of_the_wrong_kind(tmp_path):
+    files = _fever_track(tmp_path, 10, [0.8, 0.6])
+    for keyword, value, message in (("correction", 1, "correction must be a string"),
+                                    ("baseline", 3, "baseline must be a string"),
+                                    ("clusters", ["x"], "clusters must be a string"),
+                                    ("trials", 0, "trials must be a whole number")):
+        with pytest.raises(scorer.problems.ScorerError, match=message):
+            scorer.score_track(files, policy=FEVER_POLICY, bootstrap=10, seed=1,
+                               **{keyword: value})

@@ -84,11 +84,11 @@ def json_text(evaluation: Evaluation, signature_line: str) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def params_text(*, program: str, argv: tuple, cwd: str, policy: Policy,
-                policy_file: str | None, files: tuple, samples_file: str | None,
-                bootstrap: int | None, seed: int | None, signature_line: str) -> str:
-    invocation = " ".join([program, *argv])
-    lines = ["#Invoked as:", f"{cwd}$ {invocation}", "", "#Policy Selected:",
+def params_text(*, invocation: str, policy: Policy, policy_file: str | None, files: tuple,
+                samples_file: str | None, bootstrap: int | None, seed: int | None,
+                signature_line: str) -> str:
+    """``invocation``: ``cwd$ program arguments`` (Request.invocation)."""
+    lines = ["#Invoked as:", invocation, "", "#Policy Selected:",
              f"  task => {policy.task}",
              f"  max_evidence => {_limit_text(policy.max_evidence)}",
              f"  labels => {':'.join(policy.labels)}"]

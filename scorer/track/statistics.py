@@ -19,8 +19,11 @@ from scorer.stats import percentile_indices
 #: A difference is significant when its adjusted p is below this
 #: (``significant`` in significance.csv; the groups and pictures use the same).
 SIGNIFICANCE_LEVEL = 0.05
-#: Trials computed at once (bounds memory whatever -trials is).
+#: Trials computed at once (bounds memory whatever -trials is) ...
 _TRIAL_BLOCK = 2000
+#: ... and at most this many trial-by-unit cells in a block (128 MiB of swaps as
+#: doubles: 100,000 claims take 167 trials a block, not 2,000 and 1.6 GB).
+_TRIAL_CELLS = 1 << 24
 #: Relative tolerance when a resampled difference is compared with the
 #: observed one: equal differences reached through other float sums count.
 _TOLERANCE = 1e-9
@@ -39,8 +42,13 @@ def run_values(rule: str, if_empty: tuple, sums: np.ndarray, n_runs: int) -> np.
 
 def bootstrap_values(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
                      multiplicity: np.ndarray) -> np.ndarray:
-    """Every run's metric in every sample: ``(samples, runs)``."""
-    sums = np.asarray(multiplicity, dtype=np.float64) @ stacked
+    """Every run's metric in every sample: ``(samples, runs)``.  The counts are
+    made doubles a block of samples at a time (at 100,000 claims a whole
+    1,000-sample matrix of doubles would take 800 MB)."""
+    step = max(1, _TRIAL_CELLS // max(multiplicity.shape[1], 1))
+    sums = np.vstack([np.asarray(multiplicity[start:start + step], dtype=np.float64) @ stacked
+                      for start in range(0, len(multiplicity), step)]
+                     or [np.zeros((0, stacked.shape[1]))])
     return run_values(rule, if_empty, sums, n_runs)
 
 
@@ -91,7 +99,7 @@ def coin_flips(n_trials: int, n_units: int, seed: int, clusters: np.ndarray = No
     words = max(1, -(-width // 64))
     done = 0
     while done < n_trials:
-        block = min(_TRIAL_BLOCK, n_trials - done)
+        block = min(_TRIAL_BLOCK, max(1, _TRIAL_CELLS // max(n_units, 1)), n_trials - done)
         raw = bits.random_raw(block * words).astype(np.uint64).reshape(block, words)
         unpacked = np.unpackbits(raw.view(np.uint8).reshape(block, words * 8), axis=1,
                                  bitorder="little")[:, :width]
@@ -164,7 +172,7 @@ def normal_tail_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int, 
     ``g_i = ∇f(M) · x_i``: mean 0, variance ``Σ g_i²`` (exact for a mean of
     per-unit values).  The p-value is ``erfc(|observed| / sqrt(2 Σ g_i²))``,
     never below ``2 / 2^n`` (``n`` units or clusters where the runs differ),
-    the smallest p the exact swap distribution can give."""
+    the smallest p the exact swap distribution can give, nor below 2^-1022."""
     a, b = pair
     k = stacked.shape[1] // max(n_runs, 1)
     x = stacked[:, a * k:(a + 1) * k] - stacked[:, b * k:(b + 1) * k]
@@ -182,7 +190,8 @@ def normal_tail_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int, 
         return 1.0
     sigma = math.sqrt(float(np.dot(g, g)))
     p = math.erfc(abs(observed) / (sigma * math.sqrt(2))) if sigma > 0 else 0.0
-    return min(1.0, max(p, math.ldexp(1.0, 1 - n)))
+    # Never 0: at most 2^-1022 (the smallest normal double), far below any threshold.
+    return min(1.0, max(p, math.ldexp(1.0, max(1 - n, -1022))))
 
 
 def resolved_p(hits: int, trials: int, tail: float = None) -> float:

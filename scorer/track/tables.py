@@ -17,21 +17,20 @@ SIGNIFICANCE_COLUMNS = ["run_a", "run_b", "metric", "delta", "delta_ci95_low", "
 #: Columns of whole numbers that may be empty.
 _COUNTS = {"leaderboard": ["rank", "rank_low", "rank_high", "group"],
            "significance": ["wins", "ties", "losses"]}
-PER_QUERY_COLUMNS = ["run", "query", "hop", "metric", "value"]
-PER_HOP_COLUMNS = ["run", "variant", "aggregate", "hop", "metric", "value"]
 NO_SAMPLES_NOTE = ("No bootstrap samples were given (-bootstrap N -seed S, or -samples FILE): "
                    "no intervals and no significance tests.")
 CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
 
 
-def statistics_notes(has_samples: bool, correction: str, warnings: list) -> str:
+def statistics_notes(has_samples: bool, correction: str, warnings: list,
+                     randomization: str = "") -> str:
     """What the Markdown tables say under themselves: the correction that decides
     `significant` and `group`, or that there were no samples; every warning."""
     if not has_samples:
         lines = [NO_SAMPLES_NOTE]
     else:
         lines = [f"`significant` and `group`: {CORRECTION_NAMES.get(correction, correction)}-"
-                 f"adjusted p below 0.05."]
+                 f"adjusted p below 0.05." + (f" {randomization}" if randomization else "")]
     return "\n\n".join(lines + [f"WARNING: {warning}" for warning in warnings])
 
 
@@ -76,17 +75,6 @@ def significance(rows: list) -> pd.DataFrame:
     return frame
 
 
-def per_query(results: list) -> pd.DataFrame:
-    records = [(r.name, query, hop, metric, value)
-               for r in results for query, hop, metric, value in r.per_query]
-    return pd.DataFrame.from_records(records, columns=PER_QUERY_COLUMNS)
-
-
-def per_hop(results: list) -> pd.DataFrame:
-    records = [(r.name,) + tuple(row) for r in results for row in r.per_hop]
-    return pd.DataFrame.from_records(records, columns=PER_HOP_COLUMNS)
-
-
 # -- files --------------------------------------------------------------------------
 
 def csv_text(frame: pd.DataFrame) -> str:
@@ -117,6 +105,19 @@ def json_value(value):
 
 
 def markdown_text(frame: pd.DataFrame, note: str = "") -> str:
-    text = frame.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
+    """The table for reading, at 4 decimals.  A p-value below what 4 decimals
+    show reads '<0.0001' (as in significance.tex), not 0.0000, which would
+    claim a p of zero; the CSV and JSON twins hold every digit."""
+    shown = frame.copy()
+    for column in (c for c in shown.columns if str(c).startswith("p_")):
+        shown[column] = [_p_text(value) for value in shown[column]]
+    text = shown.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
     return text + (f"\n{note}\n" if note else "")
 
+
+def _p_text(value) -> str:
+    """A p-value as markdown_text shows it: 4 decimals, or '<0.0001' below
+    what 4 decimals show; empty where there is none."""
+    if value is None or pd.isna(value):
+        return ""
+    return "<0.0001" if value < 0.0001 else f"{value:.4f}"
