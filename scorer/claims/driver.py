@@ -183,7 +183,9 @@ def reference_gold_keys(task: str, path: str) -> tuple:
     problem is a ScorerError naming the file and line); its ``(claim keys,
     key source)``."""
     if task == "scifact":
+        from scorer.claims import scifact
         return scifact.gold_keys(scifact.read_gold(path))
+    from scorer.claims import fever
     gold = fever.read_gold(path)
     inputs = fever.Inputs(path, path, gold, gold)
     # A blind prediction, scored against each gold line as a submission's
