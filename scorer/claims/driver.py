@@ -97,12 +97,21 @@ def sample_set(request, evaluation: Evaluation) -> tuple[SampleSet | None, bool]
         if request.bootstrap < 0:
             raise ScorerError("the number of bootstrap samples must not be negative")
         from scorer.bootstrap import MAX_DRAWS, generate
-        if request.bootstrap * len(evaluation.keys) > MAX_DRAWS:
+        if request.bootstrap * len(evaluation.keys) > MAX_DRAWS and \
+                request.bootstrap <= resample_bound():
             from scorer.claims.resample import DrawnClaims
             return DrawnClaims(evaluation.keys, request.bootstrap, request.seed), True
         groups = [(key, (key,)) for key in evaluation.keys]
         return generate(groups, request.bootstrap, request.seed), True
     return None, False
+
+
+def resample_bound() -> int:
+    """The most samples drawn without keeping them (``resample.DrawnClaims``):
+    many claims, not many samples, are what it is for; more samples than this
+    are refused as too many draws (their values and reports grow with them)."""
+    from scorer.claims.resample import DrawnClaims
+    return DrawnClaims.MAX_SAMPLES
 
 
 #: Sample-by-claim cells of one block: the multiplicities of a block take 8

@@ -143,6 +143,8 @@ class DrawnClaims:
     CHUNK_DRAWS = 4_000_000
     #: The most draws one run may make this way (about ten seconds a thousand million).
     MAX_DRAWS = 5_000_000_000
+    #: The most samples drawn this way (more are refused as too many draws).
+    MAX_SAMPLES = 100_000
 
     def __init__(self, keys: list, n_samples: int, seed: int):
         from scorer.bootstrap import MAX_SAMPLES
