@@ -58,23 +58,29 @@ def wrap(text: str, most: float, measure: Callable[[str], float]) -> list:
             lines.append(current.rstrip())
             current = piece.lstrip()
         else:
-            current += piece
+            # (a line after a break starts without its spaces)
+            current += piece.lstrip() if lines and not current else piece
     if current.strip() or not lines:
         lines.append(current.rstrip())
     return lines
 
 
 def balanced(text: str, most: float, measure: Callable[[str], float]) -> list:
-    """As :func:`wrap`, in as many lines, each as short as that allows (no
-    last line of one character under a full one)."""
+    """As :func:`wrap`, in as many lines or fewer, each about as short as that
+    allows (no last line of one character under a full one)."""
     lines = wrap(text, most, measure)
     if len(lines) < 2:
         return lines
+    best = lines
     low, high = 0.0, max(measure(line) for line in lines)
     for _step in range(12):         # to within 1/4096 of the width
         middle = (low + high) / 2
-        if len(wrap(text, middle, measure)) <= len(lines):
+        tried = wrap(text, middle, measure)
+        # (cuts inside words make the count not quite monotone: keep the best seen)
+        if len(tried) <= len(lines):
             high = middle
+            if max(map(measure, tried)) <= max(map(measure, best)):
+                best = tried
         else:
             low = middle
-    return wrap(text, high, measure)
+    return best

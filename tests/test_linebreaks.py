@@ -1,6 +1,6 @@
 """Breaking names over lines (scorer/linebreaks.py): no character is lost,
 no line is wider than asked unless one character is, breaks fall after the
-characters that allow one, and the balanced lines are as many and no wider."""
+characters that allow one, and the balanced lines are no more and no wider."""
 from __future__ import annotations
 
 from hypothesis import given, settings
@@ -31,10 +31,10 @@ def test_lines_keep_every_character_and_fit(text, most):
 
 @settings(max_examples=300, deadline=None)
 @given(TEXT, st.floats(min_value=20.0, max_value=200.0))
-def test_balanced_lines_are_as_many_and_no_wider(text, most):
+def test_balanced_lines_are_no_more_and_no_wider(text, most):
     wrapped = linebreaks.wrap(text, most, measure)
     balanced = linebreaks.balanced(text, most, measure)
-    assert len(balanced) == len(wrapped)
+    assert len(balanced) <= len(wrapped)
     assert max(map(measure, balanced)) <= max(map(measure, wrapped)) + 1e-9
 
 

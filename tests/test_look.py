@@ -153,7 +153,8 @@ def test_run_plot_refuses_intervals_without_their_columns(tmp_path):
 # --- the page ---
 
 class Elements(html.parser.HTMLParser):
-    """Counts start tags, and collects the rows of the leaderboard table."""
+    """Counts start tags, and collects the rows of the leaderboard table (each
+    cell's text, whatever tags such as <wbr> it holds)."""
 
     def __init__(self):
         super().__init__()
@@ -165,14 +166,16 @@ class Elements(html.parser.HTMLParser):
             self.in_board = dict(attrs).get("id") == "leaderboard-table"
         if tag == "tr" and self.in_board:
             self.board_rows.append([])
+        if tag in ("td", "th") and self.in_board and self.board_rows:
+            self.board_rows[-1].append("")
 
     def handle_endtag(self, tag):
         if tag == "table":
             self.in_board = False
 
     def handle_data(self, data):
-        if self.in_board and self.board_rows:
-            self.board_rows[-1].append(data)
+        if self.in_board and self.board_rows and self.board_rows[-1]:
+            self.board_rows[-1][-1] += data
 
 
 def render(view, tmp_path):
@@ -195,7 +198,8 @@ def test_page_escapes_run_names_and_loads_nothing(tmp_path):
     assert "<script>window" not in text and "</script>window" not in text
     assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in text
     assert elements.board_rows[0][:2] == ["rank", "run"]
-    assert [row[1] for row in elements.board_rows[1:]] == view.runs
+    # (a run tied with the best has its mark after the name)
+    assert [row[1].removesuffix(" \u2248") for row in elements.board_rows[1:]] == view.runs
     assert '<meta http-equiv="Content-Security-Policy" content="default-src &#x27;none&#x27;;' \
         in text
     for attribute in ("src=", "srcset=", "@import"):
@@ -240,7 +244,7 @@ def test_claims_page_lists_claims_and_every_metric():
     view = fake_track(runs=3, queries=5, seed=3, task="fever")
     text = page.track_page(view, "<svg></svg>")
     assert '"labelTitle":"claim"' in text
-    assert ">sentence_label_f1</th>" in text and "hop ALL" not in text
+    assert ">sentence_<wbr>label_<wbr>f1</th>" in text and "hop ALL" not in text
 
 
 def test_per_query_values_travel_at_four_decimals():
@@ -301,3 +305,33 @@ def test_track_files_do_not_depend_on_the_hash_seed(tmp_path):
                        env=env, check=True)
         outputs.append({name: (directory / name).read_bytes() for name in files.TRACK_FILES})
     assert outputs[0] == outputs[1]
+
+
+def test_the_leaderboard_shows_the_main_metrics_and_folds_the_others():
+    import dataclasses
+    view = fake_track(runs=6, queries=4, seed=13)
+    others = view.other_metric_columns
+    board = view.leaderboard.assign(rank_low=[1, 1, 2, 4, 4, 6], rank_high=[2, 3, 3, 5, 6, 6],
+                                     group=[1, 1, 1, 2, 2, 3])
+    view = dataclasses.replace(view, leaderboard=board, main_metrics=(others[1], "not_there"))
+    elements = parse(page.leaderboard_table(view))
+    assert elements.board_rows[0] == ["rank", "run", view.metric, others[1], "ranks", "group",
+                                      "status"]
+    assert [row[4:6] for row in elements.board_rows[1:]] == [
+        ["1\u20132", "1"], ["1\u20133", "1"], ["2\u20133", "1"], ["4\u20135", "2"],
+        ["4\u20136", "2"], ["6", "3"]]
+    text = page.leaderboard_table(view)
+    assert f"Every metric (1 more: {others[0]})" in text and 'id="every-metric-table"' in text
+    # without main metrics (a view made elsewhere): every metric in the table, none folded
+    plain = page.leaderboard_table(dataclasses.replace(view, main_metrics=None))
+    assert "every-metric-table" not in plain
+
+
+def test_many_main_metrics_keep_their_f1s_only():
+    import dataclasses
+    view = fake_track(runs=3, queries=4, seed=14, task="scifact")
+    metrics = [f"{kind}_{measure}" for kind in ("a", "b", "c", "d")
+               for measure in ("precision", "recall", "f1")]
+    board = view.leaderboard.assign(**{m: 0.5 for m in metrics})
+    view = dataclasses.replace(view, leaderboard=board, main_metrics=tuple(metrics))
+    assert page.main_columns(view) == ["a_f1", "b_f1", "c_f1", "d_f1"]

@@ -206,8 +206,8 @@ class _Pass:
             self.gold_decoder = self.prediction_decoder = None
         #: (gold label, predicted label) -> (verifiable, label right), for known labels
         self.label_pairs: dict = {}
-        #: The text of each sentence seen (it is written in full for each claim).
-        self.texts = _SentenceTexts()
+        #: The JSON text of each page seen (pages repeat from sentence to sentence).
+        self.quoted = _Quoted()
         #: The PREDICTED lines of a claim as one %-format, by shape.
         self.forms: dict = {}
 
@@ -476,10 +476,7 @@ class _Pass:
             gold_text = "\tGOLD EVIDENCE:\tnone\n"
             recall_text = _RECALL_EMPTY
         else:
-            texts = self.texts
-            gold_text = "".join([f"\tGOLD GROUP {number}:\t"
-                                 f"{_TAB.join(map(texts.__getitem__, group)) or '(empty)'}\n"
-                                 for number, group in enumerate(groups, 1)])
+            gold_text = self.gold_groups(groups)
             if complete is not None:
                 recall = 1
                 recall_text = (f"\tRECALL:\t1\tgold group {complete} complete among the "
@@ -493,6 +490,21 @@ class _Pass:
             f"{'RIGHT' if label_right else 'WRONG'}\n{gold_text}{sentences}{strict_text}"
             f"{precision_text}{recall_text}")
 
+    def gold_groups(self, groups: list) -> str:
+        """The GOLD GROUP lines: one %-format per shape (the groups' sizes)."""
+        sizes = tuple(map(len, groups))
+        form = self.forms.get(sizes)
+        if form is None:
+            form = self.forms[sizes] = "".join(
+                f"\tGOLD GROUP {number}:\t{_TAB.join(['[%s, %s]'] * size) or '(empty)'}\n"
+                for number, size in enumerate(sizes, 1))
+        quoted = self.quoted
+        cells = []
+        for group in groups:
+            for page, number in group:
+                cells += (quoted[page], _NULL if number is None else number)
+        return form % tuple(cells)
+
     def fixed_sentences(self, predicted: list, n: int, n_read: int, verdict: str) -> str:
         """The PREDICTED lines of [page, whole number] pairs, ``verdict`` for
         each of the first ``n_read`` (one %-format per shape)."""
@@ -501,21 +513,26 @@ class _Pass:
         if form is None:
             verdicts = [verdict] * n_read + [self.debug.not_read] * (n - n_read)
             form = self.forms[key] = "".join(
-                f"\tPREDICTED {number}:\t%s\t{verdict.replace('%', '%%')}\n"
+                f"\tPREDICTED {number}:\t[%s, %s]\t{verdict.replace('%', '%%')}\n"
                 for number, verdict in enumerate(verdicts, 1))
-        return form % tuple(map(self.texts.__getitem__, predicted))
+        quoted = self.quoted
+        cells = []
+        for page, number in predicted:
+            cells += (quoted[page], number)
+        return form % tuple(cells)
 
     def judged_sentences(self, predicted: list, n: int, n_read: int, verdicts: list) -> str:
         """The PREDICTED lines, with ``verdicts`` for the first ``n_read``."""
         form = self.forms.get(n)
         if form is None:
             form = self.forms[n] = "".join(
-                f"\tPREDICTED {number}:\t%s\t%s\n" for number in range(1, n + 1))
+                f"\tPREDICTED {number}:\t[%s, %s]\t%s\n" for number in range(1, n + 1))
         if n > n_read:
             verdicts += [self.debug.not_read] * (n - n_read)
-        cells = [None] * (2 * n)
-        cells[::2] = map(self.texts.__getitem__, predicted)
-        cells[1::2] = verdicts
+        quoted = self.quoted
+        cells = []
+        for (page, number), verdict in zip(predicted, verdicts):
+            cells += (quoted[page], number, verdict)
         return form % tuple(cells)
 
     # ------------------------------------------------------------ the end
@@ -596,20 +613,15 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     return _Pass(inputs, policy, problems).run()
 
 
-class _SentenceTexts(dict):
-    """``[page, line]`` pair -> its JSON text (``jsonl.show``), made once."""
+class _Quoted(dict):
+    """A page (a string, or None) -> its JSON text, made once."""
 
     __slots__ = ()
 
-    def __missing__(self, sentence: tuple) -> str:
-        if len(self) > 200_000:
-            self.clear()        # (sentences repeat; a file may still hold millions)
-        page, line = sentence
-        if type(page) is str and type(line) is int:
-            text = f"[{json_string(page)}, {line}]"
-        else:
-            text = show(list(sentence))
-        self[sentence] = text
+    def __missing__(self, page) -> str:
+        if len(self) > 100_000:
+            self.clear()        # (pages repeat; a file may still hold millions)
+        text = self[page] = json_string(page) if type(page) is str else show(page)
         return text
 
 
@@ -622,6 +634,7 @@ def _in_gold(holders: list) -> str:
 
 _RULE = "=" * 80 + "\n"
 _TAB = "\t"
+_NULL = "null"
 _NOT_SCORED = f"NOT SCORED (gold label {NEI})"
 _NEI_RIGHT_COUNTS = _record(Counts, (1, 1, 1, 0.0, 0, 0, 0, 0, 0))
 _NEI_WRONG_COUNTS = _record(Counts, (1, 0, 0, 0.0, 0, 0, 0, 0, 0))

@@ -21,7 +21,6 @@ import json
 from scorer.version import __version__
 from scorer.textfile import fingerprint_lines
 from scorer.claims import fever as fever_task
-from scorer.claims import scifact as scifact_task
 from scorer.claims.jsonl import json_string, show, shows
 from scorer.claims.metrics import Evaluation, metrics_of
 from scorer.policy import Policy
@@ -58,6 +57,8 @@ def signature(policy: Policy, samples: SampleSet | None, seed: int | None) -> st
 def _samples_digest(samples: SampleSet | None) -> str:
     if samples is None:
         return "none"
+    if hasattr(samples, "digest"):          # resample.DrawnClaims: not kept
+        return samples.digest()
     from scorer.bootstrap import samples_digest
     return samples_digest(samples)
 
@@ -137,6 +138,11 @@ def metric_names(task: str) -> list:
 
 # ---------------------------------------------------------------- .debug
 
+#: ``scorer.claims.scifact``, imported by the first SciFact ``.debug`` (a FEVER
+#: run has no use for it: start-up time).
+scifact_task = None
+
+
 def debug_text(evaluation: Evaluation) -> str:
     return "".join(debug_pieces(evaluation))
 
@@ -151,6 +157,8 @@ def debug_pieces(evaluation: Evaluation):
         yield from evaluation.debug.pieces()
         return
     if evaluation.task == "scifact":
+        global scifact_task
+        from scorer.claims import scifact as scifact_task
         for outcome in evaluation.outcomes:
             yield _scifact_claim(outcome, max_evidence)
         return

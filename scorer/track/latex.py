@@ -39,6 +39,7 @@ from typing import Optional
 import pandas as pd
 
 from scorer import linebreaks
+from scorer.metricnames import is_precision_or_recall, metric_named
 
 #: Column width of a two-column page (ACL 219 pt, article's twocolumn 229.5 pt).
 COLUMN_WIDTH_PT = 219.0
@@ -373,12 +374,6 @@ def _present(value) -> bool:
         return True
 
 
-def metric_named(title: str, metric: str) -> str:
-    """The metric's name once: its title, with the key in brackets when the
-    title does not hold it."""
-    return title if metric in title else f"{title} ({metric})"
-
-
 def _signature_tt(signature: str) -> str:
     # a break after every '|' so that the caption can wrap the long line
     return r"\texttt{" + r"\allowbreak ".join(escape_tt(part) + "|" for part in
@@ -419,7 +414,7 @@ def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_me
     others = [m for m in dict.fromkeys(main_metrics) if m != metric and m in board.columns]
     # precision and recall go first when the page is too narrow (the F1 beside them stays)
     columns += [Column(m, [number(v) for v in board[m]], optional=m,
-                       priority=2 if re.search(r"(^|_)(precision|recall|p|r)$", m) else 1)
+                       priority=2 if is_precision_or_recall(m) else 1)
                 for m in others]
     notes = []
     if {"rank_low", "rank_high"} <= set(board.columns):
