@@ -105,6 +105,18 @@ class Task:
         return (self.name, *(getattr(policy, key.name) for key in self.policy_keys
                              if key.in_digest))
 
+    def settings_text(self, policy) -> list:
+        """(key, text) of each policy setting, as ``.params`` shows them (a
+        list joined with ':')."""
+        shown = []
+        for key in self.policy_keys:
+            value = key.written(getattr(policy, key.name))
+            shown.append((key.name, ":".join(value) if isinstance(value, list) else str(value)))
+        return shown
+
+    #: the policy keys a run's signature names besides the policy's digest
+    signature_keys: tuple = ()
+
     def help_lines(self) -> list:
         """Lines -help adds for this task (its metrics, its choices)."""
         return []
@@ -136,6 +148,18 @@ class Task:
         read or drawn already (a track's runs share them)."""
         raise NotImplementedError
 
+    # -- a task scored from a per-unit counts table (scorer/claims/driver.py) --------
+
+    def evaluate(self, policy, files: tuple, problems):
+        """Read and score the files of one run: a
+        :class:`scorer.claims.metrics.Evaluation` (its counts table, per-unit
+        outcomes, metric values)."""
+        raise NotImplementedError
+
+    def debug_pieces(self, evaluation):
+        """The ``.debug`` text of an evaluation, piece by piece."""
+        raise NotImplementedError
+
     # -- metrics --------------------------------------------------------------------
 
     def metric_names(self, policy) -> list:
@@ -158,8 +182,22 @@ class Task:
                    per_query: bool = True):
         """A scored run as data (scorer.results.RunResult): its values, the
         per-unit statistics of each metric (when asked), the per-unit rows
-        (unless ``per_query`` is False: then made when first wanted)."""
-        raise NotImplementedError
+        (unless ``per_query`` is False: then made when first wanted).  The
+        default: a run scored from a per-unit counts table
+        (``outcome.evaluation``)."""
+        from scorer.claims.metrics import unit_statistic
+        from scorer.results import RunResult, claim_table_rows
+        result = RunResult(name, status)
+        evaluation = outcome.evaluation
+        for metric, value in evaluation.metrics.items():
+            result.values[metric] = float(value)
+            if statistics:
+                result.statistics[metric] = unit_statistic(evaluation.declared, metric,
+                                                           evaluation.counts, evaluation.keys)
+            result.per_hop.append((self.units, "", "ALL", metric, float(value)))
+        if per_query:
+            result.per_query += claim_table_rows(evaluation.keys, evaluation.columns)
+        return result
 
     def unit_table(self, outcome):
         """(unit keys, {column: one value per unit}): the counts table of a
@@ -185,11 +223,30 @@ class Task:
     def check_references(self, request, files: list) -> None:
         """Read a leaderboard's reference ``files`` as every submission's run
         will; a problem that would fail every submission is a ScorerError
-        naming the file.  The default: the gold file alone."""
+        naming the file.  The default: the gold file alone, and -samples
+        drawing its units."""
         if len(files) != 1:
             raise ScorerError(f"a {self.name} leaderboard's reference is the gold file alone "
                               f"(the participant's predictions are the other file); "
                               f"{len(files)} files given: {' '.join(files)}")
+        keys, key_source = self.reference_gold_keys(files[0])
+        if request.samples:
+            # Samples of units the gold does not have would fail every submission.
+            from scorer.bootstrap import read_samples
+            from scorer.claims.driver import check_sample_ids
+            check_sample_ids(read_samples(request.samples), request.samples, keys, key_source,
+                             files[0], self.unit)
+
+    def gold_keys(self, path: str) -> tuple:
+        """``(unit keys, key source)`` of a gold file, as a run against it names
+        its units in samples files ("id" or "line"); a ScorerError when the
+        file cannot be the gold (a track stops before any run is scored)."""
+        raise NotImplementedError
+
+    def reference_gold_keys(self, path: str) -> tuple:
+        """:meth:`gold_keys` of a leaderboard's gold file, read as strictly as
+        every submission's run will read it."""
+        return self.gold_keys(path)
 
     # -- pictures ---------------------------------------------------------------------
 
@@ -236,8 +293,21 @@ class Task:
         the track before anything is scored; the samples the request asks
         for, read or drawn once for all runs (``draw(groups)`` draws
         -bootstrap's samples of ``(group, members)`` pairs), else None (then
-        the track draws them over the runs' units after scoring)."""
-        return None
+        the track draws them over the runs' units after scoring).  The
+        default: the gold file, whose units are the samples' groups."""
+        keys, key_source = self.gold_keys(shared[0])
+        if request.bootstrap is not None and not request.samples:
+            # Drawn as each run would draw them alone (every unit of the gold is a group).
+            return draw([(key, (key,)) for key in keys])
+        if not request.samples:
+            return None
+        from scorer.bootstrap import read_samples
+        from scorer.claims.driver import check_sample_ids
+        samples = read_samples(request.samples)
+        # The gold names the units every run's samples draw (a FEVER run's blind
+        # predictions by the gold line they are paired with, whatever their ids).
+        check_sample_ids(samples, request.samples, keys, key_source, shared[0], self.unit)
+        return samples
 
     def signature_parts(self, request) -> list:
         """What a track's signature records of the request beyond the policy

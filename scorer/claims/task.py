@@ -60,6 +60,16 @@ class ClaimTask(Task):
         from scorer.claims import driver
         return driver.score(request, problems, samples=samples)
 
+    signature_keys = ("max_evidence",)
+
+    def evaluate(self, policy, files: tuple, problems):
+        from scorer.claims import driver
+        return driver.evaluate(policy, files, problems)
+
+    def debug_pieces(self, evaluation):
+        from scorer.claims import reports
+        return reports.debug_pieces(evaluation)
+
     # -- metrics: the reference scorer's, by its own names -----------------------------
 
     #: the official score (subclasses set it)
@@ -75,47 +85,12 @@ class ClaimTask(Task):
         # The reference scorers' own names are the titles (-help explains them).
         return [(metric.name, f"{self.title} {metric.name}") for metric in ordered]
 
-    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
-                   per_query: bool = True):
-        from scorer.claims.metrics import unit_statistic
-        from scorer.results import RunResult, claim_table_rows
-        result = RunResult(name, status)
-        evaluation = outcome.evaluation
-        for metric, value in evaluation.metrics.items():
-            result.values[metric] = float(value)
-            if statistics:
-                result.statistics[metric] = unit_statistic(evaluation.task, metric,
-                                                           evaluation.counts, evaluation.keys)
-            result.per_hop.append((self.units, "", "ALL", metric, float(value)))
-        if per_query:
-            result.per_query += claim_table_rows(evaluation.keys, evaluation.columns)
-        return result
+    # -- a leaderboard and a track: the gold file is the reference --------------------
 
-    # -- a leaderboard: the gold file is the reference ---------------------------------
-
-    def check_references(self, request, files: list) -> None:
-        super().check_references(request, files)
+    def gold_keys(self, path: str) -> tuple:
         from scorer.claims import driver
-        keys, key_source = driver.reference_gold_keys(self.name, files[0])
-        if request.samples:
-            # Samples of claims the gold does not have would fail every submission.
-            from scorer.bootstrap import read_samples
-            driver.check_sample_ids(read_samples(request.samples), request.samples, keys,
-                                    key_source, files[0])
+        return driver.check_gold(self.name, path)
 
-    # -- a track: the gold file, then one predictions file per run ---------------------
-
-    def read_shared_inputs(self, request, shared: list, draw):
+    def reference_gold_keys(self, path: str) -> tuple:
         from scorer.claims import driver
-        keys, key_source = driver.check_gold(self.name, shared[0])
-        if request.bootstrap is not None and not request.samples:
-            # Drawn as each run would draw them alone (every claim of the gold is a group).
-            return draw([(key, (key,)) for key in keys])
-        if not request.samples:
-            return None
-        from scorer.bootstrap import read_samples
-        samples = read_samples(request.samples)
-        # The gold names the claims every run's samples draw (a FEVER run's blind
-        # predictions by the gold line they are paired with, whatever their ids).
-        driver.check_sample_ids(samples, request.samples, keys, key_source, shared[0])
-        return samples
+        return driver.reference_gold_keys(self.name, path)

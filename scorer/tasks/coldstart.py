@@ -14,6 +14,7 @@ class ColdStart(Task):
     name = "coldstart"
     title = "Cold Start"
     unit, units = "query", "queries"
+    # (in the order a leaderboard's policy.yaml has always listed them)
     policy_keys = (
         PolicyKey("right", "Cold Start: pre-policy categories counted as right (list)",
                   DEFAULTS["right"], list_value),
@@ -21,13 +22,13 @@ class ColdStart(Task):
                   DEFAULTS["wrong"], list_value),
         PolicyKey("ignore", "Cold Start: pre-policy categories ignored (list)",
                   DEFAULTS["ignore"], list_value),
+        PolicyKey("fields", "Cold Start: columns of the .sf and .ldcmax tables (list)",
+                  DEFAULTS["fields"], list_value, in_digest=False),
         PolicyKey("justifications", "Cold Start: 'A:B', justifications per document and in "
                                     "all (M = any number)", DEFAULTS["justifications"],
                   single_value),
         PolicyKey("discipline", "Cold Start: how a response finds its assessment: "
                                 + ", ".join(DISCIPLINES), DEFAULTS["discipline"], single_value),
-        PolicyKey("fields", "Cold Start: columns of the .sf and .ldcmax tables (list)",
-                  DEFAULTS["fields"], list_value, in_digest=False),
     )
     # The Perl scorer's switches (CS-Score-MASTER.pl -help), in the order a
     # refusal lists them.
