@@ -31,8 +31,14 @@ _MAX_TABULATED_GROUP = 6
 #: Cells (samples x columns, and drawn columns) one counting step holds at a
 #: time in ``SampleSet._count``: 32 MB of counts, whatever the number of samples.
 _COUNT_CELLS = 4_000_000
-#: Samples written (and fingerprinted) a block at a time.
+#: Samples written (and fingerprinted) a block at a time, and their draws at most.
 _SAMPLES_A_BLOCK = 10_000
+_DRAWS_A_BLOCK = 200_000
+#: Characters of the pieces the samples file is written in.
+_PIECE_CHARACTERS = 1 << 16
+#: Draws a sample from which it is counted alone (one bincount of its own: as
+#: fast as any, and no larger blocks of memory); shorter ones, many at once.
+_LONG_SAMPLE = 64
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,28 +78,50 @@ class SampleSet:
         return "".join(self.lines())
 
     def lines(self, render=None):
-        """The samples file, a block of whole lines at a time (a generator:
-        files of millions of samples are written without holding them whole).
-        ``render`` maps an element to its text (default: the samples-file form)."""
+        """The samples file, whole lines at a time (a generator: files of
+        millions of samples are written without holding them whole): short
+        lines gathered into pieces of about _PIECE_CHARACTERS, a long line (a
+        sample of 2,000 LDC queries) alone, not copied once more.  ``render``
+        maps an element to its text (default: the samples-file form)."""
         render = render or Element.text
-        rendered = [render(element) for element in self.elements]
+        rendered = np.array([render(element) for element in self.elements] or [""], dtype=object)
         for numbers, lengths, drawn in self._blocks():
-            texts = list(map(rendered.__getitem__, drawn.tolist()))
-            out, position = [], 0
+            texts = rendered[drawn].tolist()
+            piece, size, position = [], 0, 0
             for number, length in zip(numbers, lengths):
-                out.append(" ".join([str(number), *texts[position:position + length]]))
+                line = " ".join([str(number), *texts[position:position + length]]) + "\n"
                 position += length
-            yield "\n".join(out) + "\n"
+                if len(line) >= _PIECE_CHARACTERS:
+                    if piece:
+                        yield "".join(piece)
+                        piece, size = [], 0
+                    yield line
+                    continue
+                piece.append(line)
+                size += len(line)
+                if size >= _PIECE_CHARACTERS:
+                    yield "".join(piece)
+                    piece, size = [], 0
+            if piece:
+                yield "".join(piece)
 
     def _blocks(self):
         """(numbers, draw lengths, every draw's elements in one array) for each
-        block of samples: a million samples are a few hundred numpy calls."""
-        for first in range(0, len(self.numbers), _SAMPLES_A_BLOCK):
-            draws = self.draws[first:first + _SAMPLES_A_BLOCK]
-            lengths = [len(draw) for draw in draws]
-            drawn = np.concatenate(draws).astype(np.intp, copy=False) if any(lengths) \
+        block of samples, of at most _SAMPLES_A_BLOCK samples and (but for a
+        sample alone) _DRAWS_A_BLOCK draws: a million samples are a few hundred
+        numpy calls, and 10,000 samples of 2,000 draws hold no more at a time."""
+        lengths = np.fromiter(map(len, self.draws), dtype=np.int64, count=len(self.draws))
+        ends = np.cumsum(lengths)
+        first = 0
+        while first < len(lengths):
+            before = ends[first - 1] if first else 0
+            stop = int(np.searchsorted(ends, before + _DRAWS_A_BLOCK, side="right"))
+            stop = min(max(stop, first + 1), first + _SAMPLES_A_BLOCK)
+            draws = self.draws[first:stop]
+            drawn = np.concatenate(draws).astype(np.intp, copy=False) if ends[stop - 1] > before \
                 else np.zeros(0, dtype=np.intp)
-            yield self.numbers[first:first + _SAMPLES_A_BLOCK], lengths, drawn
+            yield self.numbers[first:stop], lengths[first:stop].tolist(), drawn
+            first = stop
 
     def multiplicities(self, ids: Sequence[str], first_only: bool = False, key=None,
                        start: int = 0, stop: Optional[int] = None) -> np.ndarray:
@@ -123,9 +151,10 @@ class SampleSet:
         """Matrix (samples start:stop x width): how often each column occurs,
         a draw of element e counting once in each of ``columns[e]``.  A table
         of each element's columns (padded with column ``width``, dropped), and
-        one bincount over a block of samples at a time, each sample's cells
-        offset by its row: a million samples are a few numpy calls, not a
-        million (faster than a sparse product or ``np.add.at`` too)."""
+        a bincount a sample, or for short samples one over a block of them at
+        a time, each sample's cells offset by its row: a million samples of
+        one LDC query are a few numpy calls, not a million (faster than a
+        sparse product or ``np.add.at`` too)."""
         draws = self.draws[start:stop]
         result = np.zeros((len(draws), width), dtype=np.int32)
         most = max(map(len, columns), default=0)
@@ -134,16 +163,22 @@ class SampleSet:
         table = np.full((len(columns), most), width, dtype=np.intp)
         for e, element_columns in enumerate(columns):
             table[e, :len(element_columns)] = element_columns
+        lengths = np.fromiter(map(len, draws), dtype=np.intp, count=len(draws))
+        if len(draws) and lengths.mean() >= _LONG_SAMPLE:
+            flat = table[:, 0] if most == 1 else table
+            for i, draw in enumerate(draws):
+                if len(draw):
+                    result[i] = np.bincount(flat[draw].ravel(), minlength=width + 1)[:width]
+            return result
         # Samples a block: the block's cells and its draws' columns stay small.
-        rows = max(1, min(_COUNT_CELLS // (width + 1), _COUNT_CELLS // max(
-            1, most * max(map(len, draws[:100]), default=1))))
+        rows = max(1, min(_COUNT_CELLS // (width + 1),
+                          _COUNT_CELLS // max(1, most * int(lengths.max(initial=1)))))
         for first in range(0, len(draws), rows):
-            block = draws[first:first + rows]
-            lengths = np.fromiter(map(len, block), dtype=np.intp, count=len(block))
-            if not lengths.any():
+            block, counted = draws[first:first + rows], lengths[first:first + rows]
+            if not counted.any():
                 continue
             drawn = np.concatenate(block).astype(np.intp, copy=False)
-            cells = table[drawn] + (np.repeat(np.arange(len(block)), lengths)
+            cells = table[drawn] + (np.repeat(np.arange(len(block)), counted)
                                     * (width + 1))[:, None]
             counts = np.bincount(cells.ravel(), minlength=len(block) * (width + 1))
             result[first:first + len(block)] = counts.reshape(len(block), width + 1)[:, :width]

@@ -38,3 +38,71 @@ def perl_scorer():
         pytest.skip("the official Perl scorer is not available (set SCORER_PERL_DIR to a "
                     "checkout of jamesmayfield/ColdStart, or put it in ../ColdStart)")
     return directory
+
+
+# ------------------------------------------------ what did not run, and why
+
+#: The reference evaluators the leaderboard's numbers are checked against
+#: (tests/test_track_tables.py), where they are checked out.
+FEVER_SCORER = Path(os.environ.get("FEVER_SCORER_DIR") or ROOT.parent / "fever-scorer")
+SCIFACT_EVALUATOR = Path(os.environ.get("SCIFACT_EVALUATOR_DIR")
+                         or ROOT.parent / "scifact-evaluator")
+
+#: The optional suites: (name, words of their skip reasons, how to run them).
+OPTIONAL_SUITES = (
+    ("Perl comparisons", ("Perl scorer",),
+     "put a checkout of the official scorer (jamesmayfield/ColdStart) in ../ColdStart or "
+     "name it in SCORER_PERL_DIR, with perl on the PATH"),
+    ("reference cases", ("reference cases", "../shared", "case generator"),
+     "put the shared folder beside the project: ../shared/parity (parity cases) and "
+     "../shared/tools (the case generator)"),
+    ("browser", ("chromium", "chromedriver", "selenium"),
+     "apt-get install chromium chromium-driver (.ci/run does), and pip install -e '.[test]'"),
+    ("LaTeX tables", ("pdflatex", "booktabs"),
+     "apt-get install texlive-latex-base texlive-latex-recommended (.ci/run does)"),
+    ("platform", ("glibc", "mallinfo2", "/proc"), "they need Linux with glibc 2.33 or later"),
+)
+
+
+def _suite_of(reason: str) -> str:
+    for name, words, _how in OPTIONAL_SUITES:
+        if any(word.lower() in reason.lower() for word in words):
+            return name
+    return ""
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason[len("Skipped: "):] if reason.startswith("Skipped: ") else reason
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """The last lines of a run: each optional suite that did not run (or ran
+    with less), with how to run it; one line each."""
+    stats = terminalreporter.stats
+    ran = {report.nodeid.split("::")[0].rsplit("/", 1)[-1]
+           for outcome in ("passed", "failed", "skipped", "error", "xfailed", "xpassed")
+           for report in stats.get(outcome, []) if getattr(report, "nodeid", "")}
+    if not ran:
+        return                  # nothing ran (--collect-only, an error at collection)
+    skipped: dict = {}
+    for report in stats.get("skipped", []):
+        reason = _skip_reason(report)
+        skipped.setdefault(_suite_of(reason) or reason, []).append(report)
+    lines = [f"{name}: {len(skipped.pop(name))} skipped; to run them, {how}"
+             for name, _words, how in OPTIONAL_SUITES if name in skipped]
+    missing = [name for name, path in (
+        ("fever-scorer", FEVER_SCORER / "src" / "fever" / "scorer.py"),
+        ("scifact-evaluator", SCIFACT_EVALUATOR / "evaluator" / "eval.py")) if not path.is_file()]
+    if missing and "test_track_tables.py" in ran:
+        them = "them" if len(missing) > 1 else "it"
+        lines.append(f"reference evaluators: the leaderboard's numbers were not compared with "
+                     f"{' and '.join(missing)}; to compare them, check {them} out beside the "
+                     f"project (../fever-scorer, ../scifact-evaluator) or name {them} in "
+                     f"FEVER_SCORER_DIR, SCIFACT_EVALUATOR_DIR")
+    lines += [f"other: {len(reports)} skipped: {reason}" for reason, reports in skipped.items()]
+    terminalreporter.section("optional suites")
+    for line in lines or ["none skipped (Perl comparisons, reference cases, browser, LaTeX "
+                          "tables, reference evaluators: those this run holds)"]:
+        terminalreporter.write_line(line)

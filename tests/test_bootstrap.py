@@ -316,9 +316,10 @@ def test_ldc_max_chooses_the_drawn_entry_point_of_highest_f1_first_of_ties(group
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 5), max_size=8), max_size=12), st.booleans(),
-       st.integers(1, 4), st.integers(1, 40))
+       st.integers(1, 4), st.integers(1, 40), st.integers(1, 20), st.integers(1, 30),
+       st.integers(1, 9))
 def test_samples_counted_written_and_fingerprinted_a_block_at_a_time_as_one_by_one(
-        draws, first_only, block, cells):
+        draws, first_only, block, cells, block_draws, piece, long_sample):
     """The block-wise multiplicities, text and digest (a million samples are a
     few hundred numpy calls) are what counting, writing and hashing each sample
     by itself gives, whatever the block sizes."""
@@ -331,7 +332,10 @@ def test_samples_counted_written_and_fingerprinted_a_block_at_a_time_as_one_by_o
     samples = bootstrap.SampleSet(numbers, [np.asarray(d, dtype=np.int32) for d in draws],
                                   elements)
     with mock.patch.object(bootstrap, "_SAMPLES_A_BLOCK", block), \
-            mock.patch.object(bootstrap, "_COUNT_CELLS", cells):
+            mock.patch.object(bootstrap, "_COUNT_CELLS", cells), \
+            mock.patch.object(bootstrap, "_DRAWS_A_BLOCK", block_draws), \
+            mock.patch.object(bootstrap, "_PIECE_CHARACTERS", piece), \
+            mock.patch.object(bootstrap, "_LONG_SAMPLE", long_sample):
         text = samples.text()
         firsts = "".join(samples.lines(render=lambda e: e.members[0] if e.members else "-"))
         digest = bootstrap.samples_digest(samples)

@@ -508,9 +508,25 @@ def test_claims_label_strict_and_evidence_changes(tmp_path):
     assert status == 1
     rows = csv_rows(tmp_path / "d.diff.csv")
     assert [(r["id"], r["change"]) for r in rows] == [
-        ("1", "label RIGHT -> WRONG, strict YES -> NO, evidence -1 +0, counts")]
+        ("1", "label SUPPORTS -> REFUTES (RIGHT -> WRONG), strict YES -> NO, evidence -1 +0, "
+              "counts")]
+    assert (rows[0]["before"], rows[0]["after"]) == (
+        "label SUPPORTS (RIGHT, gold SUPPORTS); strict YES; precision=0.5000 recall=1",
+        "label REFUTES (WRONG, gold SUPPORTS); strict NO; precision=1.0000 recall=1")
     with open(tmp_path / "d.diff", encoding="utf-8") as f:
         text = f.read()
+    # The predicted labels as the predictions write them ('refutes' too), then RIGHT/WRONG.
+    assert ("Transitions of predicted labels (rows A, columns B; (not listed): not in that "
+            ".debug):\n"
+            "  A \\ B            NOT ENOUGH INFO  REFUTES  SUPPORTS  refutes\n"
+            "  NOT ENOUGH INFO                1        0         0        0\n"
+            "  REFUTES                        0        1         0        0\n"
+            "  SUPPORTS                       0        1         1        0\n"
+            "  refutes                        0        0         0        1\n\n"
+            "Transitions of label verdicts (the predicted label against the gold label):\n"
+            "  A \\ B  RIGHT  WRONG\n"
+            "  RIGHT      2      1\n"
+            "  WRONG      0      2\n") in text
     assert "      evidence only in A: [\"Rome\", 2]" in text
     assert "      precision 0.5000 -> 1.0000" in text
     assert "Claims touched: 1 of 5 (1 with a scoring difference)" in text
@@ -564,10 +580,94 @@ def test_scifact_label_flip_and_evidence_lost(tmp_path):
     status, text, _ = run_diff(["a", "b"], str(tmp_path))
     assert status == 1
     claim = text.split("CLAIM 1\n")[1].splitlines()
-    assert claim[0] == "  ~ label RIGHT -> WRONG, evidence -1 +0, counts"
+    assert claim[0] == "  ~ label SUPPORT -> CONTRADICT (RIGHT -> WRONG), evidence -1 +0, counts"
     assert claim[3:] == ["      evidence only in A: 10:1",
                          "      abstract_label_only 1 -> 0",
                          "      sentence_retrieved 4 -> 3",
                          "      sentence_selection 2 -> 0",  # rationale [0, 1] now incomplete
                          "      sentence_label 2 -> 0"]
     assert "  RIGHT      1      1\n  WRONG      0      2\n" in text
+    assert ("  A \\ B       CONTRADICT  SUPPORT\n"
+            "  CONTRADICT           2        0\n"
+            "  SUPPORT              1        1\n") in text
+
+
+def test_a_label_changed_without_changing_its_verdict_shows_and_does_not_score(tmp_path):
+    """Claim 3's gold label is NOT ENOUGH INFO: SUPPORTS then REFUTES are both
+    wrong, and FEVER scores neither's evidence."""
+    case = os.path.join(FIXTURES, "fever", "inline")
+    with open(os.path.join(case, "predictions.jsonl"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    assert '"label": "NOT ENOUGH INFO"' in lines[2]
+    from scorer.cli import main as score
+    for name, label in (("a", "SUPPORTS"), ("b", "REFUTES")):
+        changed = lines[:2] + [lines[2].replace('"predicted_label": "NOT ENOUGH INFO"',
+                                                f'"predicted_label": "{label}"')] + lines[3:]
+        assert changed != lines
+        (tmp_path / f"{name}.jsonl").write_text("\n".join(changed) + "\n", encoding="utf-8")
+        assert score(["-policy", os.path.join(ROOT, "configs", "fever.yaml"), "-output_file",
+                      str(tmp_path / name), "-error_file", str(tmp_path / f"{name}.errlog"),
+                      str(tmp_path / f"{name}.jsonl")]) == 0
+    status, text, _ = run_diff(["-output_file", "d", "a", "b"], str(tmp_path))
+    assert status == 0
+    rows = csv_rows(tmp_path / "d.diff.csv")
+    assert [(r["id"], r["change"], r["counts"]) for r in rows] == [
+        ("3", "label SUPPORTS -> REFUTES (WRONG -> WRONG)", "no")]
+    with open(tmp_path / "d.diff", encoding="utf-8") as f:
+        text = f.read()
+    assert "Scoring differences: none" in text
+    assert "      A: label SUPPORTS (WRONG, gold NOT ENOUGH INFO); strict NO; " in text
+
+
+# ------------------------------------------------------ full precision
+
+def test_the_csv_scores_and_their_changes_are_exact_from_counts_and_rankings():
+    """f1_a/f1_b: the F1 of the row's counts (2 Right / (Submitted - Ignored +
+    GT)), not the report's 4 decimals; ap_a/ap_b from the ranking; each change
+    is B - A of those very numbers (-0.0833..., not -0.0834 from 0.4167 and 0.3333)."""
+    from fractions import Fraction
+    seen = 0
+    for case in DIFF_CASES:
+        for row in csv_rows(os.path.join(case, "expected", "diff.diff.csv")):
+            for name in ("f1", "ap"):
+                a, b, delta = (row[f"{name}_{part}"] for part in ("a", "b", "delta"))
+                if not a:
+                    continue
+                seen += 1
+                assert float(delta) == float(b) - float(a)
+                assert repr(float(a)) == a and repr(float(b)) == b
+    assert seen >= 9
+    flipped = csv_rows(os.path.join(FIXTURES, "diff", "assessment_flipped", "expected",
+                                    "diff.diff.csv"))
+    hop1 = next(r for r in flipped if r["row"])
+    # the hop-1 row of A: GT 1, 2 submitted, none ignored, 1 right
+    assert float(hop1["f1_a"]) == float(Fraction(2 * 1, 2 - 0 + 1))
+    every_level = next(r for r in flipped if r["id"] == "AP level ALL")
+    assert (every_level["ap_a"], every_level["ap_b"]) == ("0.41666666666666663",
+                                                          "0.3333333333333333")
+    assert abs(float(every_level["ap_delta"]) - float(Fraction(1, 3) - Fraction(5, 12))) < 1e-15
+
+
+def test_scores_known_to_four_decimals_only_keep_them_and_say_so_in_the_change():
+    from scorer.diff.align import Score, ap_score, delta_text, f1_score
+    from scorer.diff.debugfile import APComputation, RankEntry
+    counted = {"GT": "3", "Submitted": "4", "Ignored": "1", "Right": "1",
+               "Prec": "0.3333", "Recall": "0.3333", "F1": "0.3333"}
+    assert f1_score(counted) == Score(1 / 3, True, "0.3333333333333333")
+    # A -fields list without the counts, or counts that do not give the printed scores
+    assert f1_score({"Prec": "0.3333", "Recall": "0.3333", "F1": "0.3333"}) == \
+        Score(0.3333, False, "0.3333")
+    assert f1_score(dict(counted, Right="2")) == Score(0.3333, False, "0.3333")
+
+    def computation(ap, *vs):
+        return APComputation("Q", "0", ap, "3", (), tuple(
+            RankEntry(rank, f"N{rank}", "0.5000", "-", v) for rank, v in enumerate(vs, 1)), 1)
+    assert ap_score(computation("0.5556", "1.0000", "0.0000", "1.0000")) == \
+        Score((1 + 2 / 3) / 3, True, repr((1 + 2 / 3) / 3))
+    # A fractional V is printed to 4 decimals: the AP is known to 4 decimals only
+    assert ap_score(computation("0.2778", "0.5000", "0.0000", "1.0000")) == \
+        Score(0.2778, False, "0.2778")
+    exact, printed = f1_score(counted), f1_score({"F1": "0.6667"})
+    assert delta_text(exact, exact) == "+0.0"
+    assert delta_text(exact, printed) == "+0.3334"
+    assert delta_text(printed, Score(float("nan"), False, "")) == ""

@@ -169,3 +169,27 @@ def test_the_longest_name_that_fits_is_written_and_one_more_byte_refused(command
         for entry in written:
             target = tmp_path / entry
             shutil.rmtree(target) if target.is_dir() else target.unlink()
+
+
+# ------------------------------------------- numbers of the other commands
+
+@pytest.mark.parametrize("module, switch", [("scorer.diff", "-top"), ("scorer.track", "-trials"),
+                                            ("scorer.track", "-jobs"),
+                                            ("scorer.competition", "-max_size")])
+def test_a_number_of_5000_digits_is_refused_naming_its_switch(module, switch, tmp_path):
+    """Python converts at most 4,300 digits: each command checks a number's
+    length first (these were ValueError tracebacks)."""
+    from hostile_cases import HUGE_DIGITS
+    policy = _fever_case(tmp_path)
+    if module == "scorer.diff":
+        assert _run_command("scorer", policy + ["-output_file", "a", "a.jsonl"],
+                            tmp_path)[0] == 0
+        argv = [switch, HUGE_DIGITS, "a", "a"]
+    elif module == "scorer.track":
+        argv = policy + [switch, HUGE_DIGITS, "-output_dir", "track", "a.jsonl", "b.jsonl"]
+    else:
+        argv = policy + ["-validate", "a.jsonl", switch, HUGE_DIGITS, "b.jsonl"]
+    status, text = _run_command(module, argv, tmp_path)
+    assert status == 255 and "Traceback" not in text
+    assert f"{switch} " in text and "9999... (5,000 characters)" in text, text
+    assert not (tmp_path / "track").exists()

@@ -51,3 +51,27 @@ def test_generated_case_equals_the_perl_scorer(perl_scorer, tmp_path, case):
     problems = compare_case(perl_scorer, case_dir, perl_switches + files, str(tmp_path),
                             our_args=our_switches + files, unstable_ok=True)
     assert not problems, f"differences: {problems} (inputs in {case_dir})"
+
+
+@pytest.mark.skipif(not GENERATOR.is_file(),
+                    reason=f"the case generator {GENERATOR} is not there (../shared absent)")
+def test_each_hash_seed_alone_matches_modulo_the_documented_ties(perl_scorer, tmp_path):
+    """Case seed104 has an LDC query whose entry points tie on F1: under some
+    PERL_HASH_SEEDs the Perl picks the other one (on some machines under
+    every seed tried).  Compared under each seed alone, our reports match the
+    Perl's, line for line or but for that tie (docs/parity.md, deliberate
+    difference 1); the tie is met under at least one of the seeds."""
+    from perl_compare import _read_outputs, lines_match
+    seed, generator_options, switches = CASES[3][:3]
+    assert seed == 104
+    case_dir = str(tmp_path / "case")
+    files = generate(case_dir, seed, generator_options)
+    other_entry_point = 0
+    for hash_seed in range(6):
+        work = tmp_path / f"hash{hash_seed}"
+        problems = compare_case(perl_scorer, case_dir, switches + files, str(work),
+                                hash_seeds=(hash_seed,))
+        assert not problems, f"PERL_HASH_SEED={hash_seed}: {problems} (inputs in {case_dir})"
+        ours, perl = (_read_outputs(str(work / name)) for name in ("ours", f"perl{hash_seed}"))
+        other_entry_point += not lines_match(ours["ldcmax"], [perl["ldcmax"]])
+    assert other_entry_point > 0

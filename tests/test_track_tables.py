@@ -177,3 +177,16 @@ def test_json_cells_are_exact_and_missing_values_are_null():
         {"rank": None, "run": "b", "score": None, "count": 4, "small": None,
          "significant": False}]
     assert "0.30000000000000004" in tables.json_text(frame)
+
+
+def test_markdown_shows_p_values_too_small_for_4_decimals_as_below_them():
+    """A p of 3e-19 is not 0.0000 to a reader; the CSV keeps the number itself."""
+    frame = pd.DataFrame({"run_a": ["a", "a", "b"], "run_b": ["b", "c", "c"],
+                          "delta": [0.25, 0.5, 0.125],
+                          "p_holm": [3e-19, 0.04321, math.nan],
+                          "p_bh": [0.0001, 0.00009999, 1.0]})
+    rows = [line.split("|")[1:-1] for line in tables.markdown_text(frame).splitlines()[2:]]
+    assert [[cell.strip() for cell in row[3:]] for row in rows] == [
+        ["<0.0001", "0.0001"], ["0.0432", "<0.0001"], ["", "1.0000"]]
+    assert [row[2].strip() for row in rows] == ["0.2500", "0.5000", "0.1250"]
+    assert tables.csv_text(frame).splitlines()[1].split(",")[3] == "3e-19"

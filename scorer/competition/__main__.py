@@ -17,6 +17,7 @@ import tempfile
 from scorer import output, quickexit, stopping, switches, tasks
 from scorer.processenv import prepare_command_line_process
 from scorer.competition import archive, layout, scoring
+from scorer.limits import whole_number
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 from scorer.switches import Switch, UsageError
 
@@ -165,10 +166,7 @@ def _max_size(own: dict) -> int:
     text = own.get("max_size")
     if text is None:
         return archive.DEFAULT_MAX_SIZE
-    try:
-        value = int(text)
-    except ValueError:
-        raise ScorerError(f"-max_size must be a whole number of bytes, not '{text}'")
+    value = whole_number(text, "-max_size (bytes)")
     if value <= 0:
         raise ScorerError("-max_size must be positive")
     return value

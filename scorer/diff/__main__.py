@@ -16,6 +16,7 @@ import sys
 from scorer import output, stopping, switches
 from scorer.diff import align, debugfile
 from scorer.diff.tables import read_table
+from scorer.limits import shorten
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 from scorer.switches import Switch, UsageError
 
@@ -70,8 +71,9 @@ def parse_switches(argv: list) -> tuple:
     if len(files) != 2:
         raise ScorerError(f"expected two report sets A and B, got {len(files)}")
     top = options.get("top", str(DEFAULT_TOP))
-    if not top.isdigit() or int(top) < 1:
-        raise ScorerError(f"-top needs a whole number of at least 1, not '{top}'")
+    # (the length first: Python converts at most 4,300 digits)
+    if not top.isdigit() or len(top) > 9 or int(top) < 1:
+        raise ScorerError(f"-top needs a whole number of at least 1, not '{shorten(top)}'")
     options["top"] = int(top)
     prefix = options.get("output_file")
     if prefix is not None and os.path.basename(prefix.strip()) in ("", ".", ".."):

@@ -23,8 +23,8 @@ from collections import Counter
 from typing import Optional
 
 from scorer.diff import hashorder
-from scorer.diff.debugfile import ClaimsDebug, ColdStartDebug
-from scorer.diff.tables import number
+from scorer.diff.debugfile import ClaimsDebug, ColdStartDebug, exact_ap
+from scorer.diff.tables import exact_f1, number
 from scorer.problems import ScorerError
 
 #: The post-policy state of a response the .debug does not list (its only
@@ -73,17 +73,67 @@ class Change:
     scores: tuple = ("",) * 6
 
 
+@dataclasses.dataclass(frozen=True)
+class Score:
+    """A score as precisely as the reports give it: ``value`` (NaN: absent);
+    ``exact``: at full precision (recomputed from a row's counts, an AP
+    computation's ranking), else the report's 4 decimals; ``text``, what
+    .diff.csv writes: the shortest text that reads back as ``value`` when
+    exact, the report's text otherwise, '' when absent."""
+
+    value: float
+    exact: bool
+    text: str
+
+
+ABSENT = Score(math.nan, False, "")
+
+
+def _printed(text: Optional[str]) -> Score:
+    return Score(number(text), False, text) if text else ABSENT
+
+
+def _full(value: float) -> Score:
+    return Score(value, True, repr(value))
+
+
+def f1_score(row: Optional[dict]) -> Score:
+    """The F1 of a .sf/.ldcmax row: from its counts when it has them."""
+    if row is None:
+        return ABSENT
+    exact = exact_f1(row)
+    return _full(exact) if exact is not None else _printed(row.get("F1"))
+
+
+def ap_score(computation) -> Score:
+    """The AP of a .debug AP computation: from its ranking when every V is 0 or 1."""
+    if computation is None:
+        return ABSENT
+    exact = exact_ap(computation)
+    return _full(exact) if exact is not None else _printed(computation.ap)
+
+
+def delta_text(a: Score, b: Score) -> str:
+    """B - A for .diff.csv: at full precision when both are ('+' shown), else
+    to the 4 decimals of the reports; '' when either is absent."""
+    if not a.text or not b.text:
+        return ""
+    if a.exact and b.exact:
+        return format(b.value - a.value, "+")
+    return "%+0.4f" % (b.value - a.value)
+
+
 @dataclasses.dataclass
 class ScoreMove:
     key: tuple
-    a: float
-    b: float
+    a: Score
+    b: Score
 
     @property
     def delta(self) -> float:
-        if math.isnan(self.a) or math.isnan(self.b):
+        if math.isnan(self.a.value) or math.isnan(self.b.value):
             return math.inf
-        return self.b - self.a
+        return self.b.value - self.a.value
 
 
 @dataclasses.dataclass
@@ -106,6 +156,8 @@ class Diff:
     ldcmax_ties: list = dataclasses.field(default_factory=list)      # (LDC query, run)
     hash_aggregates: list = dataclasses.field(default_factory=list)  # like aggregates
     scores_known: bool = False    # a .sf on both sides: P/R/F1 decide, not counts
+    #: claims: (RIGHT/WRONG in A, in B) -> count (``transitions`` holds their labels)
+    verdicts: Counter = dataclasses.field(default_factory=Counter)
 
     @property
     def scoring(self) -> bool:
@@ -346,8 +398,7 @@ def _ap_changes(a: ColdStartDebug, b: ColdStartDebug, queries) -> tuple:
         scoring = pa is None or pb is None or pa.ap != pb.ap
         changes.append((key, pa, pb, lines, scoring))
         if scoring:
-            moves.append(ScoreMove(key, number(pa.ap if pa else None),
-                                   number(pb.ap if pb else None)))
+            moves.append(ScoreMove(key, ap_score(pa), ap_score(pb)))
     return changes, moves
 
 
@@ -390,8 +441,7 @@ def _table_changes(table_a: Optional[dict], table_b: Optional[dict], queries) ->
         if ra == rb:
             continue
         if ra is None or rb is None or any(ra.get(c) != rb.get(c) for c in SCORE_COLUMNS):
-            moves.append(ScoreMove(key, number((ra or {}).get("F1")),
-                                   number((rb or {}).get("F1"))))
+            moves.append(ScoreMove(key, f1_score(ra), f1_score(rb)))
         else:
             counts_only.append(key)
     return moves, counts_only
@@ -414,23 +464,15 @@ def _add_score_deltas(changes: list, a: Side, b: Side) -> None:
     at its hop, in A and in B (for the .csv)."""
     for change in changes:
         run = change.id.split("\t")[2] if change.id.count("\t") >= 2 else ""
-        f1 = []
-        for side in (a, b):
-            row = (side.sf or {}).get((change.row, run, change.hop))
-            f1.append(row.get("F1") if row else "")
+        f1 = [f1_score((side.sf or {}).get((change.row, run, change.hop))) for side in (a, b)]
         ap = []
         for side in (a, b):
             # Keys name the run only when a .debug holds several (debugfile.read).
             computation = side.debug.ap.get(("", change.query, change.hop)) or \
                 side.debug.ap.get((run, change.query, change.hop))
-            ap.append(computation.ap if computation else "")
-        change.scores = (*f1, _delta(*f1), *ap, _delta(*ap))
-
-
-def _delta(a: str, b: str) -> str:
-    if not a or not b:
-        return ""
-    return "%+0.4f" % (number(b) - number(a))
+            ap.append(ap_score(computation))
+        change.scores = (f1[0].text, f1[1].text, delta_text(*f1),
+                         ap[0].text, ap[1].text, delta_text(*ap))
 
 
 # ------------------------------------------------------------------- claims
@@ -439,16 +481,19 @@ def diff_claims(a: Side, b: Side, queries: Optional[frozenset] = None) -> Diff:
     in_a = {claim.id: claim for claim in a.debug.claims if _selected(claim.id, claim.id, queries)}
     in_b = {claim.id: claim for claim in b.debug.claims if _selected(claim.id, claim.id, queries)}
     transitions: Counter = Counter()
+    verdicts: Counter = Counter()
     changes = []
     for claim_id in sorted(in_a.keys() | in_b.keys(), key=_claim_order):
         ca, cb = in_a.get(claim_id), in_b.get(claim_id)
-        transitions[(ca.label if ca else NOT_LISTED, cb.label if cb else NOT_LISTED)] += 1
+        transitions[(ca.predicted if ca else NOT_LISTED, cb.predicted if cb else NOT_LISTED)] += 1
+        verdicts[(ca.label if ca else NOT_LISTED, cb.label if cb else NOT_LISTED)] += 1
         change = _claim_change(a.debug.task, ca, cb)
         if change is not None:
             changes.append(change)
     aggregates = _aggregates(a.summary, b.summary) if queries is None else []
     return Diff(a.debug.task, a, b, queries, transitions, changes, [], [], [], aggregates,
-                len(in_a.keys() | in_b.keys()), [c.query for c in changes], [])
+                len(in_a.keys() | in_b.keys()), [c.query for c in changes], [],
+                verdicts=verdicts)
 
 
 def _claim_order(claim_id: str) -> tuple:
@@ -461,15 +506,19 @@ def _claim_state(task: str, claim) -> str:
     strict = ("strict " + claim.strict[0]) if task == "fever" and claim.strict else \
         ("rationalized " + (",".join(claim.strict) or "none"))
     scores = " ".join(f"{name}={value}" for name, value in claim.scores)
-    return f"label {claim.label}; {strict}; {scores}"
+    return f"label {claim.predicted} ({claim.label}, gold {claim.gold}); {strict}; {scores}"
 
 
 def _claim_change(task: str, ca, cb) -> Optional[Change]:
     either = ca if ca is not None else cb
     if ca is not None and cb is not None:
         words, detail = [], []
-        if ca.label != cb.label:
-            words.append(f"label {ca.label} -> {cb.label}")
+        if ca.predicted != cb.predicted:
+            words.append(f"label {ca.predicted} -> {cb.predicted} ({ca.label} -> {cb.label})")
+        elif ca.label != cb.label:
+            words.append(f"label {ca.predicted} ({ca.label} -> {cb.label})")
+        if ca.gold != cb.gold:
+            words.append(f"gold label {ca.gold} -> {cb.gold}")
         if ca.strict != cb.strict:
             if task == "fever":
                 words.append(f"strict {ca.strict[0] if ca.strict else '-'} -> "
@@ -526,7 +575,7 @@ def _top(moves: list, top: int, key_names: tuple, what: str) -> list:
     if not moves:
         return [f"  no {what} changed"]
     ordered = sorted(moves, key=lambda m: (-abs(m.delta), m.key))[:top]
-    cells = [[*(str(k) for k in m.key), _score(m.a), _score(m.b),
+    cells = [[*(str(k) for k in m.key), _score(m.a.value), _score(m.b.value),
               "-" if math.isinf(m.delta) else "%+0.4f" % m.delta] for m in ordered]
     header = [*key_names, f"{what} A", f"{what} B", "change"]
     widths = [max(len(str(row[i])) for row in [header] + cells) for i in range(len(header))]
@@ -555,10 +604,14 @@ def diff_text(diff: Diff, top: int) -> str:
     counts = "row" if diff.task == "coldstart" else "claim"
     out.append(f"{what.capitalize()}: {changed} changed, {only_a} only in A, {only_b} only "
                f"in B; {unscoring} of these leave their {counts}'s counts unchanged")
-    label = "post-policy assessments" if diff.task == "coldstart" else "labels"
+    label = "post-policy assessments" if diff.task == "coldstart" else "predicted labels"
     out += ["", f"Transitions of {label} (rows A, columns B; {NOT_LISTED}: not in that "
                 f".debug):"]
     out += _matrix(diff.transitions) if diff.transitions else ["  (nothing to align)"]
+    if diff.verdicts:
+        out += ["", "Transitions of label verdicts (the predicted label against the gold "
+                    "label):"]
+        out += _matrix(diff.verdicts)
     if diff.task == "coldstart":
         out += ["", f"Top {top} .sf rows by change in F1:"]
         if diff.a.sf is None or diff.b.sf is None:
@@ -663,12 +716,12 @@ def csv_text(diff: Diff) -> str:
                      change.change, change.before, change.after,
                      "yes" if change.counts else "no", *change.scores))
     for key, pa, pb, lines, scoring in diff.ap_changes:
-        ap_a, ap_b = (pa.ap if pa else ""), (pb.ap if pb else "")
+        ap_a, ap_b = ap_score(pa), ap_score(pb)
         side = "both" if pa and pb else ("A" if pa else "B")
         rows.append((key[1], key[2], "", f"AP level {key[2]}" + (f" run {key[0]}" if key[0]
                                                                   else ""),
-                     side, "; ".join(lines) or "AP", ap_a, ap_b, "",
-                     "", "", "", ap_a, ap_b, _delta(ap_a, ap_b)))
+                     side, "; ".join(lines) or "AP", pa.ap if pa else "", pb.ap if pb else "",
+                     "", "", "", "", ap_a.text, ap_b.text, delta_text(ap_a, ap_b)))
     rows.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4]))
     writer.writerows(rows)
     return buffer.getvalue()

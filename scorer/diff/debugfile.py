@@ -77,6 +77,26 @@ class APComputation:
     line: int
 
 
+def exact_ap(computation: APComputation):
+    """The AP of a computation at full precision, from its ranking and ground
+    truth (as the scorer computes it, so the very same double), or None when
+    a node's V is a fraction (printed to 4 decimals: only the printed AP is
+    known then) or the printed AP is not what the ranking gives."""
+    if any(entry.v not in ("0.0000", "1.0000") for entry in computation.ranking):
+        return None
+    try:
+        ground_truth = int(computation.ground_truth_count or 0)
+    except ValueError:
+        return None
+    running = total = 0.0
+    for entry in computation.ranking:
+        if entry.v == "1.0000":
+            running += 1.0
+            total += running / entry.rank
+    value = total / ground_truth if ground_truth else 0.0
+    return value if "%0.4f" % value == computation.ap else None
+
+
 @dataclasses.dataclass
 class ColdStartDebug:
     path: str
@@ -97,6 +117,8 @@ class Claim:
     evidence: frozenset  # FEVER: sentences read; SciFact: ``doc:sentence``
     scores: tuple        # (name, value) pairs: the per-claim counts
     line: int
+    predicted: str = ""  # the predicted label (SUPPORTS, NOT ENOUGH INFO...)
+    gold: str = ""       # the gold label
 
 
 @dataclasses.dataclass
@@ -350,7 +372,12 @@ def _scifact_claim(claim_id: str, facts: list, line: int) -> Claim:
                                       ("sentence", "SENTENCE COUNTS"))
                    for cell in _fact(facts, name))
     return Claim(claim_id, label[-1] if label else "", tuple(sorted(rationalized)),
-                 frozenset(evidence), scores, line)
+                 frozenset(evidence), scores, line, *_labels(facts))
+
+
+def _labels(facts: list) -> tuple:
+    """(predicted label, gold label) of a claim's facts ('' where absent)."""
+    return tuple((_fact(facts, name) or ("",))[0] for name in ("PREDICTED LABEL", "GOLD LABEL"))
 
 
 def _fever_claim(claim_id: str, facts: list, line: int) -> Claim:
@@ -361,4 +388,4 @@ def _fever_claim(claim_id: str, facts: list, line: int) -> Claim:
     strict = _fact(facts, "STRICT")
     scores = tuple((name.lower(), _fact(facts, name)[0]) for name in ("PRECISION", "RECALL"))
     return Claim(claim_id, label[-1] if label else "", strict[:1], frozenset(evidence),
-                 scores, line)
+                 scores, line, *_labels(facts))

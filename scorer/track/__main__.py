@@ -21,6 +21,7 @@ from typing import Optional  # noqa: E402
 from scorer import stopping, switches, tasks  # noqa: E402
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError  # noqa: E402
 from scorer.switches import Switch, UsageError  # noqa: E402
+from scorer.limits import shorten  # noqa: E402
 from scorer.track.build import (COMPARE_CHOICES, CORRECTION_CHOICES, DEFAULT_TRIALS,  # noqa: E402
                                 TrackOptions, build, track_request)
 from scorer.track.runner import EMPTY  # noqa: E402
@@ -86,8 +87,10 @@ def options_from(given: dict) -> TrackOptions:
         text = given.get(name)
         if text is None:
             numbers[name] = default
-        elif not text.isdigit() or int(text) < 1 or len(text) > 9:
-            raise UsageError(f"-{name} must be a whole number of at least 1, not '{text}'")
+        elif not text.isdigit() or len(text) > 9 or int(text) < 1:
+            # (the length first: Python converts at most 4,300 digits)
+            raise UsageError(f"-{name} must be a whole number of at least 1, not "
+                             f"'{shorten(text)}'")
         else:
             numbers[name] = int(text)
     return TrackOptions(output_dir=given["output_dir"], jobs=numbers["jobs"],

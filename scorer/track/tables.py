@@ -105,6 +105,19 @@ def json_value(value):
 
 
 def markdown_text(frame: pd.DataFrame, note: str = "") -> str:
-    text = frame.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
+    """The table for reading, at 4 decimals.  A p-value below what 4 decimals
+    show reads '<0.0001' (as in significance.tex), not 0.0000, which would
+    claim a p of zero; the CSV and JSON twins hold every digit."""
+    shown = frame.copy()
+    for column in (c for c in shown.columns if str(c).startswith("p_")):
+        shown[column] = [_p_text(value) for value in shown[column]]
+    text = shown.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
     return text + (f"\n{note}\n" if note else "")
 
+
+def _p_text(value) -> str:
+    """A p-value as markdown_text shows it: 4 decimals, or '<0.0001' below
+    what 4 decimals show; empty where there is none."""
+    if value is None or pd.isna(value):
+        return ""
+    return "<0.0001" if value < 0.0001 else f"{value:.4f}"

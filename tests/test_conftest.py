@@ -1,0 +1,69 @@
+"""The end of ``make test``: each optional suite that did not run, with how
+to run it, one line each."""
+from __future__ import annotations
+
+import conftest
+
+
+class _Report:
+    def __init__(self, nodeid: str, reason: str = ""):
+        self.nodeid = nodeid
+        self.longrepr = (nodeid.split("::")[0], 1, f"Skipped: {reason}") if reason else None
+
+
+class _Reporter:
+    def __init__(self, stats: dict):
+        self.stats = stats
+        self.lines = []
+
+    def section(self, title):
+        self.lines.append(f"== {title}")
+
+    def write_line(self, line):
+        self.lines.append(line)
+
+
+def _summary(stats: dict) -> list:
+    reporter = _Reporter(stats)
+    conftest.pytest_terminal_summary(reporter, 0, None)
+    return reporter.lines
+
+
+def test_each_skipped_suite_is_one_line_saying_how_to_run_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(conftest, "FEVER_SCORER", tmp_path / "absent")
+    skipped = [
+        _Report("tests/test_perl_random.py::test_a[seed101]", "the official Perl scorer is "
+                "not available (set SCORER_PERL_DIR ...)"),
+        _Report("tests/test_perl_random.py::test_a[seed102]", "the official Perl scorer is "
+                "not available (set SCORER_PERL_DIR ...)"),
+        _Report("tests/test_fever.py::test_b", "reference cases not found at /x/shared/parity"),
+        _Report("tests/test_diff.py::test_c", "the case generator ../shared/tools/gen_coldstart.py "
+                "is not there"),
+        _Report("tests/test_look_browser.py::test_d", "/usr/bin/chromium is not installed "
+                "(apt-get install chromium chromium-driver)"),
+        _Report("tests/test_track_latex.py::test_e", "pdflatex or booktabs is not installed"),
+        _Report("tests/test_x.py::test_f", "something else entirely"),
+    ]
+    lines = _summary({"skipped": skipped,
+                      "passed": [_Report("tests/test_track_tables.py::test_g")]})
+    assert lines[0] == "== optional suites"
+    assert [line.split(":")[0] for line in lines[1:]] == [
+        "Perl comparisons", "reference cases", "browser", "LaTeX tables",
+        "reference evaluators", "other"]
+    assert lines[1].startswith("Perl comparisons: 2 skipped; to run them, put a checkout of "
+                               "the official scorer")
+    assert lines[2].startswith("reference cases: 2 skipped; to run them, put the shared folder")
+    assert "apt-get install chromium chromium-driver" in lines[3]
+    assert "apt-get install texlive-latex-base texlive-latex-recommended" in lines[4]
+    assert lines[5].startswith("reference evaluators: the leaderboard's numbers were not "
+                               "compared with fever-scorer; to compare them, check it out")
+    assert lines[6] == "other: 1 skipped: something else entirely"
+
+
+def test_nothing_skipped_says_so_and_nothing_run_says_nothing(monkeypatch, tmp_path):
+    monkeypatch.setattr(conftest, "FEVER_SCORER", tmp_path / "absent")
+    # (the evaluators only matter where the tests comparing with them ran)
+    assert _summary({"passed": [_Report("tests/test_diff.py::test_a")]}) == [
+        "== optional suites", "none skipped (Perl comparisons, reference cases, browser, "
+        "LaTeX tables, reference evaluators: those this run holds)"]
+    assert _summary({}) == []
