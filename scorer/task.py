@@ -54,8 +54,9 @@ class PolicyKey:
 
 class Task:
     """The record of one task.  Subclasses set the attributes and override
-    the methods their task needs; the defaults suit a task scored from a
-    gold file and one predictions file per run."""
+    the methods (``scorer.claims.task.TableTask`` fills in those of a task
+    scored from a gold file, one predictions file per run and a per-unit
+    counts table)."""
 
     #: the name a policy file gives (``task: NAME``) and the registry knows
     name = ""
@@ -117,9 +118,21 @@ class Task:
     #: the policy keys a run's signature names besides the policy's digest
     signature_keys: tuple = ()
 
-    def help_lines(self) -> list:
-        """Lines -help adds for this task (its metrics, its choices)."""
+    #: what -help says of the metrics' names, after "NAME metrics (...)"
+    metrics_note = ""
+
+    def explanations(self) -> list:
+        """(metric name, what it measures) of every metric, for -help and the docs."""
         return []
+
+    def help_lines(self) -> list:
+        """Lines -help adds for this task: its metrics and what they measure."""
+        import textwrap
+        lines = [f"{self.name} metrics (run.json and .summary{self.metrics_note}):"]
+        for name, text in self.explanations():
+            lines += textwrap.wrap(text, width=80, initial_indent=f"  {name + ':':33}",
+                                   subsequent_indent=" " * 35)
+        return lines
 
     # -- a request ---------------------------------------------------------------
 
@@ -148,16 +161,15 @@ class Task:
         read or drawn already (a track's runs share them)."""
         raise NotImplementedError
 
-    # -- a task scored from a per-unit counts table (scorer/claims/driver.py) --------
+    # -- scorer.diff: reading a .debug ------------------------------------------------
 
-    def evaluate(self, policy, files: tuple, problems):
-        """Read and score the files of one run: a
-        :class:`scorer.claims.metrics.Evaluation` (its counts table, per-unit
-        outcomes, metric values)."""
-        raise NotImplementedError
+    #: whether the task's .debug starts with a "#NAME:" header (else: the Perl's layout)
+    debug_header = True
+    #: the reports besides the .debug that scorer.diff reads beside it
+    diff_tables: tuple = ("summary",)
 
-    def debug_pieces(self, evaluation):
-        """The ``.debug`` text of an evaluation, piece by piece."""
+    def read_debug(self, path: str, lines: list):
+        """This task's ``.debug`` (``lines``: its lines) for scorer.diff."""
         raise NotImplementedError
 
     # -- metrics --------------------------------------------------------------------
@@ -182,28 +194,13 @@ class Task:
                    per_query: bool = True):
         """A scored run as data (scorer.results.RunResult): its values, the
         per-unit statistics of each metric (when asked), the per-unit rows
-        (unless ``per_query`` is False: then made when first wanted).  The
-        default: a run scored from a per-unit counts table
-        (``outcome.evaluation``)."""
-        from scorer.claims.metrics import unit_statistic
-        from scorer.results import RunResult, claim_table_rows
-        result = RunResult(name, status)
-        evaluation = outcome.evaluation
-        for metric, value in evaluation.metrics.items():
-            result.values[metric] = float(value)
-            if statistics:
-                result.statistics[metric] = unit_statistic(evaluation.declared, metric,
-                                                           evaluation.counts, evaluation.keys)
-            result.per_hop.append((self.units, "", "ALL", metric, float(value)))
-        if per_query:
-            result.per_query += claim_table_rows(evaluation.keys, evaluation.columns)
-        return result
+        (unless ``per_query`` is False: then made when first wanted)."""
+        raise NotImplementedError
 
     def unit_table(self, outcome):
         """(unit keys, {column: one value per unit}): the counts table of a
-        run whose outcome has one (``outcome.evaluation``), else None."""
-        evaluation = getattr(outcome, "evaluation", None)
-        return None if evaluation is None else (evaluation.keys, evaluation.columns)
+        run, when the task has one (else None)."""
+        return None
 
     # -- a leaderboard ----------------------------------------------------------------
 
@@ -223,36 +220,14 @@ class Task:
     def check_references(self, request, files: list) -> None:
         """Read a leaderboard's reference ``files`` as every submission's run
         will; a problem that would fail every submission is a ScorerError
-        naming the file.  The default: the gold file alone, and -samples
-        drawing its units."""
-        if len(files) != 1:
-            raise ScorerError(f"a {self.name} leaderboard's reference is the gold file alone "
-                              f"(the participant's predictions are the other file); "
-                              f"{len(files)} files given: {' '.join(files)}")
-        keys, key_source = self.reference_gold_keys(files[0])
-        if request.samples:
-            # Samples of units the gold does not have would fail every submission.
-            from scorer.bootstrap import read_samples
-            from scorer.claims.driver import check_sample_ids
-            check_sample_ids(read_samples(request.samples), request.samples, keys, key_source,
-                             files[0], self.unit)
-
-    def gold_keys(self, path: str) -> tuple:
-        """``(unit keys, key source)`` of a gold file, as a run against it names
-        its units in samples files ("id" or "line"); a ScorerError when the
-        file cannot be the gold (a track stops before any run is scored)."""
+        naming the file."""
         raise NotImplementedError
-
-    def reference_gold_keys(self, path: str) -> tuple:
-        """:meth:`gold_keys` of a leaderboard's gold file, read as strictly as
-        every submission's run will read it."""
-        return self.gold_keys(path)
 
     # -- pictures ---------------------------------------------------------------------
 
     def picture_title(self, outcome) -> str:
-        """The title of a run's picture (``-plot``): the predictions file's name."""
-        return os.path.basename(outcome.evaluation.files[-1])
+        """The title of a run's picture (``-plot``)."""
+        raise NotImplementedError
 
     def interval_key(self, code: str):
         """(variant, aggregate, hop, metric) of a ``.confidence`` code, as
@@ -265,20 +240,8 @@ class Task:
     run_switches: tuple = ()
 
     def find_runs(self, paths: list) -> tuple:
-        """(the files every run shares, the runs: TrackRun) of a track's files:
-        the gold file, then one predictions file (or a folder of ``*.jsonl``
-        files) per run, each named by its file name without extension."""
-        if len(paths) < 2:
-            raise ScorerError(f"a {self.title} track needs the gold file, then one "
-                              f"predictions file per run")
-        gold, rest = paths[0], []
-        for path in paths[1:]:
-            if os.path.isdir(path):
-                rest += sorted(os.path.join(path, name) for name in os.listdir(path)
-                               if name.endswith(".jsonl"))
-            else:
-                rest.append(path)
-        return [gold], checked_runs([TrackRun(run_name(path), (path,)) for path in rest])
+        """(the files every run shares, the runs: TrackRun) of a track's files."""
+        raise NotImplementedError
 
     def check_track_request(self, request) -> None:
         """This task's rules for a track's request (its samples)."""
@@ -293,21 +256,8 @@ class Task:
         the track before anything is scored; the samples the request asks
         for, read or drawn once for all runs (``draw(groups)`` draws
         -bootstrap's samples of ``(group, members)`` pairs), else None (then
-        the track draws them over the runs' units after scoring).  The
-        default: the gold file, whose units are the samples' groups."""
-        keys, key_source = self.gold_keys(shared[0])
-        if request.bootstrap is not None and not request.samples:
-            # Drawn as each run would draw them alone (every unit of the gold is a group).
-            return draw([(key, (key,)) for key in keys])
-        if not request.samples:
-            return None
-        from scorer.bootstrap import read_samples
-        from scorer.claims.driver import check_sample_ids
-        samples = read_samples(request.samples)
-        # The gold names the units every run's samples draw (a FEVER run's blind
-        # predictions by the gold line they are paired with, whatever their ids).
-        check_sample_ids(samples, request.samples, keys, key_source, shared[0], self.unit)
-        return samples
+        the track draws them over the runs' units after scoring)."""
+        return None
 
     def signature_parts(self, request) -> list:
         """What a track's signature records of the request beyond the policy

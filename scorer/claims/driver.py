@@ -1,5 +1,6 @@
 """The driver of the tasks scored from a per-unit counts table (SciFact,
-FEVER, classification): a Request in, the report texts out.
+FEVER, and any task whose record declares it so): a Request in, the report
+texts out.
 
 ``score(request, problems)`` has the task's record read and score the files
 (``Task.evaluate``: an :class:`~scorer.claims.metrics.Evaluation`),

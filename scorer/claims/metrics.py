@@ -12,7 +12,7 @@ the value follows from the per-claim counts table.  Two kinds exist:
 * :class:`Mean`: the mean of other metrics' values (a macro average), summed
   as numpy sums (pairwise), the way scikit-learn averages.
 
-A task whose metrics follow its policy (classification: one per label)
+A task whose metrics follow its policy (one per label of the policy, say)
 declares them per run; every function here takes the declarations, or a
 claim task's name for its registry entry.
 

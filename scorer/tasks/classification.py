@@ -23,9 +23,10 @@ of the per-label values); micro F1 over ``average_labels``.  A ratio whose
 denominator is 0 is 0 (scikit-learn's ``zero_division=0``, and the value its
 default "warn" gives).  The headline is macro F1; the bootstrap draws items.
 
-Everything is declared here, in the task's record; the counts table, the
-reports and the bootstrap are the shared ones of ``scorer/claims/``
-(``metrics``, ``reports``, ``driver``, ``resample``).
+Everything is declared here, in the task's record (a
+:class:`~scorer.claims.task.TableTask`); the counts table, the reports and
+the bootstrap are the shared ones of ``scorer/claims/`` (``metrics``,
+``reports``, ``driver``, ``resample``).
 """
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ import re
 
 from scorer.policy import list_value
 from scorer.problems import ScorerError
-from scorer.task import PolicyKey, Task
+from scorer.claims.task import TableTask
+from scorer.task import PolicyKey
 
 #: What a per-label metric name keeps of a label (anything else becomes "_").
 _NAME_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
@@ -45,7 +47,7 @@ def label_name(label: str) -> str:
     return _NAME_CHARACTERS.sub("_", label)
 
 
-class Classification(Task):
+class Classification(TableTask):
     name = "classification"
     title = "Classification"
     unit, units = "item", "items"
@@ -93,20 +95,13 @@ class Classification(Task):
                                   f"than a letter, digit, '_', '.' or '-' is spelt '_'); "
                                   f"rename one")
 
-    def help_lines(self) -> list:
-        import textwrap
-        lines = [f"{self.name} metrics (run.json and .summary; LABEL: a label of the policy, "
-                 f"as _ what is not a letter, digit, _ . -):"]
-        for name, text in _EXPLANATIONS:
-            lines += textwrap.wrap(text, width=80, initial_indent=f"  {name + ':':33}",
-                                   subsequent_indent=" " * 35)
-        return lines
+    metrics_note = ("; LABEL: a label of the policy, '_' for what is not a letter, digit, "
+                    "'_', '.' or '-'")
+
+    def explanations(self) -> list:
+        return list(_EXPLANATIONS)
 
     # -- scoring: the counts table of the items -----------------------------------
-
-    def score(self, request, problems, samples=None):
-        from scorer.claims import driver
-        return driver.score(request, problems, samples=samples)
 
     def evaluate(self, policy, files: tuple, problems):
         if len(files) != 2:
@@ -121,6 +116,10 @@ class Classification(Task):
                    f"\tGOLD LABEL:\t{gold}\n"
                    f"\tPREDICTED LABEL:\t{predicted}\t{'RIGHT' if gold == predicted else 'WRONG'}"
                    f"\n")
+
+    def debug_layout(self):
+        from scorer.diff.debugfile import BlockLayout
+        return BlockLayout("ITEM", "PREDICTED LABEL", debug_item)
 
     # -- metrics --------------------------------------------------------------------
 
@@ -146,6 +145,14 @@ class Classification(Task):
             raise ScorerError(f"{path}: no item; a gold file gives each item its label")
         return claim_keys([item_id for _line, item_id, _label in items],
                           [line for line, _id, _label in items])
+
+
+def debug_item(item_id: str, facts: list, line: int):
+    """An item's block of the ``.debug``, read back for scorer.diff."""
+    from scorer.diff.debugfile import Claim, fact, labels
+    predicted = fact(facts, "PREDICTED LABEL")
+    return Claim(item_id, predicted[-1] if predicted else "", (), frozenset(), (), line,
+                 *labels(facts))
 
 
 # -- the metrics ---------------------------------------------------------------------

@@ -93,6 +93,10 @@ class ColdStart(Task):
         from scorer.coldstart.policy import help_lines
         return help_lines()
 
+    def explanations(self) -> list:
+        from scorer.coldstart.units import METRICS
+        return [(metric.name, metric.title) for metric in METRICS]
+
     def check_request(self, request) -> None:
         from scorer.problems import ScorerError
         if (request.samples or request.bootstrap is not None) and not request.option("expand"):
@@ -145,6 +149,15 @@ class ColdStart(Task):
     def check_references(self, request, files: list) -> None:
         from scorer.coldstart.driver import check_references
         check_references(request, files)
+
+    # -- scorer.diff: the Perl's .debug, with the .sf and .ldcmax beside it -----------
+
+    debug_header = False
+    diff_tables = ("sf", "ldcmax", "summary")
+
+    def read_debug(self, path: str, lines: list):
+        from scorer.diff.debugfile import read_coldstart
+        return read_coldstart(path, lines, self.name)
 
     # -- pictures: per hop, the all-entry-point scores -------------------------------
 
