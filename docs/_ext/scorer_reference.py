@@ -13,7 +13,8 @@ Directives (MyST: ```` ```{scorer-switches} scorer ```` and so on):
 ``scorer-categories``, ``scorer-disciplines``, ``scorer-fields``
     Cold Start's policy categories, matching disciplines and table columns.
 ``scorer-metrics TASK``
-    the metric explanations of a claim task (``scifact``, ``fever``).
+    the metric explanations of a task (``classification``, ``coldstart``,
+    ``fever``, ``scifact``).
 ``scorer-track-metrics``
     every metric a track can rank by (``-metric``), per task.
 ``scorer-tasks``
@@ -134,10 +135,15 @@ def fields() -> list:
             for name, (header, form, _justify, text) in FIELDS.items()]
 
 
-def claim_metrics(task: str) -> list:
-    """(name, explanation) of every metric of a claim task."""
-    from scorer.claims.metrics import explain
-    return [tuple(line.split(": ", 1)) for line in explain(task).splitlines()]
+def task_metrics(task: str) -> list:
+    """(name, explanation) of every metric of a task."""
+    from scorer import tasks
+    return tasks.get(task).explanations()
+
+
+def task_names() -> tuple:
+    from scorer import tasks
+    return tasks.names()
 
 
 def track_metrics() -> list:
@@ -294,10 +300,11 @@ class MetricsDirective(_Generated):
 
     def lines(self):
         task = self.arguments[0]
-        if task not in ("scifact", "fever"):
-            raise self.error(f"scorer-metrics: a claim task (scifact, fever), not {task!r}")
+        if task not in task_names():
+            raise self.error(f"scorer-metrics: a task ({', '.join(task_names())}), "
+                             f"not {task!r}")
         return list_table(["metric", "what it measures"],
-                          [[_literal(n), t] for n, t in claim_metrics(task)], [32, 68])
+                          [[_literal(n), t] for n, t in task_metrics(task)], [32, 68])
 
 
 class TrackMetricsDirective(_Generated):
