@@ -10,7 +10,8 @@
 
 Switches are keyword arguments named as on the command line (``expand``,
 ``queries``, ``justifications``, ``right``, ``samples``, ``bootstrap``,
-``seed``, ``max_evidence``, ...); lists (``right=["CORRECT", "INEXACT"]``) are
+``seed``, ``max_evidence``, ...), checked as the command line checks them
+(:func:`scorer.request.build`); lists (``right=["CORRECT", "INEXACT"]``) are
 joined with ``:``; ``policy`` is a policy file.  Mistakes raise
 :class:`scorer.problems.ScorerError` with the command line's message; errors
 in the input that are not fatal (where the command line writes every report
@@ -78,15 +79,15 @@ class ScoreResult:
     @functools.cached_property
     def summary(self):
         """Every metric, long format: variant, aggregate, hop, metric, value."""
-        from scorer.track import tables
-        return tables.per_hop([self._data]).drop(columns="run")
+        from scorer import results
+        return results.per_hop([self._data]).drop(columns="run")
 
     @functools.cached_property
     def per_query(self):
         """Per query (claim) and hop: query, hop, metric, value."""
-        from scorer.track import tables
+        from scorer import results
         self.per_query_rows   # made now if they were left for later
-        return tables.per_query([self._data]).drop(columns="run")
+        return results.per_query([self._data]).drop(columns="run")
 
     @functools.cached_property
     def confidence(self):
@@ -103,64 +104,10 @@ class ScoreResult:
         return _samplescores_frame(text) if text is not None else None
 
 
-def _argv(files, policy: str | None, switches: dict) -> list:
-    """The command line the keyword arguments stand for; a value of the wrong
-    kind is refused here, naming the argument (as text it would become a
-    file name, or another switch's value)."""
-    from scorer.cli import SWITCHES
-    argv = []
-    if policy is not None:
-        if not isinstance(policy, (str, os.PathLike)):
-            raise ScorerError(f"policy must be the path of a policy file (such as "
-                              f"configs/fever.yaml), not {type(policy).__name__}")
-        argv += ["-policy", os.fspath(policy)]
-    for name, value in switches.items():
-        takes_value = SWITCHES.get(name, (True,))[0]
-        if value is None or value is False:
-            continue
-        if not takes_value:
-            if value is not True:
-                raise ScorerError(f"{name} is a switch without a value: give {name}=True, "
-                                  f"not {value!r}")
-            argv.append(f"-{name}")
-            continue
-        if value is True:
-            raise ScorerError(f"{name} takes a value ({_what(name)}), not True")
-        if isinstance(value, (list, tuple)) and all(_plain(v) for v in value):
-            value = ":".join(str(v) for v in value)
-        elif not _plain(value):
-            raise ScorerError(f"{name} must be a string, a whole number or a list of them "
-                              f"({_what(name)}), not {type(value).__name__}")
-        argv += [f"-{name}", str(value)]
-    if isinstance(files, (str, os.PathLike)):
-        files = [files]
-    return argv + [str(f) for f in files]
-
-
-def _plain(value) -> bool:
-    """A value that stands for itself on a command line."""
-    return isinstance(value, (str, int, os.PathLike)) and not isinstance(value, bool)
-
-
-def _what(name: str) -> str:
-    """A switch's meaning, as -help gives it, shortened to its first clause."""
-    from scorer.cli import SWITCHES
-    text = (SWITCHES.get(name, (True, None, None))[2] or "").split(" (")[0].split(";")[0]
-    return text[:1].lower() + text[1:] if text else "see python -m scorer -help"
-
-
 def _whole_number(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ScorerError(f"{name} must be a whole number of at least 1, not {value!r}")
     return value
-
-
-def _parse(argv: list) -> tuple:
-    from scorer import cli
-    try:
-        return cli.parse_arguments(argv)
-    except cli.UsageError as error:
-        raise ScorerError(str(error))
 
 
 def score(files, policy: str | None = None, **switches) -> ScoreResult:
@@ -168,25 +115,31 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
     DataFrames (nothing is written; ``runids`` picks the run of a Cold Start
     file holding several).  Errors in the input raise :class:`InputErrors`
     (fatal ones :class:`~scorer.problems.ScorerError`); warnings are in ``result.errlog``."""
-    from scorer import cli, quickexit, results
-    from scorer.problems import Problems
+    from scorer import request as requests
     for name in ("output_file", "error_file"):
         if name in switches:
             raise ScorerError(f"score() writes no file; '{name}' has no use here "
                               f"(write result.reports yourself)")
-    argv = _argv(files, policy, switches)
-    given, paths = _parse(argv)
-    request = cli.build_request(given, paths, argv, os.getcwd())
-    request = request._replace(output_file="run", program="scorer.score")
+    return score_request(requests.build(files, policy, program="scorer.score", **switches))
+
+
+def score_request(request) -> ScoreResult:
+    """Score a :class:`scorer.request.Request` (nothing is written), as
+    :func:`score` does."""
+    from scorer import quickexit, scoring, tasks
+    from scorer.problems import Problems
+    # As if written at a prefix (the reports of a prefix, not of a stream).
+    request = request._replace(output_file="run")
     problems = Problems()
-    outcome = cli.score_task(request, problems)
+    outcome = scoring.score(request, problems)
     quickexit.keep(outcome)   # a no-op unless the process ends by quickexit.exit_now
     texts = dict(outcome.reports.files())
-    claims = request.policy.task != "coldstart"
-    data = results.run_result("run", request.policy.task, outcome, statistics=False,
-                              claim_rows=not claims)
+    task = tasks.get(request.policy.task)
+    # Rows per unit are made from the counts table when first asked for (when the
+    # task has one: ScoreResult.per_query_rows).
+    data = task.run_result("run", outcome, statistics=False, per_query=False)
     run_ids = tuple(run.runid for run in getattr(outcome, "runs", None) or ())
-    claim_table = (outcome.evaluation.keys, outcome.evaluation.columns) if claims else None
+    claim_table = task.unit_table(outcome)
     result = ScoreResult(request.policy.task, data, texts, problems.report(),
                          problems.error_count, run_ids, claim_table,
                          frozenset(problems.names()))
@@ -200,7 +153,8 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
 def score_track(files, policy: str | None = None, output_dir: str | None = None,
                 jobs: int = 1, metric: str | None = None, compare: str = "all",
                 trials: int | None = None, correction: str = "holm",
-                baseline: str | None = None, clusters=None, **switches):
+                baseline: str | None = None, clusters=None,
+                figure_width: float = 7.0, **switches):
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a
     :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
@@ -210,7 +164,7 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     ``trials=None``: 10,000 trials and the normal tail beyond them; ``correction``
     "holm" or "bh"; ``baseline``: a run name; ``clusters``: a clusters file
     (docs/statistics.md)."""
-    from scorer.track.build import TrackOptions, build
+    from scorer.track.build import TrackOptions, build, track_request
     jobs = _whole_number(jobs, "jobs")
     if trials is not None:
         trials = _whole_number(trials, "trials")
@@ -224,12 +178,14 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     output_dir = os.fspath(output_dir) if output_dir is not None else None
     clusters = os.fspath(clusters) if clusters is not None else None
     baseline = os.fspath(baseline) if baseline is not None else None
-    argv = _argv(files, policy, switches)
-    given, paths = _parse(argv)
+    if isinstance(figure_width, bool) or not isinstance(figure_width, (int, float)):
+        raise ScorerError(f"figure_width must be a number of inches, not "
+                          f"{type(figure_width).__name__}")
     options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,
                            trials=trials, correction=correction, baseline=baseline,
-                           clusters=clusters)
-    return build(given, paths, argv, options)
+                           clusters=clusters, figure_width=float(figure_width))
+    request = track_request(files, policy, **switches)
+    return build(request, options)
 
 
 # -- readers of the report texts (the reports are the numbers of record) ----------

@@ -2,24 +2,6 @@
 the order they are written (which is the order ``stdout`` shows them in)."""
 from __future__ import annotations
 
-#: Every report a task can write at an output prefix (``PREFIX.EXTENSION``),
-#: whatever its switches: what a failed run removes of an earlier run's results.
-TASK_EXTENSIONS = {
-    "coldstart": ("debug", "ap", "sf", "ldcmax", "ldcmean", "summary", "sample", "samplescores",
-                  "confidence", "apconfidence", "bootsamples", "params", "png"),
-    "scifact": ("summary", "debug", "json", "params", "samplescores", "confidence",
-                "bootsamples", "png"),
-    "fever": ("summary", "debug", "json", "params", "samplescores", "confidence", "bootsamples",
-              "png"),
-}
-
-
-def extensions_of_any_task() -> list:
-    """The extensions of ``TASK_EXTENSIONS``, each once, sorted."""
-    return sorted({extension for extensions in TASK_EXTENSIONS.values()
-                   for extension in extensions})
-
-
 class Reports:
     def __init__(self, extensions):
         #: every file written, in creation order (a file may stay empty)

@@ -10,51 +10,45 @@ every machine (numpy's ``default_rng``); the format is that of
 """
 from __future__ import annotations
 
-import os
 import sys
 
-from scorer import bootstrap, output
-from scorer.limits import has_lone_surrogate, shorten, whole_number
+from scorer import bootstrap, output, switches
+from scorer.limits import shorten, whole_number
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
+from scorer.switches import Switch, UsageError
 
 USAGE = ("Usage: python -m scorer.samples -seed S [-output_file FILE|stdout] NUM_SAMPLES IDS_FILE\n"
          "  -seed S         seed of numpy's default_rng (required; 0 is a seed like any other)\n"
          "  -output_file F  where the samples go (default: stdout)\n"
          "  NUM_SAMPLES     how many samples to draw (at least 1)\n"
-         "  IDS_FILE        'LDC_ID SF_ID [HOP]' lines (Cold Start), or one claim id per line\n")
+         "  IDS_FILE        'LDC_ID SF_ID [HOP]' lines (Cold Start), or one claim id per line\n"
+         "  -version        the version of scorer\n")
 
 #: What an ids file holds, for messages.
 _IDS_FORMAT = "'LDC_ID SF_ID [HOP]' lines (Cold Start) or one claim id per line"
 
 
+#: The switches of python -m scorer.samples.
+SWITCHES = switches.table((Switch("seed"), Switch("output_file"), switches.HELP, switches.H,
+                           switches.VERSION))
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    options = {"output_file": "stdout"}
-    positional = []
-    for argument in argv:
-        if has_lone_surrogate(argument):
-            shown = os.fsencode(argument).decode("utf-8", "backslashreplace")
-            sys.stderr.write(f"ERROR: the argument '{shown}' is not valid UTF-8\n")
-            return ERROR_EXIT_STATUS
-    i = 0
-    while i < len(argv):
-        argument = argv[i]
-        if argument in ("-h", "-help"):
-            sys.stdout.write(USAGE)
-            return 0
-        if argument in ("-seed", "-output_file"):
-            if i + 1 >= len(argv) or argv[i + 1] in ("-seed", "-output_file", "-h", "-help"):
-                # (the next switch is no value: -output_file -seed 7 would write "-seed")
-                sys.stderr.write(f"ERROR: {argument} needs a value\n\n{USAGE}")
-                return ERROR_EXIT_STATUS
-            options[argument[1:]] = argv[i + 1]
-            i += 2
-            continue
-        if argument.startswith("-") and len(argument) > 1:
-            sys.stderr.write(f"ERROR: Unknown switch: {argument}\n\n{USAGE}")
-            return ERROR_EXIT_STATUS
-        positional.append(argument)
-        i += 1
+    try:
+        options, positional = switches.parse(argv, SWITCHES, files_needed=False)
+    except UsageError as error:
+        # A brief mistake (a switch, a value, a name) is shown alone: the usage
+        # would scroll it away.
+        sys.stderr.write(f"ERROR: {error}\n" if error.brief else f"ERROR: {error}\n\n{USAGE}")
+        return ERROR_EXIT_STATUS
+    if options.get("help"):
+        sys.stdout.write(USAGE)
+        return 0
+    if options.get("version"):
+        sys.stdout.write(switches.version_text())
+        return 0
+    options.setdefault("output_file", "stdout")
     try:
         if "seed" not in options:
             raise ScorerError("-seed is required, so that the samples can be drawn again")

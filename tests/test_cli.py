@@ -14,14 +14,19 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Optional
 
 import pytest
 
 import scorer
-from scorer.cli import SWITCHES, main, usage
-from scorer.policy import JUSTIFICATIONS_MESSAGE, POLICY_KEYS
+from scorer.cli import main, usage
+from scorer.coldstart.policy import JUSTIFICATIONS_MESSAGE
+from scorer.policy import known_keys
+from scorer.switches import scorer_table
+
+SWITCHES = scorer_table()
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "fixtures" / "coldstart" / "demo" / "input"
@@ -572,7 +577,8 @@ def test_help_documents_every_switch_and_policy_key(demo):
     text = demo.run_argv(["-help"]).stdout
     lines = text.splitlines()
     flat = _flat(text)
-    for name, (takes_value, default, help_text) in SWITCHES.items():
+    for name, switch in SWITCHES.items():
+        takes_value, default, help_text = switch.takes_value, switch.default, switch.help
         if name == "h":
             continue
         head = f"  -{name}" + (" <value>" if takes_value else "")
@@ -582,7 +588,7 @@ def test_help_documents_every_switch_and_policy_key(demo):
         described = help_text + (f" (Default = {default})." if default else "")
         assert _flat(entry[0][len(head):] + " " + _continuation(lines, entry[0])) \
             .startswith(_flat(described)), name
-    for key, meaning in POLICY_KEYS.items():
+    for key, meaning in known_keys().items():
         assert f"  {key + ':':18}{meaning}" in lines, key
     assert "-h <value>" not in flat and "\n  -h " not in text
 
@@ -600,7 +606,7 @@ def _continuation(lines, first) -> str:
 def test_help_switch_lines_fit_80_columns_and_keep_values_whole(demo):
     lines = demo.run_argv(["-help"]).stdout.splitlines()
     section = lines[lines.index("Legal switches are:") + 1:lines.index("parameters are:")]
-    default_fields = SWITCHES["fields"][1]
+    default_fields = SWITCHES["fields"].default
     assert [line for line in section if len(line) > 80] == [" " * 29 + default_fields + ")."]
     # the Perl's layout: the first line of a switch's text ends at column 80
     assert "  -justifications <value>  Are multiple justifications allowed? Legal values are" \
@@ -742,7 +748,7 @@ def test_policy_justifications_without_quotes(demo):
      "justifications, discipline, fields, max_evidence, labels, leaderboard"),
     ("task: coldstart\nright: [CORRECT\n",
      "p.yaml line 3: not a valid YAML policy: expected ',' or ']', but got '<stream end>'"),
-    ("task: trec\n", "p.yaml: unknown task 'trec'; known tasks: coldstart, scifact, fever"),
+    ("task: trec\n", "p.yaml: unknown task 'trec'; known tasks: coldstart, fever, scifact"),
     ("task: coldstart\nwrong: [INCORRECT, CORRECT]\n",
      "p.yaml, key 'wrong': Unexpected choice CORRECT for WRONG"),
     ("task: coldstart\nignore: UNASSESSED:BOGUS\n",
@@ -867,3 +873,25 @@ def test_lines_ending_in_a_tab_as_the_perl_scores_them(perl_scorer, demo):
                    capture_output=True)
     for name in ("run.sf", "run.ldcmax", "run.ldcmean", "run.summary", "run.ap", "run.debug"):
         assert ours[name] == (perl_out / name).read_text(encoding="utf-8"), name
+
+
+@pytest.mark.parametrize("module", ["scorer", "scorer.track", "scorer.diff",
+                                    "scorer.competition", "scorer.samples"])
+@pytest.mark.parametrize("switch", ["-version", "--version"])
+def test_every_command_tells_its_version(module, switch, tmp_path):
+    done = subprocess.run([sys.executable, "-m", module, switch], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (f"scorer version {scorer.__version__} (Cold Start reports as "
+                           f"CS-Score-MASTER.pl version 2017.2.0)\n")
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("module", ["scorer", "scorer.track", "scorer.diff",
+                                    "scorer.competition", "scorer.samples"])
+@pytest.mark.parametrize("switch", ["-help", "--help"])
+def test_every_command_gives_its_help(module, switch, tmp_path):
+    done = subprocess.run([sys.executable, "-m", module, switch], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "-version" in done.stdout and "Usage" in done.stdout

@@ -5,6 +5,7 @@ import struct
 from pathlib import Path
 
 from scorer import cli
+from scorer import tasks
 from scorer.results import interval_frame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,7 +27,7 @@ def test_plot_draws_the_run_with_its_intervals(tmp_path):
     width, height = _png_size(tmp_path / "run.png")
     assert width > 300 and height > 300
     # Every interval drawn is one the bootstrap reports hold.
-    intervals = interval_frame("coldstart", [(tmp_path / "run.confidence").read_text(),
+    intervals = interval_frame(tasks.get("coldstart"), [(tmp_path / "run.confidence").read_text(),
                                              (tmp_path / "run.apconfidence").read_text()])
     keys = set(zip(intervals["variant"], intervals["aggregate"], intervals["hop"],
                    intervals["metric"]))

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from scorer import api, cli
-from scorer.competition import archive, bundle, layout, scoring
+from scorer.competition import archive, bundle, layout
 from scorer.competition.__main__ import main
 from scorer.problems import ScorerError
 
@@ -61,12 +61,21 @@ def play_platform(tmp_path, bundle_zip: str, submission: dict) -> tuple:
         command = command.replace(variable, str(folder))
     words = shlex.split(command)
     assert words[0] == "python3"
-    site = sysconfig.get_paths()["purelib"]
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": site, "LANG": "C.UTF-8",
-           "TMPDIR": str(tmp_path)}
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": platform_path(tmp_path),
+           "LANG": "C.UTF-8", "TMPDIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-S", *words[1:]], cwd=str(tmp_path), env=env,
                           capture_output=True, text=True, timeout=120)
     return done.returncode, done.stderr, app / "output"
+
+
+def platform_path(tmp_path) -> str:
+    """PYTHONPATH of the platform stand-in: this interpreter's packages, but
+    msgspec, which the platform's image does not have (an import of it
+    fails, so that the scorer reads JSON lines with the standard library)."""
+    blocker = tmp_path / "image-without-msgspec"
+    blocker.mkdir(exist_ok=True)
+    (blocker / "msgspec.py").write_text("raise ImportError('msgspec is not on the image')\n")
+    return os.pathsep.join([str(blocker), sysconfig.get_paths()["purelib"]])
 
 
 def direct_run(tmp_path, arguments: list) -> dict:
@@ -81,12 +90,14 @@ def direct_run(tmp_path, arguments: list) -> dict:
 
 
 def test_no_scorer_without_the_bundle(tmp_path):
-    """The platform stand-in really has no scorer but the bundle's copy."""
-    env = {"PYTHONPATH": sysconfig.get_paths()["purelib"], "PATH": os.environ.get("PATH", "")}
+    """The platform stand-in really has no scorer but the bundle's copy, and no msgspec."""
+    env = {"PYTHONPATH": platform_path(tmp_path), "PATH": os.environ.get("PATH", "")}
     done = subprocess.run([sys.executable, "-S", "-c", "import yaml, numpy, pandas, scipy\n"
-                           "try:\n import scorer\nexcept ImportError:\n print('absent')"],
+                           "for name in ('scorer', 'msgspec'):\n"
+                           " try:\n  __import__(name)\n except ImportError:\n"
+                           "  print(name, 'absent')"],
                           cwd=str(tmp_path), env=env, capture_output=True, text=True)
-    assert done.stdout.strip() == "absent", done.stderr
+    assert done.stdout.split("\n")[:2] == ["scorer absent", "msgspec absent"], done.stderr
 
 
 def _same_reports(output, direct: dict, names: list) -> None:
@@ -154,6 +165,22 @@ def test_fever_on_the_platform_zipped(tmp_path):
     assert list(scores) == ["strict_score", "label_accuracy", "precision", "recall", "f1"]
     assert scores == {key: expected["metrics"][key] for key in scores}
     _same_reports(output, direct, ["summary", "debug"])
+
+
+def test_a_submission_named_like_a_switch_is_a_file(tmp_path):
+    """The submission's name is a file name, never a switch: the request is
+    built from typed arguments, not from an argv."""
+    policy = os.path.join(CONFIGS, "fever.yaml")
+    gold = os.path.join(FEVER, "actual.jsonl")
+    predictions = os.path.join(FEVER, "predictions.jsonl")
+    path = make_bundle(tmp_path, "-policy", policy, gold)
+    with open(predictions, encoding="utf-8") as f:
+        status, stderr, output = play_platform(tmp_path, path, {"-max_evidence": f.read()})
+    assert status == 0, stderr
+    direct = direct_run(tmp_path, ["-policy", policy, gold, predictions])
+    scores = json.loads((output / "scores.json").read_text())
+    assert scores == {key: json.loads(direct["run.json"])["metrics"][key] for key in scores}
+    assert "predictions => -max_evidence\n" in (output / "submission.params").read_text()
 
 
 def test_a_broken_submission_fails_on_the_platform(tmp_path):
@@ -283,7 +310,7 @@ def test_not_exactly_one_file_is_refused(fever_ref, capsys, files):
         (fever_ref / "input" / "res" / name).parent.mkdir(parents=True, exist_ok=True)
         (fever_ref / "input" / "res" / name).write_text(PREDICTION)
     message = refused(fever_ref, capsys)
-    assert "expected one predictions file" in message
+    assert "expected one FEVER predictions file" in message
     assert all(name.split("/")[0] in message for name in files)
 
 
@@ -360,7 +387,8 @@ def test_the_bundle_is_what_codabench_reads(tmp_path):
     assert logo.shape == (96, 96, 3)
     assert competition["phases"][0]["tasks"] == [0]
     columns = competition["leaderboards"][0]["columns"]
-    assert [c["key"] for c in columns] == list(scoring.DEFAULT_LEADERBOARD["fever"])
+    assert [c["key"] for c in columns] == ["strict_score", "label_accuracy", "precision",
+                                           "recall", "f1"]
     assert all(c["sorting"] == "desc" and 0 < len(c["title"]) <= 36 for c in columns)
     assert policy["leaderboard"] == [c["key"] for c in columns]
     assert "$program/score.py $input $output" in metadata["command"]
@@ -462,7 +490,7 @@ def test_help_names_every_switch(capsys):
     from scorer.competition.__main__ import OWN_SWITCHES
     assert main(["-help"]) == 0
     shown = capsys.readouterr().out
-    assert all(f"-{name}" in shown for name in OWN_SWITCHES)
+    assert all(f"-{switch.name}" in shown for switch in OWN_SWITCHES)
     assert main(["only-one-folder"]) == 255
     assert "two folders, INPUT and OUTPUT" in capsys.readouterr().err
 
@@ -511,9 +539,10 @@ def test_the_bundle_never_writes_over_its_inputs(tmp_path, capsys, target):
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["-bundle", "-policy"], "Switch -bundle needs a value, not '-policy'"),
-    (["-validate", "-policy"], "Switch -validate needs a value, not '-policy'"),
-    (["-bundle", "b.zip", "-title", "-policy"], "Switch -title needs a value, not '-policy'"),
+    (["-bundle", "-policy"], "Switch -bundle needs a value, not the switch -policy"),
+    (["-validate", "-policy"], "Switch -validate needs a value, not the switch -policy"),
+    (["-bundle", "b.zip", "-title", "-policy"],
+     "Switch -title needs a value, not the switch -policy"),
 ])
 def test_a_switch_is_not_taken_for_a_value(tmp_path, capsys, monkeypatch, arguments, message):
     monkeypatch.chdir(tmp_path)

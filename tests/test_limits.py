@@ -154,7 +154,8 @@ def test_coldstart_bootstrap_reports_too_large_are_refused(demo):
     (["-seed", "9" * 5000, "-output_file", "boot.txt", "5", "qids.txt"],
      "ERROR: -seed is too large (" + "9" * 40 + "... (5,000 characters)); at most 39 digits\n"),
     (["-seed", "1", "-output_file", "boot\udce9.txt", "5", "qids.txt"],
-     "ERROR: the argument 'boot\\xe9.txt' is not valid UTF-8\n"),
+     "ERROR: the argument 'boot\\xe9.txt' is not valid UTF-8 (rename the file, or give its "
+     "name in UTF-8)\n"),
     # its own input, by name or through a link (python -m scorer refuses the same)
     (["-seed", "7", "-output_file", "qids.txt", "10", "qids.txt"],
      "ERROR: -output_file qids.txt would write over the ids file qids.txt; choose another name\n"),
@@ -303,5 +304,6 @@ def test_samples_command_does_not_take_a_switch_for_a_forgotten_value(tmp_path, 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "ids.txt").write_text("13\n36\n")
     assert samples.main(["-output_file", "-seed", "7", "3", "ids.txt"]) == 255
-    assert capsys.readouterr().err.startswith("ERROR: -output_file needs a value")
+    assert capsys.readouterr().err.startswith("ERROR: Switch -output_file needs a value, not "
+                                              "the switch -seed")
     assert os.listdir(tmp_path) == ["ids.txt"]

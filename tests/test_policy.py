@@ -6,17 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from scorer.policy import (DEFAULT_FIELDS, JUSTIFICATIONS_MESSAGE, LEGAL_CHOICES, POLICY_KEYS,
-                           Policy, build_policy, load_policy_file)
+from scorer.coldstart.policy import (DEFAULT_FIELDS, JUSTIFICATIONS_MESSAGE, LEGAL_CHOICES,
+                                     justification_limits, option_text)
+from scorer.policy import Policy, build_policy, known_keys, load_policy_file
 from scorer.problems import ScorerError
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "configs"
 
-PERL_DEFAULTS = Policy(task="coldstart", right=("CORRECT",),
-                       wrong=("INCORRECT", "INCORRECT_PARENT", "INEXACT"),
-                       ignore=("UNASSESSED", "DUPLICATE"), justifications="1:3",
-                       discipline="ASSESSED", fields=DEFAULT_FIELDS)
+PERL_DEFAULTS = Policy("coldstart", dict(right=("CORRECT",),
+                                         wrong=("INCORRECT", "INCORRECT_PARENT", "INEXACT"),
+                                         ignore=("UNASSESSED", "DUPLICATE"),
+                                         justifications="1:3", discipline="ASSESSED",
+                                         fields=DEFAULT_FIELDS))
 
 
 def policy_file(tmp_path: Path, text: str) -> str:
@@ -27,8 +29,8 @@ def policy_file(tmp_path: Path, text: str) -> str:
 
 def test_defaults_are_the_perls():
     assert build_policy({}, {}) == PERL_DEFAULTS
-    assert PERL_DEFAULTS.per_document == 1 and PERL_DEFAULTS.k == 3
-    assert PERL_DEFAULTS.option_text("WRONG") == "INCORRECT:INCORRECT_PARENT:INEXACT"
+    assert justification_limits(PERL_DEFAULTS.justifications) == (1, 3)
+    assert option_text(PERL_DEFAULTS, "WRONG") == "INCORRECT:INCORRECT_PARENT:INEXACT"
 
 
 def test_bundled_coldstart_policies():
@@ -40,7 +42,8 @@ def test_bundled_coldstart_policies():
     by_hand = build_policy({}, {"justifications": "1:1", "ignore": "UNASSESSED",
                                 "wrong": "INCORRECT:INCORRECT_PARENT:INEXACT:DUPLICATE"})
     assert build_policy(sf, {}) == by_hand
-    assert by_hand.k == 1 and by_hand.ignore == ("UNASSESSED",)
+    assert justification_limits(by_hand.justifications)[1] == 1
+    assert by_hand.ignore == ("UNASSESSED",)
 
 
 def test_switches_override_the_policy_file():
@@ -164,7 +167,7 @@ def test_an_empty_right_list_is_refused(tmp_path, file_text, switches, message):
 ])
 def test_legal_justifications(value, per_document, k):
     policy = build_policy({}, {"justifications": value})
-    assert (policy.per_document, policy.k) == (per_document, k)
+    assert justification_limits(policy.justifications) == (per_document, k)
 
 
 @pytest.mark.parametrize("value", [
@@ -228,7 +231,7 @@ def test_empty_yaml_file_gives_the_defaults(tmp_path):
 
 def test_every_bundled_key_is_known():
     for config in CONFIGS.glob("*.yaml"):
-        assert set(load_policy_file(str(config))) <= set(POLICY_KEYS)
+        assert set(load_policy_file(str(config))) <= set(known_keys())
 
 
 @pytest.mark.parametrize("text, message", [
@@ -247,8 +250,8 @@ def test_bad_policy_files(tmp_path, text, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("task: trec\n", "{path}: unknown task 'trec'; known tasks: coldstart, scifact, fever"),
-    # the file and key are named before the Perl's message
+    ("task: trec\n", "{path}: unknown task 'trec'; known tasks: coldstart, fever, scifact"),
+    # the file and key are named before the Perl's message 
     ("wrong: [CORRECT]\n", "{path}, key 'wrong': Unexpected choice CORRECT for WRONG"),
     ("ignore: [UNASSESSED, INEXACT, CORRECT]\n",
      "{path}, key 'ignore': Unexpected choice CORRECT for IGNORE"),

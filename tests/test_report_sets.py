@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from scorer import cli
+from scorer import cli, scoring, tasks
 from scorer.claims import driver as claims_driver
 from scorer.coldstart.driver import report_extensions
 from scorer.policy import build_policy
 from scorer.problems import Problems
-from scorer.reports import TASK_EXTENSIONS
 from scorer.request import Request
 from test_cli import DEMO, REPORTS, Demo
 
@@ -161,7 +160,7 @@ def test_a_bug_still_leaves_no_report_and_shows_its_traceback(demo, monkeypatch)
     def broken(request, problems, samples=None):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(cli, "score_task", broken)
+    monkeypatch.setattr(scoring, "score", broken)
     demo.capsys.readouterr()
     status = cli.main(demo.standard_args())
     captured = demo.capsys.readouterr()
@@ -177,14 +176,14 @@ def test_a_bug_still_leaves_no_report_and_shows_its_traceback(demo, monkeypatch)
                                                 ("stdout", "the reports shown are incomplete")])
 def test_a_signal_while_scoring_ends_the_run_with_128_plus_its_number(demo, monkeypatch,
                                                                       output_file, lost):
-    real_score_task = cli.score_task
+    real_score = scoring.score
 
     def stopped_half_way(request, problems, samples=None):
-        outcome = real_score_task(request, problems, samples)
+        outcome = real_score(request, problems, samples)
         os.kill(os.getpid(), signal.SIGTERM)
         return outcome
 
-    monkeypatch.setattr(cli, "score_task", stopped_half_way)
+    monkeypatch.setattr(scoring, "score", stopped_half_way)
     argv = demo.standard_args()
     argv[argv.index("-output_file") + 1] = str(demo.out.parent / output_file) \
         if output_file != "stdout" else output_file
@@ -245,9 +244,10 @@ def test_a_refused_start_touches_nothing(demo):
 def test_every_report_a_task_writes_is_in_the_table():
     for expand, samples, bootstrap in itertools.product((None, "CSSF17"), (None, "boot.txt"),
                                                         (None, 10)):
-        request = Request(policy=build_policy({}, {}), files=(), expand=expand,
+        request = Request(policy=build_policy({}, {}), files=(),
+                          switches=(("expand", expand),) if expand else (),
                           samples=samples, bootstrap=bootstrap)
-        assert set(report_extensions(request)) <= set(TASK_EXTENSIONS["coldstart"])
+        assert set(report_extensions(request)) <= set(tasks.get("coldstart").report_extensions)
     scifact = FIXTURES / "scifact" / "basic"
     fever = FIXTURES / "fever" / "inline" / "predictions.jsonl"
     for task, files in (("scifact", (scifact / "gold.jsonl", scifact / "predictions.jsonl")),
@@ -256,7 +256,7 @@ def test_every_report_a_task_writes_is_in_the_table():
             request = Request(policy=build_policy({"task": task}, {}),
                               files=tuple(map(str, files)), bootstrap=bootstrap, seed=1)
             reports = claims_driver.run(request, Problems())
-            assert set(reports.extensions) <= set(TASK_EXTENSIONS[task]), task
+            assert set(reports.extensions) <= set(tasks.get(task).report_extensions), task
 
 
 def _to_a_reader_gone(command: list, cwd: Path) -> subprocess.CompletedProcess:

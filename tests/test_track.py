@@ -804,3 +804,26 @@ def test_fever_runs_with_and_without_ids_share_their_claims_against_a_redacted_g
     drawn = {token for line in (tmp_path / "track" / "track.bootsamples").read_text()
              .splitlines() for token in line.split()[1:]}
     assert drawn <= {f"line{n}" for n in range(1, len(gold) + 1)}
+
+
+@pytest.mark.parametrize("task, keys", [
+    ("fever", ["task", "max_evidence", "labels", "leaderboard"]),
+    ("coldstart", ["task", "right", "wrong", "ignore", "justifications", "discipline", "fields",
+                   "leaderboard"]),
+])
+def test_track_params_list_the_policy_keys_of_the_task_scored(tmp_path, task, keys):
+    if task == "fever":
+        fixture = ROOT / "fixtures" / "fever" / "blind"
+        files = [str(fixture / "actual.jsonl"), str(fixture / "predictions.jsonl")]
+        policy = str(ROOT / "configs" / "fever.yaml")
+    else:
+        demo = ROOT / "fixtures" / "coldstart" / "demo" / "input"
+        files = [str(demo / name) for name in ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt")]
+        policy = None
+    out = tmp_path / "track"
+    switches = {"expand": "CSSF17"} if task == "coldstart" else {}
+    scorer.score_track(files, policy=policy, output_dir=str(out), **switches)
+    lines = (out / "track.params").read_text().splitlines()
+    listed = lines[lines.index("#Policy:") + 1:]
+    listed = [line.split(" => ")[0].strip() for line in listed[:listed.index("")]]
+    assert listed == keys

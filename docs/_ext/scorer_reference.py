@@ -36,29 +36,54 @@ COMMANDS = ("scorer", "track", "diff", "competition", "samples")
 # --- Where the code keeps it -------------------------------------------------------------
 
 def scorer_switches() -> list:
-    """(name, takes a value, default, help, tasks) of python -m scorer's switches."""
-    from scorer import cli
+    """(name, takes a value, default, help, tasks) of python -m scorer's switches:
+    the common ones (tasks "all") and each task's own (the tasks that take it)."""
+    from scorer import tasks
+    from scorer.switches import scorer_table
+    owners: dict = {}
+    for task in tasks.every():
+        for switch in task.switches:
+            owners.setdefault(switch.name, []).append(task.title)
     rows = []
-    for name in sorted(cli.SWITCHES):
-        takes_value, default, help_text = cli.SWITCHES[name]
+    for name, switch in sorted(scorer_table().items()):
+        help_text = switch.help
         if help_text is None:           # -h: the short spelling of -help
             help_text = "Show help (as -help)"
-        tasks = ("Cold Start" if name in cli.COLDSTART_ONLY else
-                 "SciFact, FEVER" if name in cli.CLAIMS_ONLY else "all")
-        rows.append((name, takes_value, default, help_text, tasks))
+        rows.append((name, switch.takes_value, switch.default, help_text,
+                     ", ".join(owners.get(name, ["all"]))))
     return rows
 
 
 def track_switches() -> list:
     """(name, takes a value, default, help, tasks) of the track's own switches."""
     from scorer.track.__main__ import TRACK_SWITCHES
-    return [(name, True, None, text, "all") for name, text in TRACK_SWITCHES.items()]
+    return [(s.name, s.takes_value, s.default, s.help, "all") for s in TRACK_SWITCHES]
 
 
 def competition_switches() -> list:
     """(name, takes a value, default, help, tasks) of scorer.competition's own switches."""
     from scorer.competition.__main__ import OWN_SWITCHES
-    return [(name, True, None, text, "all") for name, text in OWN_SWITCHES.items()]
+    return [(s.name, s.takes_value, s.default, s.help, "all") for s in OWN_SWITCHES]
+
+
+def command_switches(command: str) -> set:
+    """The name of every switch ``command`` takes (without the dash)."""
+    from scorer import switches
+    aliases = {alias.lstrip("-") for alias in switches.ALIASES}
+    scorer_names = {row[0] for row in scorer_switches()} | aliases
+    if command == "scorer":
+        return scorer_names
+    if command == "track":
+        return scorer_names | {row[0] for row in track_switches()}
+    if command == "competition":
+        return scorer_names | {row[0] for row in competition_switches()}
+    if command == "diff":
+        from scorer.diff.__main__ import SWITCHES
+        return set(SWITCHES) | aliases
+    if command == "samples":
+        from scorer.samples import SWITCHES
+        return set(SWITCHES) | aliases
+    raise ValueError(command)
 
 
 def usage_text(command: str) -> str:
@@ -82,27 +107,25 @@ def usage_text(command: str) -> str:
 
 
 def policy_keys() -> dict:
-    from scorer.policy import POLICY_KEYS
-    return dict(POLICY_KEYS)
+    from scorer.policy import known_keys
+    return known_keys()
 
 
 def categories() -> list:
     """(category, explanation, the lists it may be put in) of Cold Start's policy."""
-    from scorer.cli import CATEGORY_HELP
-    from scorer.policy import LEGAL_CHOICES
+    from scorer.coldstart.policy import CATEGORY_HELP, LEGAL_CHOICES
     return [(name, CATEGORY_HELP[name], LEGAL_CHOICES[name]) for name in sorted(LEGAL_CHOICES)]
 
 
 def disciplines() -> list:
-    from scorer.cli import DISCIPLINE_HELP
-    from scorer.policy import DISCIPLINES
+    from scorer.coldstart.policy import DISCIPLINE_HELP, DISCIPLINES
     return [(name, DISCIPLINE_HELP[name]) for name in DISCIPLINES]
 
 
 def fields() -> list:
     """(name, header, format, explanation, in the default list) of Cold Start's columns."""
+    from scorer.coldstart.policy import DEFAULT_FIELDS
     from scorer.coldstart.reports.tables import FIELDS
-    from scorer.policy import DEFAULT_FIELDS
     return [(name, header, form, text, name in DEFAULT_FIELDS)
             for name, (header, form, _justify, text) in FIELDS.items()]
 
@@ -114,13 +137,10 @@ def claim_metrics(task: str) -> list:
 
 
 def track_metrics() -> list:
-    """(heading, [(name, title), ...]) of the metrics a track can rank by."""
-    from scorer.catalogue import metric_catalogue
-    return [(heading, metric_catalogue(task, has_index))
-            for task, has_index, heading in (("coldstart", True, "Cold Start with -expand"),
-                                             ("coldstart", False, "Cold Start without -expand"),
-                                             ("scifact", False, "SciFact"),
-                                             ("fever", False, "FEVER"))]
+    """(heading, [(name, title), ...]) of the metrics a track can rank by, per
+    task (and kind of run, where the metrics differ)."""
+    from scorer import tasks
+    return [entry for task in tasks.every() for entry in task.catalogues()]
 
 
 def package_modules(exclude=()) -> list:

@@ -8,13 +8,12 @@ writes them (atomically) and the error log.  Fatal input problems raise
 from __future__ import annotations
 
 from scorer import quickexit
-from scorer.claims import fever, reports, scifact
+from scorer.claims import reports
 from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.reports import Reports
-from scorer.request import Request
 
 #: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).
 TYPE_CHECKING = False
@@ -68,6 +67,7 @@ def looks_like(path: str, task: str) -> str | None:
 
 def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     if policy.task == "scifact":
+        from scorer.claims import scifact
         if len(files) != 2:
             raise ScorerError(f"scifact needs two files, the gold claims then the "
                               f"predictions; {len(files)} given")
@@ -75,6 +75,7 @@ def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
         quickexit.keep(inputs)
         return scifact.evaluate(inputs, policy, problems)
     if policy.task == "fever":
+        from scorer.claims import fever
         inputs = fever.read_inputs(files)
         # The parsed files outlive the run in a command-line process: freeing
         # them line by line costs a twentieth of a FEVER run (scorer/quickexit.py).
@@ -83,7 +84,7 @@ def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     raise ScorerError(f"the claims driver scores {' and '.join(TASKS)}, not '{policy.task}'")
 
 
-def sample_set(request: Request, evaluation: Evaluation) -> tuple[SampleSet | None, bool]:
+def sample_set(request, evaluation: Evaluation) -> tuple[SampleSet | None, bool]:
     """The samples asked for, and whether they were generated here (not read)."""
     if request.samples is not None and request.bootstrap is not None:
         raise ScorerError("give -samples FILE or -bootstrap N, not both")
@@ -95,10 +96,22 @@ def sample_set(request: Request, evaluation: Evaluation) -> tuple[SampleSet | No
     if request.bootstrap is not None:
         if request.bootstrap < 0:
             raise ScorerError("the number of bootstrap samples must not be negative")
-        from scorer.bootstrap import generate
+        from scorer.bootstrap import MAX_DRAWS, generate
+        if request.bootstrap * len(evaluation.keys) > MAX_DRAWS and \
+                request.bootstrap <= resample_bound():
+            from scorer.claims.resample import DrawnClaims
+            return DrawnClaims(evaluation.keys, request.bootstrap, request.seed), True
         groups = [(key, (key,)) for key in evaluation.keys]
         return generate(groups, request.bootstrap, request.seed), True
     return None, False
+
+
+def resample_bound() -> int:
+    """The most samples drawn without keeping them (``resample.DrawnClaims``):
+    many claims, not many samples, are what it is for; more samples than this
+    are refused as too many draws (their values and reports grow with them)."""
+    from scorer.claims.resample import DrawnClaims
+    return DrawnClaims.MAX_SAMPLES
 
 
 #: Sample-by-claim cells of one block: the multiplicities of a block take 8
@@ -149,14 +162,51 @@ def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
                               f"draws claims of the gold, as many as it has")
 
 
+def check_gold(task: str, path: str) -> tuple:
+    """A gold file that cannot be read, holds no claim, or is a predictions file
+    given as the gold stops a track before any run is scored.  Returns the
+    ``(keys, key source)`` its runs name claims by in samples files."""
+    keys = gold_keys(task, path)            # (reads it, as its runs will)
+    if looks_like(path, task) == "predictions":
+        has = f"{' or '.join(PREDICTION_KEYS[task])} and " if PREDICTION_KEYS[task] else ""
+        raise ScorerError(f"{path} looks like predictions, not the gold (its first line has "
+                          f"{has}no {' or '.join(GOLD_KEYS[task])}); a claim track's first "
+                          f"file is the gold, then one predictions file per run")
+    return keys
+
+
 def gold_keys(task: str, gold_path: str) -> tuple:
     """``(claim keys, key source)`` of a gold file, as a run against it names its
     claims in samples files (each task's own rule): for a track or a
     leaderboard, whose shared samples are checked (:func:`check_sample_ids`)
     before any run is scored."""
     if task == "scifact":
+        from scorer.claims import scifact
         return scifact.gold_keys(scifact.read_gold(gold_path))
+    from scorer.claims import fever
     return fever.gold_keys(fever.read_gold(gold_path))
+
+
+def reference_gold_keys(task: str, path: str) -> tuple:
+    """A leaderboard's gold file, read as every submission's run reads it (a
+    problem is a ScorerError naming the file and line); its ``(claim keys,
+    key source)``."""
+    if task == "scifact":
+        from scorer.claims import scifact
+        return scifact.gold_keys(scifact.read_gold(path))
+    from scorer.claims import fever
+    gold = fever.read_gold(path)
+    inputs = fever.Inputs(path, path, gold, gold)
+    # A blind prediction, scored against each gold line as a submission's
+    # is: the gold line's label and evidence are checked by fever's rules.
+    blind = {"predicted_label": "", "predicted_evidence": []}
+    for line, claim in gold:
+        missing = [key for key in ("label", "evidence") if key not in claim]
+        if missing:
+            raise ScorerError(f"{path} line {line}: the gold claim has no '{missing[0]}' "
+                              f"(a gold file gives each claim its label and evidence)")
+        fever.score_claim(str(line), str(line), line, blind, (line, claim), inputs, None)
+    return fever.gold_keys(gold)
 
 
 class Outcome:
@@ -171,12 +221,12 @@ class Outcome:
         self.samples = samples
 
 
-def run(request: Request, problems: Problems) -> Reports:
+def run(request, problems: Problems) -> Reports:
     """Score one claim-task run: the reports, in write order."""
     return score(request, problems).reports
 
 
-def score(request: Request, problems: Problems, samples: SampleSet | None = None) -> Outcome:
+def score(request, problems: Problems, samples: SampleSet | None = None) -> Outcome:
     """Score one claim-task run: the reports and the evaluation (``samples``:
     the request's samples when the caller has read or drawn them already)."""
     policy = request.policy
@@ -199,19 +249,26 @@ def score(request: Request, problems: Problems, samples: SampleSet | None = None
         ("debug", lambda: reports.debug_pieces(evaluation)),
         ("json", reports.json_text(evaluation, signature)),
         ("params", reports.params_text(
-            program=request.program, argv=tuple(request.argv), cwd=request.cwd,
-            policy=policy, policy_file=request.policy_file, files=evaluation.files,
+            invocation=request.invocation(), policy=policy, policy_file=request.policy_file, files=evaluation.files,
             samples_file=request.samples, bootstrap=request.bootstrap if generated else None,
             seed=seed, signature_line=signature)),
     ]
     if samples is None:
         return Outcome(Reports.from_pairs(texts), evaluation)
     from scorer.claims import resample
-    values = _sample_values(evaluation, samples)
+    drawn = isinstance(samples, resample.DrawnClaims)
+    values = samples.values(evaluation.task, evaluation.columns) if drawn else \
+        _sample_values(evaluation, samples)
     rows = resample.confidence_rows(values, evaluation.metrics)
     names = reports.metric_names(evaluation.task)
     texts.append(("samplescores", reports.samplescores_text(samples.numbers, values)))
     texts.append(("confidence", reports.confidence_text(rows, names)))
-    if generated:
+    if drawn:
+        problems.record("CLAIM_WARNING",
+                        f"{len(samples):,} samples of {len(evaluation.keys):,} claims are "
+                        f"{len(samples) * len(evaluation.keys):,} draws: too many to write to "
+                        f".bootsamples (as text, several GB), which is not written; the same "
+                        f"-bootstrap and -seed draw the same samples again")
+    elif generated:
         texts.append(("bootsamples", samples.lines))
     return Outcome(Reports.from_pairs(texts), evaluation, samples)

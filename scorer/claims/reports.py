@@ -21,7 +21,6 @@ import json
 from scorer.version import __version__
 from scorer.textfile import fingerprint_lines
 from scorer.claims import fever as fever_task
-from scorer.claims import scifact as scifact_task
 from scorer.claims.jsonl import json_string, show, shows
 from scorer.claims.metrics import Evaluation, metrics_of
 from scorer.policy import Policy
@@ -58,6 +57,8 @@ def signature(policy: Policy, samples: SampleSet | None, seed: int | None) -> st
 def _samples_digest(samples: SampleSet | None) -> str:
     if samples is None:
         return "none"
+    if hasattr(samples, "digest"):          # resample.DrawnClaims: not kept
+        return samples.digest()
     from scorer.bootstrap import samples_digest
     return samples_digest(samples)
 
@@ -83,11 +84,11 @@ def json_text(evaluation: Evaluation, signature_line: str) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def params_text(*, program: str, argv: tuple, cwd: str, policy: Policy,
-                policy_file: str | None, files: tuple, samples_file: str | None,
-                bootstrap: int | None, seed: int | None, signature_line: str) -> str:
-    invocation = " ".join([program, *argv])
-    lines = ["#Invoked as:", f"{cwd}$ {invocation}", "", "#Policy Selected:",
+def params_text(*, invocation: str, policy: Policy, policy_file: str | None, files: tuple,
+                samples_file: str | None, bootstrap: int | None, seed: int | None,
+                signature_line: str) -> str:
+    """``invocation``: ``cwd$ program arguments`` (Request.invocation)."""
+    lines = ["#Invoked as:", invocation, "", "#Policy Selected:",
              f"  task => {policy.task}",
              f"  max_evidence => {_limit_text(policy.max_evidence)}",
              f"  labels => {':'.join(policy.labels)}"]
@@ -137,6 +138,11 @@ def metric_names(task: str) -> list:
 
 # ---------------------------------------------------------------- .debug
 
+#: ``scorer.claims.scifact``, imported by the first SciFact ``.debug`` (a FEVER
+#: run has no use for it: start-up time).
+scifact_task = None
+
+
 def debug_text(evaluation: Evaluation) -> str:
     return "".join(debug_pieces(evaluation))
 
@@ -147,7 +153,12 @@ def debug_pieces(evaluation: Evaluation):
     max_evidence = evaluation.max_evidence
     yield (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
            f"max_evidence {_limit_text(max_evidence)}\n")
+    if evaluation.debug is not None:
+        yield from evaluation.debug.pieces()
+        return
     if evaluation.task == "scifact":
+        global scifact_task
+        from scorer.claims import scifact as scifact_task
         for outcome in evaluation.outcomes:
             yield _scifact_claim(outcome, max_evidence)
         return

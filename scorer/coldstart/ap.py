@@ -14,6 +14,7 @@ import functools
 from typing import Optional
 
 from scorer.coldstart.counts import ec_sort_key
+from scorer.coldstart.policy import justification_limits
 from scorer.problems import Problems
 
 
@@ -114,7 +115,7 @@ class APScorer:
     def __init__(self, run_files, queries, policy, problems: Problems):
         self.run_files = run_files
         self.queries = queries
-        self.k = policy.k
+        _per_document, self.k = justification_limits(policy.justifications)
         self.problems = problems
         self._documents_by_ec: dict = {}
 

@@ -13,6 +13,8 @@ from scorer.coldstart.ap import APScorer
 from scorer.coldstart.counts import counts_table
 from scorer.coldstart.evaluation import Evaluator
 from scorer.coldstart.justifications import check_justifications
+from scorer.coldstart.options import options
+from scorer.coldstart.policy import justification_limits
 from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
 from scorer.coldstart.reports import debug, ldc, params, prepare, sf, summary
@@ -26,13 +28,14 @@ from scorer.textfile import hash_in_background
 
 def report_extensions(request) -> list:
     """The files a run writes, in the Perl's creation order (spec §1.4)."""
+    expand = options(request).expand
     extensions = ["debug", "ap", "sf"]
-    if request.expand:
+    if expand:
         extensions += ["ldcmax", "ldcmean"]
     extensions.append("summary")
     if request.samples or request.bootstrap is not None:
         extensions += ["sample", "samplescores", "confidence"]
-        if request.expand and not output.is_stream(request.output_file):
+        if expand and not output.is_stream(request.output_file):
             # scorer's own file (intervals of the AP scores); never in the Perl's stream
             extensions.append("apconfidence")
     if request.bootstrap is not None:
@@ -75,22 +78,23 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     ``samples`` may bring the request's samples already read (a track reads
     its samples file once for all runs)."""
     policy = request.policy
+    asked = options(request)
     query_paths = [f for f in request.files if f.endswith(".xml")]
     run_paths = [f for f in request.files if not f.endswith(".xml")]
     queries = query_files.read_query_files(query_paths, problems)
-    if request.expand:
-        queries.expand(request.expand)
+    if asked.expand:
+        queries.expand(asked.expand)
     index = queries.index()
-    queries_to_score = query_files.resolve_queries_to_score(request.queries, queries, problems)
-    if request.queries is not None and not queries_to_score:
-        raise ScorerError(f"-queries {request.queries}: none of the queries it names is in the "
+    queries_to_score = query_files.resolve_queries_to_score(asked.queries, queries, problems)
+    if asked.queries is not None and not queries_to_score:
+        raise ScorerError(f"-queries {asked.queries}: none of the queries it names is in the "
                           f"query files ({len(queries.top_level_ids())} queries loaded)")
     run_files = read_run_files(
         run_paths, queries, problems,
         on_submission_file=lambda files: check_justifications(
-            files, policy.per_document, policy.k, problems))
+            files, *justification_limits(policy.justifications), problems))
     _check_assessments_read(run_files, run_paths)
-    runids = list(request.runids) if request.runids else sorted(run_files.runids)
+    runids = list(asked.runids) if asked.runids else sorted(run_files.runids)
     _check_runids(runids, run_files.runids, problems)
 
     if request.samples or request.bootstrap is not None or samples is not None:
@@ -135,22 +139,22 @@ def score(request, problems: Problems, samples=None) -> Outcome:
         # Progress on a terminal only; scoring then AP visit each query once.
         progress = Progress(f"scoring {runid}", 2 * len(queries_to_score),
                             enabled=sys.stderr.isatty())
-        evaluation = evaluator.evaluate_run(runid, queries_to_score, request.expand, progress)
+        evaluation = evaluator.evaluate_run(runid, queries_to_score, asked.expand, progress)
         table = counts_table(evaluation.rows, index, queries)
         structure = RunStructure(table, has_index=bool(index))
         tables = prepare.prepare(structure, runid, policy.fields)
         reports.add("debug", debug.render_categories(evaluation.rows, evaluation.assessment_of))
-        reports.add("sf", sf.render(tables, request.tabs))
+        reports.add("sf", sf.render(tables, asked.tabs))
         if index:
-            reports.add("ldcmax", ldc.render_ldcmax(tables, request.tabs))
-            reports.add("ldcmean", ldc.render_ldcmean(tables, request.tabs))
-        reports.add("summary", summary.render(tables, request.tabs))
+            reports.add("ldcmax", ldc.render_ldcmax(tables, asked.tabs))
+            reports.add("ldcmean", ldc.render_ldcmean(tables, asked.tabs))
+        reports.add("summary", summary.render(tables, asked.tabs))
 
         ap_rows = []
         for short_id in sorted(queries_to_score):
             progress.advance()
             limit = queries_to_score[short_id]
-            for query in evaluator.scored_queries(short_id, request.expand):
+            for query in evaluator.scored_queries(short_id, asked.expand):
                 for row in ap_scorer.score_query(query, evaluation):
                     if row.level != "ALL" and (limit or 0) < int(row.level):
                         continue
@@ -158,7 +162,7 @@ def score(request, problems: Problems, samples=None) -> Outcome:
         progress.done()
         reports.add("debug", debug.render_ap(ap_rows))
         reports.add("ap", ap_report.render(ap_rows, runid, index, ldc_full_id, bool(index),
-                                           request.tabs))
+                                           asked.tabs))
         scores = RunScores(runid, structure, ap_rows, dict(index), ldc_full_ids)
         if samples is not None:
             _add_bootstrap_reports(reports, structure, samples, runid, problems)
@@ -178,18 +182,19 @@ def read_shared_inputs(request, assessment_paths, problems: Problems, draw=None)
     read or drawn once for all runs (None without samples).  ``draw``, when
     given, draws the samples from the ``(LDC query, SF queries)`` groups
     instead of :func:`scorer.bootstrap.generate` (a track's -clusters)."""
+    asked = options(request)
     query_paths = [f for f in request.files if f.endswith(".xml")]
     queries = query_files.read_query_files(query_paths, problems)
     if not queries.queries:
         # A warning for one run (as the Perl's); a track or leaderboard of nothing.
         raise ScorerError(f"no queries in {', '.join(query_paths) or 'no query file'}: "
                           f"nothing to score")
-    if request.expand:
-        queries.expand(request.expand)
+    if asked.expand:
+        queries.expand(asked.expand)
     index = queries.index()
-    queries_to_score = query_files.resolve_queries_to_score(request.queries, queries, problems)
-    if request.queries is not None and not queries_to_score:
-        raise ScorerError(f"-queries {request.queries}: none of the queries it names is in the "
+    queries_to_score = query_files.resolve_queries_to_score(asked.queries, queries, problems)
+    if asked.queries is not None and not queries_to_score:
+        raise ScorerError(f"-queries {asked.queries}: none of the queries it names is in the "
                           f"query files ({len(queries.top_level_ids())} queries loaded)")
     read_run_files(list(assessment_paths), queries, problems)
     from scorer import bootstrap
@@ -205,12 +210,46 @@ def read_shared_inputs(request, assessment_paths, problems: Problems, draw=None)
     return queries, None
 
 
+def check_references(request, files: list) -> None:
+    """A leaderboard's reference files: the query XML file(s) and the
+    assessment file(s), read as every submission's run reads them (a run
+    among them would be scored with every submission); a problem that would
+    fail every submission is a ScorerError naming the file."""
+    import itertools
+    from scorer.coldstart.runs import ASSESSMENT, identify_file_type
+    # The split a scoring run makes (scorer/coldstart/driver.py): XML is queries.
+    query_paths = [f for f in files if f.endswith(".xml")]
+    assessment_paths = [f for f in files if not f.endswith(".xml")]
+    need = ("a Cold Start leaderboard's reference files are the query XML file(s) and the "
+            "assessment file(s)")
+    if not query_paths:
+        raise ScorerError(f"no query file (.xml) among the reference files; {need}")
+    if not assessment_paths:
+        raise ScorerError(f"no assessment file among the reference files; {need}")
+    for path in assessment_paths:
+        # Its first lines tell (the whole file is read next, as every run reads it).
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            first_lines = [line.rstrip("\n") for line in itertools.islice(f, 1000)]
+        if identify_file_type(path, first_lines) != ASSESSMENT:
+            raise ScorerError(f"{path}: a submission file (9 columns), not assessments; {need} "
+                              f"(the run is the participant's)")
+    problems = Problems()
+    # What a track reads once for all its runs, every submission's run reads too.
+    read_shared_inputs(request._replace(files=tuple(files), bootstrap=None),
+                              assessment_paths, problems)
+    if problems.error_count:
+        # Every submission's run would have these errors, and fail.
+        raise ScorerError("the reference files have errors, which would fail every "
+                          "submission:\n" + problems.report().rstrip())
+
+
 def _input_files(request, query_paths, run_paths) -> tuple:
     """Every file the numbers were read from, for ``.params``."""
     import os
     paths = list(query_paths) + expand_run_paths(run_paths)
-    if request.queries is not None and os.path.isfile(request.queries):
-        paths.append(request.queries)
+    selection = options(request).queries
+    if selection is not None and os.path.isfile(selection):
+        paths.append(selection)
     paths += [p for p in (request.samples, request.policy_file) if p]
     return tuple(paths)
 

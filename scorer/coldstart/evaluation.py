@@ -13,6 +13,7 @@ from typing import Optional
 
 from scorer.coldstart import ids, slots
 from scorer.coldstart.queries import expand_query
+from scorer.coldstart.policy import justification_limits
 from scorer.coldstart.runs import RunFiles
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError
@@ -118,7 +119,7 @@ class Evaluator:
         self.right_names = frozenset(policy.right)
         self.duplicate_list = _duplicate_list(policy)
         # The policy's settings as read once (they are read per tree node).
-        self.k = policy.k
+        _per_document, self.k = justification_limits(policy.justifications)
         self.post_policy = tuple((option, tuple(getattr(policy, option.lower())))
                                  for option in POST_POLICY_OPTIONS)
         self._ec_cache: dict = {}

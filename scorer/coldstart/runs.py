@@ -400,3 +400,60 @@ def _accept(entry: Entry, run_files: RunFiles, path: str, line_number: int) -> N
     else:
         run_files.assessments.append(entry)
         run_files.assessments_by_base.setdefault(entry.base, []).append(entry)
+
+
+# -- a track's runs --------------------------------------------------------------
+
+def track_runs(paths: list) -> tuple:
+    """(shared files: query XML and assessments, runs) of Cold Start track files.
+
+    Every run id found in a submission file is a run; a run id in two files
+    is refused (a resubmitted copy left beside the first would be merged into
+    it, every response counted twice).  A file whose kind cannot be told is a
+    run of its own (named after the file), which then fails with that file's
+    error in its own ``run.errlog``."""
+    from scorer.task import TrackRun, checked_runs, run_name
+    shared, file_of_run, unreadable = [], {}, []
+    runids_of_file: dict = {}
+    for path in expand_run_paths(paths):
+        if path.endswith(".xml"):
+            shared.append(path)
+            continue
+        try:
+            lines = read_text(path).split("\n")
+            kind = identify_file_type(path, lines)
+        except ScorerError:
+            unreadable.append(path)
+            continue
+        if kind == ASSESSMENT:
+            shared.append(path)
+            continue
+        runids_of_file[path] = _runids_of(lines)
+        for runid in runids_of_file[path]:
+            earlier = file_of_run.setdefault(runid, path)
+            if earlier != path:
+                raise runid_in_two_files(runid, earlier, path)
+    if not any(not path.endswith(".xml") for path in shared):
+        hint = f" ({CLAIMS_HINT})" if any(map(first_line_looks_like_json, unreadable)) else ""
+        raise ScorerError("no assessment file among the files: a Cold Start track needs the "
+                          "query XML, the assessment file(s), then the run files" + hint)
+    runs = []
+    for runid, path in sorted(file_of_run.items()):
+        several = len(runids_of_file[path]) > 1
+        runs.append(TrackRun(runid, (path,), (("runids", runid),) if several else ()))
+    taken = {run.name for run in runs}
+    for path in unreadable:
+        name = run_name(path)
+        runs.append(TrackRun(name if name not in taken else path, (path,)))
+    return shared, checked_runs(runs)
+
+
+def _runids_of(lines: list) -> list:
+    found = {}
+    for line in lines:
+        if line.lstrip().startswith("#"):
+            continue
+        columns = line.split("\t")
+        if len(columns) >= 3 and columns[2].strip():
+            found[columns[2]] = True
+    return list(found)

@@ -162,3 +162,52 @@ def _by_unit(units: list, columns: np.ndarray, rule: str) -> statistic.UnitStati
     matrix = np.zeros((len(names), columns.shape[1]))
     np.add.at(matrix, np.array([position[u] for u in units], dtype=np.intp), columns)
     return statistic.UnitStatistic(names, matrix, rule)
+
+
+def run_result(run_name: str, outcome, status: str = "ok", statistics: bool = True):
+    """The data of one scored run (scorer.results.RunResult; ``outcome``: the
+    driver's, its first run id), the per-unit statistics only when asked."""
+    from scorer.coldstart.ap import LEVEL_ORDER
+    from scorer.results import RunResult
+    from scorer.stats import prf_arrays
+    result = RunResult(run_name, status)
+    if not outcome.runs:
+        return result
+    scores = outcome.runs[0]
+    run_units = RunUnits(scores)
+    for metric in available(scores.structure.has_index):
+        result.values[metric.name] = run_units.value(metric)
+        if statistics:
+            result.statistics[metric.name] = run_units.statistic(metric)
+    structure = scores.structure
+    for (variant, aggregate, level), line in sorted(
+            all_aggregates(structure, full_data(structure)).items()):
+        if line.exists[0]:
+            for name, values in (("P", line.p), ("R", line.r), ("F1", line.f)):
+                result.per_hop.append((variant, "micro" if aggregate == MICRO else "macro",
+                                       level, name, float(values[0])))
+    for variant in ("SF", "LDCMEAN") if structure.has_index else ("SF",):
+        for level, value in run_units.ap_levels(variant).items():
+            result.per_hop.append((variant, "macro", level, "AP", float(value)))
+    # Per SF query and hop: the counts of its rows, P/R/F1 from them, and AP.
+    table = structure.table
+    counted = ["GT", "SUBMITTED", "RIGHT", "WRONG", "IGNORED"]
+    by_level = table.groupby(["sf_full_id", "level"], sort=True)[counted].sum()
+    ap = {(row.query_full_id, row.level): row.ap for row in scores.ap_rows}
+    for query in sorted(set(table["sf_full_id"])):
+        levels = by_level.loc[query]
+        for hop in LEVEL_ORDER:
+            if hop == "ALL":
+                sums = levels.sum()
+            elif int(hop) in levels.index:
+                sums = levels.loc[int(hop)]
+            else:
+                continue
+            p, r, f = prf_arrays(sums["RIGHT"], sums["SUBMITTED"] - sums["IGNORED"], sums["GT"])
+            for name in counted:
+                result.per_query.append((query, hop, name, float(sums[name])))
+            result.per_query += [(query, hop, "P", float(p)), (query, hop, "R", float(r)),
+                                 (query, hop, "F1", float(f))]
+            if (query, hop) in ap:
+                result.per_query.append((query, hop, "AP", float(ap[(query, hop)])))
+    return result

@@ -14,28 +14,38 @@ import shutil
 import sys
 import tempfile
 
-from scorer import output, quickexit, stopping
+from scorer import output, quickexit, stopping, switches, tasks
 from scorer.processenv import prepare_command_line_process
 from scorer.competition import archive, layout, scoring
 from scorer.limits import whole_number
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
+from scorer.switches import Switch, UsageError
+
+def _a_file_not_a_switch(value: str):
+    # A forgotten name followed by the next switch; a file so named is ./-name.
+    if value.startswith("-"):
+        return (f"needs a value, not '{value}' (a file whose name starts with '-' is given "
+                f"as ./{value})")
+    return None
+
 
 #: This command's own switches (each takes a value).
-OWN_SWITCHES = {
-    "bundle": "write a Codabench bundle (zip) for these reference files and switches",
-    "validate": "check and score a submission (a file, a folder or a .zip) as the "
-                "leaderboard would",
-    "title": "the competition's title in the bundle (default: 'TASK leaderboard')",
-    "start": "the phase's start date in the bundle, YYYY-MM-DD (default: today, UTC)",
-    "docker_image": "the image the platform runs the scoring program in "
-                    "(default: codalab/codalab-legacy:py39)",
-    "max_size": "the most bytes a submission file may hold, zipped or not (default: 1 GiB)",
-}
-#: Scorer switches that make no sense here: the program names its own files.
-NOT_HERE = ("output_file", "error_file", "runids")
-#: Own switches whose value is a file name: one starting with '-' is a forgotten
-#: name followed by the next switch (a file so named is given as ./-name).
-PATH_SWITCHES = ("bundle", "validate")
+OWN_SWITCHES = (
+    Switch("bundle", help="write a Codabench bundle (zip) for these reference files and "
+                          "switches", check=_a_file_not_a_switch),
+    Switch("validate", help="check and score a submission (a file, a folder or a .zip) as "
+                            "the leaderboard would", check=_a_file_not_a_switch),
+    Switch("title", help="the competition's title in the bundle (default: 'TASK leaderboard')"),
+    Switch("start", help="the phase's start date in the bundle, YYYY-MM-DD (default: today, "
+                         "UTC)"),
+    Switch("docker_image", help="the image the platform runs the scoring program in "
+                                "(default: codalab/codalab-legacy:py39)"),
+    Switch("max_size", help="the most bytes a submission file may hold, zipped or not "
+                            "(default: 1 GiB)"),
+)
+#: Scorer switches that make no sense here: the program names its own files
+#: (and a submission is one run: the switches that pick runs are the tasks').
+NOT_HERE = ("output_file", "error_file")
 
 USAGE = """\
 Usage:
@@ -52,75 +62,57 @@ Usage:
       what a participant runs before uploading: the same checks and messages, and
       the scores
 Switches:
-""" + "".join(f"  -{name:14}{text}\n" for name, text in OWN_SWITCHES.items()) + """\
+""" + "".join(f"  -{switch.name:14}{switch.help}\n" for switch in OWN_SWITCHES) + """\
+  -version      the version of scorer
   and every switch of python -m scorer (-policy, -expand, -queries, -max_evidence, ...)
   except -output_file, -error_file and -runids.  The policy key 'leaderboard' lists
   the scores' keys (default per task; python -m scorer -help lists the metrics).
 """
 
 
-class UsageError(Exception):
-    pass
-
-
-def _split(argv: list) -> tuple:
-    """This command's switches, and the rest (scorer switches and files)."""
-    own: dict = {}
-    rest: list = []
-    i = 0
-    while i < len(argv):
-        name = argv[i][1:] if argv[i].startswith("-") else None
-        if name in OWN_SWITCHES:
-            if i + 1 >= len(argv):
-                raise UsageError(f"Switch -{name} needs a value")
-            value = argv[i + 1]
-            if value.startswith("-") and (name in PATH_SWITCHES or
-                                          _is_switch(value)):
-                raise UsageError(f"Switch -{name} needs a value, not '{value}'"
-                                 + (f" (a file whose name starts with '-' is given as "
-                                    f"./{value})" if name in PATH_SWITCHES else ""))
-            own[name] = value
-            i += 2
-            continue
-        if name in ("help", "h"):
-            own["help"] = True
-        elif name in NOT_HERE:
+def _read_argv(argv: list) -> tuple:
+    """(this command's switches, the request's switches, the files)."""
+    table = switches.table(switches.scorer_table(), OWN_SWITCHES)
+    given, files = switches.parse(argv, table, files_needed=False)
+    if given.get("help") or given.get("version"):
+        return given, {}, files
+    own = {switch.name: given.pop(switch.name) for switch in OWN_SWITCHES
+           if switch.name in given}
+    refused = NOT_HERE + tuple(name for task in tasks.every() for name in task.run_switches)
+    for name in given:
+        if name in refused:
             raise UsageError(f"-{name} has no use here: the leaderboard names its own files")
-        rest.append(argv[i])
-        i += 1
-    return own, rest
-
-
-def _is_switch(argument: str) -> bool:
-    from scorer import cli      # (not imported by the scoring program's own path)
-    return cli.is_switch(argument, OWN_SWITCHES)
+    if "bundle" in own and "validate" in own:
+        raise UsageError("give -bundle or -validate, not both")
+    if "bundle" in own or "validate" in own:
+        if not files:
+            raise UsageError("the reference files are missing")
+    elif len(files) != 2 or given or own:
+        raise UsageError("the scoring program takes two folders, INPUT and OUTPUT, and no "
+                         "switch")
+    return own, given, files
 
 
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        own, rest = _split(argv)
-        if own.get("help"):
-            sys.stdout.write(USAGE)
-            return 0
-        if "bundle" in own and "validate" in own:
-            raise UsageError("give -bundle or -validate, not both")
-        if "bundle" in own or "validate" in own:
-            if not rest:
-                raise UsageError("the reference files are missing")
-        elif len(rest) != 2 or any(a.startswith("-") for a in rest) or own:
-            raise UsageError("the scoring program takes two folders, INPUT and OUTPUT, "
-                             "and no switch")
+        own, given, files = _read_argv(argv)
     except UsageError as error:
         sys.stderr.write(f"ERROR: {error}\n\n{USAGE}")
         return ERROR_EXIT_STATUS
+    if own.get("help"):
+        sys.stdout.write(USAGE)
+        return 0
+    if own.get("version"):
+        sys.stdout.write(switches.version_text())
+        return 0
     with stopping.stop_on_signals():
         try:
             if "bundle" in own:
-                return make_bundle(own, rest)
+                return make_bundle(own, _setup_request(given, files), files)
             if "validate" in own:
-                return validate(own, rest)
-            return score_program(rest[0], rest[1])
+                return validate(own, _setup_request(given, files), files)
+            return score_program(files[0], files[1])
         except ScorerError as error:
             sys.stderr.write(f"FATAL_ERROR: {error}\n")
             return error.exit_status
@@ -150,8 +142,7 @@ def _score_into(setup, find, output_dir: str | None) -> int:
             sys.stderr.write(scored.result.errlog)
         if output_dir is not None:
             layout.make_output(output_dir)
-            texts = scoring.output_texts(scored, setup.task,
-                                         scoring.has_index(setup.task, setup.switches))
+            texts = scoring.output_texts(scored)
             output.write_files({os.path.join(output_dir, name): text
                                 for name, text in texts.items()})
         else:
@@ -164,18 +155,11 @@ def _score_into(setup, find, output_dir: str | None) -> int:
 
 # -- the bundle and the participant's check ---------------------------------------
 
-def _setup_request(rest: list):
-    """The policy and run switches, exactly as python -m scorer builds them."""
-    from scorer import cli
-    try:
-        given, files = cli.parse_arguments(rest)
-    except cli.UsageError as error:
-        raise ScorerError(str(error))
-    if given.get("help") or given.get("version"):
-        raise ScorerError("-help and -version are not switches of a leaderboard")
-    request = cli.build_request(given, files, rest, os.getcwd())
-    run_switches = {name: given[name] for name in layout.RUN_SWITCHES if name in given}
-    return request, files, run_switches
+def _setup_request(given: dict, files: list):
+    """The request of the reference files and the switches, exactly as
+    python -m scorer builds it (every submission adds its file)."""
+    from scorer.request import from_switches
+    return from_switches(given, files, None, os.getcwd())
 
 
 def _max_size(own: dict) -> int:
@@ -188,14 +172,15 @@ def _max_size(own: dict) -> int:
     return value
 
 
-def make_bundle(own: dict, rest: list) -> int:
+def make_bundle(own: dict, request, files: list) -> int:
     import datetime
     from scorer.competition import bundle, references
-    request, files, run_switches = _setup_request(rest)
     target = own["bundle"]
     output.check_writable(target)
+    table = switches.scorer_table()
+    named = [value for name, value in request.switches if table[name].names_file]
     clash = output.input_written_over(
-        [target], [*files, request.policy_file, request.queries, request.samples])
+        [target], [*files, request.policy_file, *named, request.samples])
     if clash:
         raise ScorerError(f"-bundle {target} would write over the input file {clash[1]}; "
                           f"give the bundle another name")
@@ -208,34 +193,34 @@ def make_bundle(own: dict, rest: list) -> int:
                                    start=start,
                                    docker_image=own.get("docker_image") or bundle.DOCKER_IMAGE,
                                    max_size=_max_size(own))
-    keys = scoring.leaderboard_keys(request.policy, run_switches)
+    keys = scoring.leaderboard_keys(request)
     # Read as every submission's run will read them: a bundle that could
     # score no submission is not made.
     references.check(request, files)
-    entries = bundle.bundle_entries(request.policy, files, run_switches, options)
+    entries = bundle.bundle_entries(request, files, options)
     output.write_bytes_atomically(target, bundle.zip_bytes(entries))
     sys.stdout.write(f"Wrote {target}: leaderboard {', '.join(keys)}\n")
     return 0
 
 
-def validate(own: dict, rest: list) -> int:
+def validate(own: dict, request, files: list) -> int:
     from scorer.competition import references
-    request, files, run_switches = _setup_request(rest)
-    keys = scoring.leaderboard_keys(request.policy, run_switches)
+    keys = scoring.leaderboard_keys(request)
     references.check_files(files)
     policy_dir = tempfile.mkdtemp(prefix="scorer-competition-policy-")
     try:
-        policy = request.policy._replace(leaderboard=keys)
+        policy = request.policy.replace(leaderboard=keys)
         policy_path = os.path.join(policy_dir, layout.POLICY_FILE)
         with open(policy_path, "w", encoding="utf-8") as f:
             f.write(layout.policy_text(policy))
-        switches = dict(run_switches)
-        for name in layout.FILE_SWITCHES:
-            if name in switches and os.path.isfile(switches[name]):
-                switches[name] = os.path.abspath(switches[name])
+        table = switches.scorer_table()
+        fixed = layout.run_switches(request)
+        for name in fixed:
+            if table[name].names_file and os.path.isfile(fixed[name]):
+                fixed[name] = os.path.abspath(fixed[name])
         setup = layout.Setup(task=policy.task,
                              references=tuple(os.path.abspath(f) for f in files),
-                             policy_path=policy_path, switches=switches, leaderboard=keys,
+                             policy_path=policy_path, switches=fixed, leaderboard=keys,
                              max_size=_max_size(own))
         run = own["validate"]
         try:

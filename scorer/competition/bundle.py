@@ -17,8 +17,9 @@ import zlib
 
 import yaml
 
-from scorer.version import __version__
+from scorer import tasks
 from scorer.competition import layout, scoring
+from scorer.version import __version__
 
 #: Codabench's legacy image for Python 3.9: numpy, pandas, scipy and pyyaml installed.
 DOCKER_IMAGE = "codalab/codalab-legacy:py39"
@@ -127,14 +128,13 @@ def metadata_yaml() -> str:
                                              f"scorer.competition"}, sort_keys=False))
 
 
-def pages(policy, keys: tuple, index: bool, references: list, switches: dict) -> dict:
-    explanations = dict(scoring.catalogue(policy.task, index))
+def pages(request, keys: tuple, references: list, switches: dict) -> dict:
+    task = tasks.get(request.policy.task)
+    explanations = dict(task.catalogue(request))
     metric_lines = "".join(f"| `{key}` | {scoring.column_title(key)} | "
                            f"{explanations.get(key, '')} |\n" for key in keys)
     others = [(name, text) for name, text in explanations.items() if name not in keys]
-    what = {"coldstart": "one Cold Start submission file (9 tab-separated columns, one run)",
-            "scifact": "one SciFact predictions file (JSON lines)",
-            "fever": "one FEVER predictions file (JSON lines)"}[policy.task]
+    what = task.submission
     shown = " ".join(f"-{k}" + ("" if v is True else f" {os.path.basename(str(v))}")
                      for k, v in switches.items())
     overview = (
@@ -150,7 +150,7 @@ def pages(policy, keys: tuple, index: bool, references: list, switches: dict) ->
         f"{shown} REFERENCE_FILES...\n\n"
         f"A submission with an error fails with a message naming your file, the line and "
         f"the problem; it never reaches the leaderboard.  A scored submission's detailed "
-        f"results show each {'query' if policy.task == 'coldstart' else 'claim'}: what "
+        f"results show each {task.unit}: what "
         f"counted and why, and the whole report set for download.\n")
     metrics = ("# Metrics\n\nThe leaderboard's columns (higher is better):\n\n"
                "| key | column | meaning |\n|---|---|---|\n" + metric_lines)
@@ -163,14 +163,15 @@ def pages(policy, keys: tuple, index: bool, references: list, switches: dict) ->
             "pages/terms.md": terms}
 
 
-def bundle_entries(policy, references: list, run_switches: dict,
-                   options: BundleOptions) -> dict:
-    """``{path in the bundle: text or source path}``, the whole bundle."""
-    keys = scoring.leaderboard_keys(policy, run_switches)
-    policy = policy._replace(leaderboard=keys)
-    index = scoring.has_index(policy.task, run_switches)
+def bundle_entries(request, references: list, options: BundleOptions) -> dict:
+    """``{path in the bundle: text or source path}``, the whole bundle: every
+    submission scored as ``request`` (the reference files and the switches)
+    would score it."""
+    keys = scoring.leaderboard_keys(request)
+    policy = request.policy.replace(leaderboard=keys)
+    run_switches = layout.run_switches(request)
     entries = {"competition.yaml": competition_yaml(policy, keys, options), "logo.png": logo_png()}
-    entries.update(pages(policy, keys, index, references, run_switches))
+    entries.update(pages(request, keys, references, run_switches))
     entries["scoring_program/metadata.yaml"] = metadata_yaml()
     entries["scoring_program/score.py"] = LAUNCHER
     for name, path in package_sources().items():

@@ -14,15 +14,15 @@ from scorer.look import blocks
 DEBUG_SHOWN = 2_000_000
 
 
-def page(scored, task: str, titles: dict, headings: dict, files: list) -> str:
-    """``titles``: each metric's explanation; ``headings``: each leaderboard
-    key's column title."""
-    body = [_headline(scored.scores, titles, headings), _counted(scored.result),
+def page(scored, task, titles: dict, headings: dict, files: list) -> str:
+    """``task``: the task's record; ``titles``: each metric's explanation;
+    ``headings``: each leaderboard key's column title."""
+    body = [_headline(scored.scores, titles, headings), _counted(scored.result, task.unit),
             _why(scored.result.reports.get("debug", "")), _warnings(scored.result),
             blocks.section("files", "The reports", "<p>Every report of this submission, "
                            "as <code>python -m scorer</code> writes it:</p>"
                            + blocks.links(files))]
-    title = f"{task}: {scored.submission.label()}"
+    title = f"{task.name}: {scored.submission.label()}"
     return blocks.document(title, "".join(body))
 
 
@@ -38,7 +38,7 @@ def _headline(scores: dict, titles: dict, headings: dict) -> str:
                           + blocks.table(columns, rows, "scores", sortable=False))
 
 
-def _counted(result) -> str:
+def _counted(result, unit: str) -> str:
     # One row per query (claim) and hop, one column per metric, in first-seen order.
     grid = _claim_grid(result.claim_table)
     if grid is None:
@@ -53,7 +53,6 @@ def _counted(result) -> str:
     columns = [(metric, 0 if (all(map(float.is_integer, column)) if None not in column else
                               all(v is None or v.is_integer() for v in column)) else 4)
                for metric, column in zip(metrics, values)]
-    unit = "claim" if result.task != "coldstart" else "query"
     body = (f"<p>One row per {unit}{' and hop' if len(hops) > 1 else ''}: the counts each "
             f"score is made of (sort by any column).</p>"
             + blocks.lazy_tables("counted", unit, labels, columns, {"all": values}, -1)

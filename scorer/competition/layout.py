@@ -36,9 +36,8 @@ SCORING_HEADER = ("# How scorer.competition scores each submission (see README, 
                   "leaderboard');\n# JSON, which is YAML too: the scoring program reads "
                   "it without PyYAML.\n")
 
-#: Scorer switches a leaderboard may fix besides the policy's; those naming a file.
-RUN_SWITCHES = ("expand", "queries", "samples", "bootstrap", "seed", "tabs")
-FILE_SWITCHES = ("queries", "samples")
+#: The samples switches a leaderboard may fix (besides the task's own: run_switches).
+SAMPLE_SWITCHES = ("samples", "bootstrap", "seed")
 
 
 class Setup(namedtuple("Setup", "task references policy_path switches leaderboard max_size",
@@ -50,26 +49,48 @@ class Setup(namedtuple("Setup", "task references policy_path switches leaderboar
 
     __slots__ = ()
 
-    def score_arguments(self, submission: str) -> tuple:
-        """(files, policy, switches) for ``scorer.api.score``."""
-        if submission.startswith("-"):
-            submission = "./" + submission      # a file name, not a switch
-        return list(self.references) + [submission], self.policy_path, dict(self.switches)
+    def request(self, submission: str):
+        """The request that scores the submission file ``submission`` (a
+        name relative to the current folder)."""
+        from scorer import request as requests
+        switches = dict(self.switches)
+        settings = {name: switches.pop(name, None) for name in SAMPLE_SWITCHES}
+        return requests.build(list(self.references) + [submission], self.policy_path,
+                              **settings, **switches)
+
+
+def run_switches(request) -> dict:
+    """The switches besides the policy a leaderboard fixes, as scoring.yaml
+    holds them: the task's own (but those that pick runs: a submission is
+    the run), then the samples'."""
+    from scorer import switches as switch_table
+    from scorer import tasks
+    table = switch_table.scorer_table()
+    task = tasks.get(request.policy.task)
+    found = {name: value for name, value in request.switches
+             if not table[name].sets_policy and name not in task.run_switches}
+    for name, value in (("samples", request.samples), ("bootstrap", request.bootstrap),
+                        ("seed", request.seed)):
+        if value is not None:
+            found[name] = str(value)
+    return found
+
+
+def _names_file(name: str) -> bool:
+    from scorer import switches as switch_table
+    switch = switch_table.scorer_table().get(name)
+    return switch is not None and switch.names_file
 
 
 # -- the policy as a file ----------------------------------------------------------
 
 def policy_settings(policy) -> dict:
-    """Every key of the effective policy that matters for its task, as a policy file holds it."""
+    """Every key of the effective policy, as a policy file holds it."""
+    from scorer import tasks
+    task = tasks.get(policy.task)
     settings = {"task": policy.task}
-    if policy.task == "coldstart":
-        for key in ("right", "wrong", "ignore", "fields"):
-            settings[key] = list(getattr(policy, key))
-        settings["justifications"] = policy.justifications
-        settings["discipline"] = policy.discipline
-    else:
-        settings["max_evidence"] = "all" if policy.max_evidence is None else policy.max_evidence
-        settings["labels"] = list(policy.labels)
+    for key in task.policy_keys:
+        settings[key.name] = key.written(getattr(policy, key.name))
     settings["leaderboard"] = list(policy.leaderboard)
     return settings
 
@@ -101,14 +122,9 @@ def reference_files(policy, references: list, run_switches: dict, max_size: int)
 
     placed = [place(path) for path in references]
     switches = {}
-    for name in RUN_SWITCHES:
-        if name not in run_switches:
-            continue
-        value = run_switches[name]
-        if name in FILE_SWITCHES and os.path.exists(str(value)):
+    for name, value in run_switches.items():
+        if _names_file(name) and os.path.exists(str(value)):
             value = place(str(value))
-        elif name == "tabs":
-            value = bool(value)
         switches[name] = value
     scoring = {"format": FORMAT, "task": policy.task, "references": placed,
                "switches": switches, "leaderboard": list(policy.leaderboard),
@@ -189,9 +205,9 @@ def read_reference(directory: str) -> Setup:
         if not os.path.isfile(os.path.join(directory, name)):
             raise ScorerError(f"the reference data lacks {name}")
     switches = dict(data.get("switches") or {})
-    for name in FILE_SWITCHES:
+    for name in switches:
         # A file the bundle placed here (-queries may also be a list of ids).
-        if name in switches and os.path.isfile(os.path.join(directory, str(switches[name]))):
+        if _names_file(name) and os.path.isfile(os.path.join(directory, str(switches[name]))):
             switches[name] = os.path.join(directory, str(switches[name]))
     return Setup(task=str(data.get("task")),
                  references=tuple(os.path.join(directory, name) for name in names),
@@ -270,9 +286,11 @@ def _one(found: list, where: str, expected: str) -> str:
 
 
 def _expected(task: str) -> str:
-    what = {"coldstart": "one Cold Start submission file (9 tab-separated columns)",
-            "scifact": "one predictions file (JSON lines)",
-            "fever": "one predictions file (JSON lines)"}.get(task, "one submission file")
+    from scorer import tasks
+    try:
+        what = tasks.get(task).submission
+    except ScorerError:
+        what = "one submission file"
     return f"{what}, at the top or inside one folder, or one .zip holding it"
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import os
 import sys
 
-from scorer import output, stopping
+from scorer import output, stopping, switches
 from scorer.diff import align, debugfile
 from scorer.diff.tables import read_table
 from scorer.limits import shorten
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
+from scorer.switches import Switch, UsageError
 
 USAGE = """\
 Usage: python -m scorer.diff [-output_file PREFIX] [-query ID[:ID...]] [-top N] A B
@@ -30,9 +31,11 @@ Usage: python -m scorer.diff [-output_file PREFIX] [-query ID[:ID...]] [-top N] 
                   by ':'; a short id (47a114c77c) stands for its full id
   -top N          how many queries to list by change in F1 and in AP (default 20)
   -help           this text
+  -version        the version of scorer
 Exit status: 0 nothing that scores differs, 1 something does, 255 errors.
 """
-SWITCHES_WITH_VALUE = ("-output_file", "-query", "-top")
+SWITCHES = switches.table((Switch("output_file"), Switch("query"), Switch("top"),
+                           switches.HELP, switches.H, switches.VERSION))
 DEFAULT_TOP = 20
 
 
@@ -58,22 +61,13 @@ def load_side(name: str) -> align.Side:
 
 
 def parse_switches(argv: list) -> tuple:
-    options, files = {}, []
-    i = 0
-    while i < len(argv):
-        argument = argv[i]
-        if argument in ("-h", "-help", "--help"):
-            return None, None
-        if argument in SWITCHES_WITH_VALUE:
-            if i + 1 >= len(argv):
-                raise ScorerError(f"{argument} needs a value")
-            options[argument[1:]] = argv[i + 1]
-            i += 2
-            continue
-        if argument.startswith("-") and len(argument) > 1:
-            raise ScorerError(f"Unknown switch: {argument}")
-        files.append(argument)
-        i += 1
+    """(options, the two sides); ({"help": True} or {"version": True}, [])."""
+    try:
+        options, files = switches.parse(argv, SWITCHES, files_needed=False)
+    except UsageError as error:
+        raise ScorerError(str(error))
+    if options.get("help") or options.get("version"):
+        return options, []
     if len(files) != 2:
         raise ScorerError(f"expected two report sets A and B, got {len(files)}")
     top = options.get("top", str(DEFAULT_TOP))
@@ -101,8 +95,11 @@ def main(argv=None) -> int:
     except ScorerError as error:
         sys.stderr.write(f"ERROR: {error}\n\n{USAGE}")
         return ERROR_EXIT_STATUS
-    if options is None:
+    if options.get("help"):
         sys.stdout.write(USAGE)
+        return 0
+    if options.get("version"):
+        sys.stdout.write(switches.version_text())
         return 0
     try:
         prefix = options.get("output_file")

@@ -2,7 +2,8 @@
 
     python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] [-metric NAME]
                            [-compare all|adjacent | -baseline RUN] [-correction holm|bh]
-                           [-trials R] [-clusters FILE] FILES...
+                           [-trials R] [-clusters FILE]
+                           [-figure_width IN] FILES...
 """
 from __future__ import annotations
 
@@ -18,32 +19,40 @@ import sys  # noqa: E402
 import textwrap  # noqa: E402
 from typing import Optional  # noqa: E402
 
-from scorer import cli, stopping  # noqa: E402
+from scorer import stopping, switches, tasks  # noqa: E402
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError  # noqa: E402
-from scorer.catalogue import metric_catalogue  # noqa: E402
+from scorer.switches import Switch, UsageError  # noqa: E402
 from scorer.limits import shorten  # noqa: E402
 from scorer.track.build import (COMPARE_CHOICES, CORRECTION_CHOICES, DEFAULT_TRIALS,  # noqa: E402
-                                TrackOptions, build)
+                                TrackOptions, build, track_request)
 from scorer.track.runner import EMPTY  # noqa: E402
+from scorer.look.plot import DEFAULT_WIDTH_IN as DEFAULT_FIGURE_WIDTH, check_width  # noqa: E402
 
-#: The track's own switches (each takes a value) and their help.
-TRACK_SWITCHES = {
-    "output_dir": "The track folder to write (new, empty, or an earlier track's) (Required)",
-    "jobs": "Runs scored at once, in separate processes (Default = the number of CPUs)",
-    "metric": "The headline metric that ranks the runs (see below; Default = the official "
-              "score of the task)",
-    "compare": f"Pairs tested: {' or '.join(COMPARE_CHOICES)} (rank neighbours only) "
-               f"(Default = all)",
-    "baseline": "Compare every run with this run only (pairs: runs - 1), instead of "
-                "-compare",
-    "correction": f"The adjustment for many pairs that decides 'significant' and the groups: "
-                  f"{' or '.join(CORRECTION_CHOICES)} (Holm: family-wise error; bh: "
-                  f"Benjamini-Hochberg, false discovery rate) (Default = holm)",
-    "trials": f"Approximate randomization trials per pair, exactly (Default = {DEFAULT_TRIALS}, "
-              f"with the normal approximation of the tail they cannot resolve)",
-    "clusters": "A file of two columns, unit id and cluster id: whole clusters are drawn "
-                "and swapped, for units that are not independent (needs -bootstrap)",
-}
+#: The track's own switches (each takes a value).
+TRACK_SWITCHES = (
+    Switch("output_dir", help="The track folder to write (new, empty, or an earlier track's) "
+                              "(Required)"),
+    Switch("jobs", help="Runs scored at once, in separate processes (Default = the number of "
+                        "CPUs)"),
+    Switch("metric", help="The headline metric that ranks the runs (see below; Default = the "
+                          "official score of the task)"),
+    Switch("compare", help=f"Pairs tested: {' or '.join(COMPARE_CHOICES)} (rank neighbours "
+                           f"only) (Default = all)"),
+    Switch("baseline", help="Compare every run with this run only (pairs: runs - 1), instead "
+                            "of -compare"),
+    Switch("correction", help=f"The adjustment for many pairs that decides 'significant' and "
+                              f"the groups: {' or '.join(CORRECTION_CHOICES)} (Holm: "
+                              f"family-wise error; bh: Benjamini-Hochberg, false discovery "
+                              f"rate) (Default = holm)"),
+    Switch("trials", help=f"Approximate randomization trials per pair, exactly (Default = "
+                          f"{DEFAULT_TRIALS}, with the normal approximation of the tail they "
+                          f"cannot resolve)"),
+    Switch("clusters", help="A file of two columns, unit id and cluster id: whole clusters are "
+                            "drawn and swapped, for units that are not independent (needs "
+                            "-bootstrap)"),
+    Switch("figure_width", help="The leaderboard picture's width in inches: 3.3 for one column "
+                                "of a two-column page, 7 for the page's width (Default = 7)"),
+)
 
 
 def usage() -> str:
@@ -51,86 +60,81 @@ def usage() -> str:
              "intervals on the headline score and test the differences", "",
              "Usage: python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] "
              "[-metric NAME] [-compare all|adjacent | -baseline RUN] [-correction holm|bh] "
-             "[-trials R] [-clusters FILE] FILES...", "",
-             "FILES: Cold Start: the query XML, the assessment file(s), then run files or "
-             "folders (every run id is a run); SciFact, FEVER: the gold file, then one "
-             "predictions file per run (named by the file name without extension).", "",
-             "Track switches:"]
-    for name, text in TRACK_SWITCHES.items():
-        lines += textwrap.wrap(text, width=80, initial_indent=f"  -{name} <value>".ljust(27),
+             "[-trials R] [-clusters FILE] [-figure_width IN] FILES...", "",
+             "FILES: the files every run shares, then the runs':"]
+    for task in tasks.every():
+        lines += textwrap.wrap(f"{task.title}: {task.track_files_help}", width=80,
+                               initial_indent="  ", subsequent_indent="    ")
+    lines += ["", "Track switches:"]
+    for switch in TRACK_SWITCHES:
+        lines += textwrap.wrap(switch.help, width=80,
+                               initial_indent=f"  -{switch.name} <value>".ljust(27),
                                subsequent_indent=" " * 29)
-    lines += ["", "Every switch of python -m scorer is taken too, with the same meaning "
+    lines += ["  -help, -version          this text; the version of scorer", "",
+              "Every switch of python -m scorer is taken too, with the same meaning "
               "(-policy, -expand, -queries, -justifications, -bootstrap N -seed S, -samples "
               "FILE, ...); -output_file, -error_file and -runids are the track's to decide.",
               "", "Metrics (-metric):"]
-    for task, has_index, heading in (("coldstart", True, "Cold Start with -expand"),
-                                     ("coldstart", False, "Cold Start without -expand"),
-                                     ("scifact", False, "SciFact"), ("fever", False, "FEVER")):
-        names = [name for name, _title in metric_catalogue(task, has_index)]
-        lines += textwrap.wrap(f"{heading}: " + ", ".join(names) + " (the first is the default)",
-                               width=80, initial_indent="  ", subsequent_indent="    ")
+    for task in tasks.every():
+        for heading, catalogue in task.catalogues():
+            lines += textwrap.wrap(f"{heading}: " + ", ".join(name for name, _ in catalogue)
+                                   + " (the first is the default)",
+                                   width=80, initial_indent="  ", subsequent_indent="    ")
     return "\n".join(lines) + "\n"
 
 
-def split_arguments(argv: list) -> tuple:
-    """(track switches, the scorer's arguments)."""
-    track: dict = {}
-    rest = []
-    i = 0
-    while i < len(argv):
-        name = argv[i][1:] if argv[i].startswith("-") else None
-        if name in TRACK_SWITCHES:
-            if i + 1 >= len(argv):
-                raise cli.UsageError(f"Switch -{name} needs a value")
-            if cli.is_switch(argv[i + 1], TRACK_SWITCHES):
-                # A forgotten value: the next switch would be taken for it.
-                raise cli.UsageError(f"Switch -{name} needs a value, not the switch "
-                                     f"{argv[i + 1]}")
-            track[name] = argv[i + 1]
-            i += 2
-            continue
-        rest.append(argv[i])
-        i += 1
-    return track, rest
-
-
-def options_from(track: dict) -> TrackOptions:
-    if "output_dir" not in track:
-        raise cli.UsageError("-output_dir DIR is required: the track writes a folder")
+def options_from(given: dict) -> TrackOptions:
+    if "output_dir" not in given:
+        raise UsageError("-output_dir DIR is required: the track writes a folder")
     numbers = {}
     for name, default in (("jobs", os.cpu_count() or 1), ("trials", None)):
-        text = track.get(name)
+        text = given.get(name)
         if text is None:
             numbers[name] = default
         elif not text.isdigit() or len(text) > 9 or int(text) < 1:
             # (the length first: Python converts at most 4,300 digits)
-            raise cli.UsageError(f"-{name} must be a whole number of at least 1, not "
-                                 f"'{shorten(text)}'")
+            raise UsageError(f"-{name} must be a whole number of at least 1, not "
+                             f"'{shorten(text)}'")
         else:
             numbers[name] = int(text)
-    return TrackOptions(output_dir=track["output_dir"], jobs=numbers["jobs"],
-                        metric=track.get("metric"), compare=track.get("compare", "all"),
-                        trials=numbers["trials"], correction=track.get("correction", "holm"),
-                        baseline=track.get("baseline"), clusters=track.get("clusters"))
+    width = DEFAULT_FIGURE_WIDTH
+    if "figure_width" in given:
+        try:
+            width = check_width(given["figure_width"])
+        except ValueError as error:
+            raise UsageError(f"-figure_width {error}") from None
+    return TrackOptions(output_dir=given["output_dir"], jobs=numbers["jobs"],
+                        metric=given.get("metric"), compare=given.get("compare", "all"),
+                        trials=numbers["trials"], correction=given.get("correction", "holm"),
+                        baseline=given.get("baseline"), clusters=given.get("clusters"),
+                        figure_width=width)
 
 
 def main(argv: Optional[list] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if any(a in ("-help", "-h", "--help") for a in argv):
-        sys.stdout.write(usage())
-        return 0
     try:
-        track, rest = split_arguments(argv)
-        options = options_from(track)
-        given, files = cli.parse_arguments(rest)
-        if given.get("version") or given.get("help"):
-            return cli.main(rest)
-    except cli.UsageError as error:
+        given, files = switches.parse(argv, switches.table(switches.scorer_table(),
+                                                           TRACK_SWITCHES))
+        if given.get("help"):
+            sys.stdout.write(usage())
+            return 0
+        if given.get("version"):
+            sys.stdout.write(switches.version_text())
+            return 0
+        options = options_from(given)
+    except UsageError as error:
         sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
         return ERROR_EXIT_STATUS
+    own = {switch.name for switch in TRACK_SWITCHES}
+    scorer_given = {name: value for name, value in given.items() if name not in own}
     try:
         with stopping.stop_on_signals():
-            result = build(given, files, argv, options)
+            request = track_request(files, scorer_given.pop("policy", None),
+                                    samples=scorer_given.pop("samples", None),
+                                    bootstrap=scorer_given.pop("bootstrap", None),
+                                    seed=scorer_given.pop("seed", None), argv=argv,
+                                    **scorer_given)
+            result = build(request, options)
     except ScorerError as error:
         sys.stderr.write(f"FATAL_ERROR: {error}\n")
         return error.exit_status

@@ -11,18 +11,20 @@ import dataclasses
 import errno
 import os
 import re
-import shlex
 import shutil
 import tempfile
 from typing import Optional
 
-from scorer.version import __version__
-from scorer import bootstrap, output, stopping
+from scorer import bootstrap
+from scorer import request as requests
+from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
-from scorer.catalogue import metric_catalogue
+from scorer.request import PROGRAM, check_each_file_once
+from scorer.results import per_hop, per_query
 from scorer.textfile import fingerprints
 from scorer.track import comparisons, latex, runner, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
+from scorer.version import __version__
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
@@ -30,9 +32,6 @@ TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", 
                "significance.md", "significance.tex", "per_query.csv", "track.params",
                "track.bootsamples", "index.html"}
 COMPARE_CHOICES = ("all", "adjacent")
-#: The track's own switches (the others are the scorer's).
-TRACK_SWITCHES = ("output_dir", "jobs", "metric", "compare", "trials", "correction", "baseline",
-                  "clusters")
 DEFAULT_TRIALS = comparisons.DEFAULT_TRIALS
 CORRECTION_CHOICES = statistics.CORRECTIONS
 
@@ -48,6 +47,7 @@ class TrackOptions:
     correction: str = statistics.HOLM   # which adjusted p decides `significant` and groups
     baseline: Optional[str] = None      # compare every run with this one
     clusters: Optional[str] = None      # a clusters file: units drawn and swapped together
+    figure_width: float = 7.0          # inches: the leaderboard picture's (7: two columns)
 
 
 @dataclasses.dataclass
@@ -70,31 +70,24 @@ class TrackResult:
     #: how p_randomization was made: "R trials" and, at the default, how many
     #: pairs' p-values came from the normal tail
     randomization: str = ""
+    #: the metrics a leaderboard shows beside the headline (leaderboard.tex, the
+    #: page's table): the policy's leaderboard, else the task's default
+    main_metrics: tuple = ()
 
     @property
     def exit_status(self) -> int:
         return 255 if any(r.status != "ok" for r in self.results) else 0
 
 
-def build(given: dict, files: list, argv: list, options: TrackOptions,
-          cwd: Optional[str] = None) -> TrackResult:
-    """Score a track.  ``given``/``files``/``argv``: the scorer's switches and the
-    track's files, as ``scorer.cli.parse_arguments`` returns them."""
-    cwd = cwd or os.getcwd()
-    for name in ("output_file", "error_file", "runids"):
-        if name in given:
-            raise ScorerError(f"-{name} is not a track switch: the track names its files "
-                              f"itself (DIR/runs/<RUN>/run.*) and scores every run it finds")
-    request = track_request(given, files, argv, cwd)
-    task = request.policy.task
-    has_index = bool(given.get("expand")) if task == "coldstart" else False
-    catalogue = metric_catalogue(task, has_index)
+def build(request, options: TrackOptions) -> TrackResult:
+    """Score a track: ``request`` (from :func:`track_request`) names the
+    shared files and the runs' files together, as ``python -m scorer.track``
+    takes them."""
+    task = tasks.get(request.policy.task)
+    catalogue = task.catalogue(request)
     metric = options.metric or catalogue[0][0]
-    _check_options(options, task, metric, dict(catalogue))
-    if task == "coldstart":
-        shared, runs = runner.coldstart_runs(list(files))
-    else:
-        shared, runs = runner.claim_runs(list(files))
+    _check_options(options, task.name, metric, dict(catalogue))
+    shared, runs = task.find_runs(list(request.files))
     if not runs:
         raise ScorerError("no run found among the files")
     if options.baseline is not None and options.baseline not in {run.name for run in runs}:
@@ -102,37 +95,34 @@ def build(given: dict, files: list, argv: list, options: TrackOptions,
                           f"{_listed([run.name for run in runs])}")
     clusters = _read_clusters(options, request)
     # As found in the folders (a file holding several run ids serves each of them).
-    from scorer.cli import check_each_file_once
     named = list(dict.fromkeys(shared + [path for run in runs for path in run.files]))
     check_each_file_once(named)
     _check_readable(named)
-    samples = _read_shared_inputs(request, shared, has_index, clusters)
-    run_given = dict(given)
-    if task == "coldstart" and not has_index:
-        # Single runs refuse samples without -expand; the track resamples SF queries.
-        run_given.pop("bootstrap", None)
-    if "bootstrap" not in run_given:
-        run_given.pop("seed", None)     # then it seeds the track's randomization only
-    dropped = tuple(f"-{name}" for name in TRACK_SWITCHES)
-    if "bootstrap" not in run_given:
-        dropped += ("-bootstrap", "-seed")
-    run_argv = _scorer_argv(argv, files, drop=dropped)
+    # Read (and checked) once for every run: a fatal problem there stops the track
+    # before anything is scored; the samples read (or drawn) once for all runs.
+    samples = task.read_shared_inputs(request, shared,
+                                      lambda groups: _draw(groups, request, clusters))
+    run_request = request
+    if request.bootstrap is None or not task.runs_draw_samples(request):
+        # Then -seed seeds the track's randomization only, and the track draws
+        # its samples itself (below).
+        run_request = request._replace(bootstrap=None, seed=None)
+    run_request = run_request._replace(argv=None, program=PROGRAM)
     staging = _staging_dir(options.output_dir)
     try:
-        job = runner.TrackJob(run_given, tuple(run_argv), tuple(shared), staging,
-                              options.output_dir or ".", samples, cwd,
+        job = runner.TrackJob(run_request, tuple(shared), staging, options.output_dir or ".",
+                              samples,
                               linked=runner.LINKED_REPORTS if samples is not None else ())
         results = runner.score_runs(job, runs, options.jobs)
         drawn_here = samples is None and request.bootstrap is not None
         if drawn_here:
-            # Claims, or SF queries without -expand: every unit is a group of its own,
-            # as each run's own -bootstrap draws them.
+            # Every unit is a group of its own, as each run's own -bootstrap draws them.
             units = runner.unit_ids(results, metric)
             samples = _draw([(unit, (unit,)) for unit in units], request, clusters)
-        result = _assemble(task, metric, catalogue, results, samples, options, request, argv,
-                           cwd, clusters)
+        result = _assemble(task, metric, catalogue, results, samples, options, request,
+                           clusters)
         if options.output_dir is not None:
-            _write_track(staging, result, request, samples, runs, shared,
+            _write_track(staging, result, request, samples, runs, shared, options.figure_width,
                          request.bootstrap is not None)
             _move_into_place(staging, options.output_dir)
             staging = None
@@ -199,94 +189,39 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
                           f"give it or -compare {options.compare}, not both")
     if options.trials is not None and options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
+    from scorer.look.plot import check_width
+    try:
+        check_width(options.figure_width)
+    except ValueError as error:
+        raise ScorerError(f"-figure_width {error}") from None
     if options.output_dir is not None:
         check_output_dir(options.output_dir)
 
 
-def _read_shared_inputs(request, shared: list, has_index: bool,
-                        clusters: Optional[Clusters] = None):
-    """Read the inputs every run shares, so that a fatal problem there stops the
-    track before anything is scored or written; the samples read or drawn
-    once for every run (Cold Start without -expand: drawn after scoring)."""
-    if request.policy.task == "coldstart":
-        from scorer.coldstart import driver
-        from scorer.problems import Problems
-        shared_request = request._replace(files=tuple(shared),
-                                         bootstrap=request.bootstrap if has_index else None)
-        _queries, samples = driver.read_shared_inputs(
-            shared_request, [f for f in shared if not f.endswith(".xml")], Problems(),
-            draw=lambda groups: _draw(groups, request, clusters))
-        return samples
-    keys, key_source = _check_gold(request.policy.task, shared[0])
-    if request.bootstrap is not None and not request.samples:
-        # Drawn as each run would draw them alone (every claim of the gold is a group).
-        return _draw([(key, (key,)) for key in keys], request, clusters)
-    if not request.samples:
-        return None
-    samples = bootstrap.read_samples(request.samples)
-    from scorer.claims import driver as claims
-    # The gold names the claims every run's samples draw (a FEVER run's blind
-    # predictions by the gold line they are paired with, whatever their ids).
-    claims.check_sample_ids(samples, request.samples, keys, key_source, shared[0])
-    return samples
+def track_request(files, policy=None, *, samples=None, bootstrap=None, seed=None,
+                  argv=None, program: str = "python -m scorer.track", cwd=None, **switches):
+    """The request of a track (typed arguments, as :func:`scorer.request.build`
+    takes them): as for a single run, except that -seed also seeds the
+    randomization trials (so it may come with -samples or alone), that
+    -output_file, -error_file and the switches that pick runs are the
+    track's to decide, and the task's own rules for a track's samples."""
+    for name in ("output_file", "error_file", *_run_picking_switches(tasks.every())):
+        if name in switches:
+            raise ScorerError(f"-{name} is not a track switch: the track names its files "
+                              f"itself (DIR/runs/<RUN>/run.*) and scores every run it finds")
+    samples, count, seed = requests.sample_settings(samples, bootstrap, seed)
+    request = requests.build(files, policy, argv=argv, program=program, cwd=cwd, **switches)
+    request = request._replace(bootstrap=count, seed=seed, samples=samples)
+    tasks.get(request.policy.task).check_track_request(request)
+    return request
 
 
-def track_request(given: dict, files: list, argv: list, cwd: str):
-    """The request whose policy and samples switches the track uses: as for a
-    single run, except that -seed also seeds the randomization trials (so it
-    may come with -samples), and that a Cold Start track without -expand may
-    draw -bootstrap samples of SF queries (single runs refuse that)."""
-    from scorer import cli
-    bootstrap_count, seed = cli.bootstrap_settings(given)
-    plain = {k: v for k, v in given.items() if k not in ("bootstrap", "samples", "seed")}
-    request = cli.build_request(plain, list(files), list(argv), cwd)
-    if request.policy.task == "coldstart" and not given.get("expand"):
-        if given.get("samples"):
-            raise ScorerError("-samples needs -expand (its samples draw LDC queries); without "
-                              "-expand use -bootstrap N -seed S, which draws SF queries")
-    elif "bootstrap" in given or "samples" in given:
-        # Every other check of the single run's switches, as the runs will get them.
-        checked = {k: v for k, v in given.items() if k != "seed" or "bootstrap" in given}
-        request = cli.build_request(checked, list(files), list(argv), cwd)
-    return request._replace(bootstrap=bootstrap_count, seed=seed, samples=given.get("samples"))
+def _run_picking_switches(every) -> list:
+    return [name for task in every for name in task.run_switches]
 
 
-def _check_gold(task: str, path: str) -> tuple:
-    """A gold file that cannot be read, holds no claim, or is a predictions file
-    given as the gold stops the track before any run is scored.  Returns the
-    ``(keys, key source)`` its runs name claims by in samples files."""
-    from scorer.claims.driver import GOLD_KEYS, PREDICTION_KEYS, gold_keys, looks_like
-    keys = gold_keys(task, path)            # (reads it, as its runs will)
-    if looks_like(path, task) == "predictions":
-        has = f"{' or '.join(PREDICTION_KEYS[task])} and " if PREDICTION_KEYS[task] else ""
-        raise ScorerError(f"{path} looks like predictions, not the gold (its first line has "
-                          f"{has}no {' or '.join(GOLD_KEYS[task])}); a claim track's first "
-                          f"file is the gold, then one predictions file per run")
-    return keys
-
-
-def _scorer_argv(argv: list, files: list, drop: tuple = ()) -> list:
-    """The switches as typed, without the files (each run adds its own) and
-    without the switches in ``drop`` (with their values)."""
-    remaining = list(files)
-    kept = []
-    skip = 0
-    for argument in argv:
-        if skip:
-            skip -= 1
-            continue
-        if argument in drop:
-            skip = 1
-            continue
-        if remaining and argument == remaining[0]:
-            remaining.pop(0)
-            continue
-        kept.append(argument)
-    return kept
-
-
-def _assemble(task, metric, catalogue, results, samples, options, request, argv,
-              cwd, clusters: Optional[Clusters] = None) -> TrackResult:
+def _assemble(task, metric, catalogue, results, samples, options, request,
+              clusters: Optional[Clusters] = None) -> TrackResult:
     names = [name for name, _title in catalogue]
     titles = dict(catalogue)
     found = comparisons.Comparisons()
@@ -304,14 +239,14 @@ def _assemble(task, metric, catalogue, results, samples, options, request, argv,
                                     metric, rule, if_empty, stacked, sampled, settings)
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
                                      found.intervals, found.rank_ranges, found.groups)
-    signature = track_signature(request, samples, metric, options, clusters)
-    invocation = f"{cwd}$ python -m scorer.track " + " ".join(shlex.quote(a) for a in argv)
-    return TrackResult(task, metric, titles[metric], leaderboard,
-                       tables.significance(found.rows), tables.per_query(results),
-                       tables.per_hop(results), signature, invocation,
+    signature = track_signature(task, request, samples, metric, options, clusters)
+    return TrackResult(task.name, metric, titles[metric], leaderboard,
+                       tables.significance(found.rows), per_query(results),
+                       per_hop(results), signature, request.invocation(),
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
-                       found.warnings, _randomization_note(options, found))
+                       found.warnings, _randomization_note(options, found),
+                       tuple(paper_metrics(request, leaderboard.columns)))
 
 
 def _randomization_note(options: TrackOptions, found) -> str:
@@ -329,13 +264,11 @@ def _seed(request) -> int:
     return request.seed if request.seed is not None else 0
 
 
-def track_signature(request, samples, metric: str, options: TrackOptions,
+def track_signature(task, request, samples, metric: str, options: TrackOptions,
                     clusters: Optional[Clusters] = None) -> str:
     policy = request.policy
     parts = [f"scorer:{__version__}", f"task:{policy.task}",
-             f"policy:{policy.digest()}", f"metric:{metric}"]
-    if policy.task == "coldstart":
-        parts += [f"expand:{request.expand or 'none'}", f"queries:{request.queries or 'all'}"]
+             f"policy:{policy.digest()}", f"metric:{metric}", *task.signature_parts(request)]
     if samples is not None:
         parts += [f"samples:{bootstrap.samples_digest(samples)}", f"B:{len(samples)}"]
     else:
@@ -421,7 +354,7 @@ def _umask() -> int:
     return current
 
 
-def _write_track(staging, result: TrackResult, request, samples, runs, shared,
+def _write_track(staging, result: TrackResult, request, samples, runs, shared, figure_width,
                  write_samples: bool) -> None:
     def write(name: str, text: str) -> None:
         with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
@@ -434,7 +367,7 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
     write("leaderboard.json", tables.json_text(board))
     write("leaderboard.md", tables.markdown_text(board, notes))
     write("leaderboard.tex", latex.leaderboard_tex(
-        board, result.metric, result.metric_title, paper_metrics(result, request),
+        board, result.metric, result.metric_title, result.main_metrics,
         result.signature, latex.label_for("leaderboard", result.task, result.metric)))
     write("significance.csv", tables.csv_text(result.significance))
     write("significance.md", tables.markdown_text(result.significance, notes))
@@ -442,7 +375,8 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
         if result.has_samples else None
     write("significance.tex", latex.significance_tex(
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
-        result.signature, latex.label_for("significance", result.task, result.metric)))
+        result.signature, latex.label_for("significance", result.task, result.metric),
+        result.correction))
     write("per_query.csv", tables.csv_text(result.per_query))
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).
@@ -451,18 +385,15 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
     runner.drop_linked_store(staging)
     write("track.params", _params_text(result, request, runs, shared))
     from scorer.look.files import write_track_files
-    write_track_files(track_view(result), staging)
+    write_track_files(track_view(result), staging, figure_width_in=figure_width)
 
 
-def paper_metrics(result: TrackResult, request) -> list:
-    """The metrics leaderboard.tex shows beside the headline: the policy's
-    leaderboard, else the task's default leaderboard (those this track has)."""
-    from scorer.competition.scoring import leaderboard_keys
-    try:
-        keys = leaderboard_keys(request.policy, {"expand": request.expand})
-    except ScorerError:   # a leaderboard naming metrics this track did not compute
-        keys = request.policy.leaderboard or ()
-    return [key for key in keys if key in result.leaderboard.columns]
+def paper_metrics(request, columns) -> list:
+    """The metrics a leaderboard shows beside the headline (leaderboard.tex, the
+    page's table): the policy's leaderboard, else the task's default (those in
+    ``columns``)."""
+    keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard(request)
+    return [key for key in keys if key in columns]
 
 
 def track_view(result: TrackResult):
@@ -470,9 +401,8 @@ def track_view(result: TrackResult):
     over all hops, not the counts, to keep the page small (per_query.csv has
     everything)."""
     from scorer.look.view import TrackView
-    per_query = result.per_query
-    scores = per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])
-                       & (per_query["hop"] == "ALL")] if result.task == "coldstart" else per_query
+    task = tasks.get(result.task)
+    scores = task.shown_per_query(result.per_query)
     # -jobs changes no number: the page leaves it out, so it is the same for every N.
     invocation = re.sub(r" -jobs \S+", "", result.invocation)
     return TrackView(metric=result.metric, metric_title=result.metric_title,
@@ -480,7 +410,9 @@ def track_view(result: TrackResult):
                      significance=result.significance if result.has_samples else None,
                      per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
                      signature=result.signature, invocation=invocation,
-                     correction=result.correction, warnings=tuple(result.warnings))
+                     correction=result.correction, warnings=tuple(result.warnings),
+                     main_metrics=tuple(result.main_metrics),
+                     unit=task.unit, units=task.units)
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:
@@ -488,7 +420,7 @@ def _params_text(result: TrackResult, request, runs, shared) -> str:
     if request.policy_file:
         lines += ["#Policy file:", f"  {request.policy_file}", ""]
     lines.append("#Policy:")
-    for name, value in zip(request.policy._fields, request.policy):
+    for name, value in request.policy.items():
         lines.append(f"  {name} => {':'.join(value) if isinstance(value, tuple) else value}")
     lines += ["", f"#Headline metric: {result.metric} ({result.metric_title})", "",
               "#Shared files (size, SHA-256):"]

@@ -12,113 +12,11 @@ import dataclasses
 import os
 from typing import Optional
 
-from scorer import output, results
+from scorer import output, reportset, scoring, tasks
 from scorer.progress import Progress
 from scorer.results import RunResult
+from scorer.task import TrackRun
 from scorer.problems import Problems, ScorerError
-from scorer.textfile import read_text
-
-
-@dataclasses.dataclass(frozen=True)
-class TrackRun:
-    """One run of the track: its name and the files ``python -m scorer`` scores it from."""
-
-    name: str
-    files: tuple
-    #: ``-runids`` for the single-run command (a file holding several run ids)
-    runid: Optional[str] = None
-
-
-# -- finding the runs ---------------------------------------------------------------
-
-def coldstart_runs(paths: list) -> tuple:
-    """(shared files: query XML and assessments, runs) of Cold Start track files.
-
-    Every run id found in a submission file is a run; a run id in two files
-    is refused (a resubmitted copy left beside the first would be merged into
-    it, every response counted twice).  A file whose kind cannot be told is a
-    run of its own (named after the file), which then fails with that file's
-    error in its own ``run.errlog``."""
-    from scorer.coldstart.runs import (ASSESSMENT, CLAIMS_HINT, expand_run_paths,
-                                       first_line_looks_like_json, identify_file_type,
-                                       runid_in_two_files)
-    shared, file_of_run, unreadable = [], {}, []
-    runids_of_file: dict = {}
-    for path in expand_run_paths(paths):
-        if path.endswith(".xml"):
-            shared.append(path)
-            continue
-        try:
-            lines = read_text(path).split("\n")
-            kind = identify_file_type(path, lines)
-        except ScorerError:
-            unreadable.append(path)
-            continue
-        if kind == ASSESSMENT:
-            shared.append(path)
-            continue
-        runids_of_file[path] = _runids_of(lines)
-        for runid in runids_of_file[path]:
-            earlier = file_of_run.setdefault(runid, path)
-            if earlier != path:
-                raise runid_in_two_files(runid, earlier, path)
-    if not any(not path.endswith(".xml") for path in shared):
-        hint = f" ({CLAIMS_HINT})" if any(map(first_line_looks_like_json, unreadable)) else ""
-        raise ScorerError("no assessment file among the files: a Cold Start track needs the "
-                          "query XML, the assessment file(s), then the run files" + hint)
-    runs = []
-    for runid, path in sorted(file_of_run.items()):
-        several = len(runids_of_file[path]) > 1
-        runs.append(TrackRun(runid, (path,), runid if several else None))
-    taken = {run.name for run in runs}
-    for path in unreadable:
-        name = _stem(path)
-        runs.append(TrackRun(name if name not in taken else path, (path,)))
-    return shared, _checked_names(runs)
-
-
-def _runids_of(lines: list) -> list:
-    found = {}
-    for line in lines:
-        if line.lstrip().startswith("#"):
-            continue
-        columns = line.split("\t")
-        if len(columns) >= 3 and columns[2].strip():
-            found[columns[2]] = True
-    return list(found)
-
-
-def claim_runs(paths: list) -> tuple:
-    """(the gold file, runs): one prediction file per run, named by its file name
-    without extension; a directory stands for its ``*.jsonl`` files."""
-    if len(paths) < 2:
-        raise ScorerError("a claim track needs the gold file, then one predictions file per run")
-    gold, rest = paths[0], []
-    for path in paths[1:]:
-        if os.path.isdir(path):
-            rest += sorted(os.path.join(path, name) for name in os.listdir(path)
-                           if name.endswith(".jsonl"))
-        else:
-            rest.append(path)
-    return [gold], _checked_names([TrackRun(_stem(path), (path,)) for path in rest])
-
-
-def _stem(path: str) -> str:
-    """A file's name without its extension (``.tab.txt`` as one, for run files)."""
-    name = os.path.basename(path.rstrip("/"))
-    return name[:-len(".tab.txt")] if name.endswith(".tab.txt") else os.path.splitext(name)[0]
-
-
-def _checked_names(runs: list) -> list:
-    seen: dict = {}
-    for run in runs:
-        if run.name in seen:
-            raise ScorerError(f"two runs are named {run.name}: {' '.join(seen[run.name].files)} "
-                              f"and {' '.join(run.files)} (run names must be unique)")
-        if not run.name or run.name in (".", "..") or "/" in run.name or "\0" in run.name:
-            raise ScorerError(f"{' '.join(run.files)}: '{run.name}' cannot name a run folder")
-        seen[run.name] = run
-    return sorted(runs, key=lambda run: run.name)
 
 
 # -- scoring one run ------------------------------------------------------------------
@@ -127,17 +25,16 @@ def _checked_names(runs: list) -> list:
 #: or EMPTY: its files hold no response, so it has no score.
 EMPTY = "empty"
 
+
 @dataclasses.dataclass
 class TrackJob:
     """What every run's scoring shares (sent to the worker processes once)."""
 
-    given: dict               # the scorer switches (as parsed), without the track's own
-    argv: tuple               # those switches as typed
+    request: object           # scorer.request.Request: the switches every run is scored with
     shared_files: tuple
     staging: str              # the track folder being written
     output_dir: str           # the track folder's final name (as given)
     samples: object = None    # SampleSet read or drawn once, passed to every run
-    cwd: str = ""
     #: reports the same for every run (made from the shared samples alone): written
     #: once in the track folder, each run's file a hard link to it
     linked: tuple = ()
@@ -187,47 +84,27 @@ def link_or_write(path: str, pieces, store: str) -> None:
         shutil.copyfile(store, path)
 
 
-def _without(reports, extensions):
-    """The reports but ``extensions`` (in the same order)."""
-    from scorer.reports import Reports
-    kept = Reports([e for e in reports.extensions if e not in extensions])
-    kept.chunks = [chunk for chunk in reports.chunks if chunk[0] not in extensions]
-    return kept
-
-
 _JOB: Optional[TrackJob] = None
 
 
 def score_run(run: TrackRun) -> RunResult:
     """Score one run as ``python -m scorer`` would alone; write its reports."""
-    from scorer import cli
     job = _JOB
     folder = os.path.join(job.staging, "runs", run.name)
     os.makedirs(folder, exist_ok=True)
     prefix = os.path.join(folder, "run")
-    given = dict(job.given)
-    argv = list(job.argv)
-    if run.runid is not None:
-        given["runids"] = run.runid
-        argv += ["-runids", run.runid]
     # The reports name their final place (the staging folder is renamed at the end).
     final = os.path.join(job.output_dir, "runs", run.name, "run")
-    given["output_file"] = final
-    given["error_file"] = final + ".errlog"
-    files = list(job.shared_files) + list(run.files)
-    argv += ["-output_file", final, "-error_file", final + ".errlog"] + files
+    request = job.request._replace(files=tuple(job.shared_files) + tuple(run.files),
+                                   output_file=final, error_file=final + ".errlog")
+    for name, value in run.options:
+        request = request.with_option(name, value)
     problems = Problems()
     try:
         with output.FileSet() as written:
-            request = cli.build_request(given, files, argv, job.cwd)
-            outcome = cli.score_task(request, problems, samples=job.samples)
+            outcome = scoring.score(request, problems, samples=job.samples)
             linked = [e for e in job.linked if e in outcome.reports.extensions]
-            output.write_reports(prefix, _without(outcome.reports, linked), written)
-            paths = [f"{prefix}.{extension}" for extension in outcome.reports.extensions]
-            if given.get("plot"):
-                from scorer.results import run_picture
-                written.add(prefix + ".png", run_picture(request.policy.task, outcome))
-                paths.append(prefix + ".png")
+            paths = reportset.add(written, prefix, request, outcome, elsewhere=linked)
             output.write_error_log(prefix + ".errlog", problems.report(), written)
             written.commit()
         for extension in linked:
@@ -238,8 +115,8 @@ def score_run(run: TrackRun) -> RunResult:
         output.write_error_log(prefix + ".errlog", problems.report_fatal(str(error)))
         return RunResult(run.name, "errors", fatal=str(error),
                          report_files=[os.path.join("runs", run.name, "run.errlog")])
-    result = results.run_result(run.name, request.policy.task, outcome,
-                                "errors" if problems.error_count else "ok")
+    result = tasks.get(request.policy.task).run_result(
+        run.name, outcome, "errors" if problems.error_count else "ok")
     if result.status == "ok" and not result.values:
         # Files that hold no response (an empty run file): alone, the scorer warns and
         # writes empty reports; in a track it is a run that was meant to be scored.

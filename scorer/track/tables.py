@@ -17,8 +17,6 @@ SIGNIFICANCE_COLUMNS = ["run_a", "run_b", "metric", "delta", "delta_ci95_low", "
 #: Columns of whole numbers that may be empty.
 _COUNTS = {"leaderboard": ["rank", "rank_low", "rank_high", "group"],
            "significance": ["wins", "ties", "losses"]}
-PER_QUERY_COLUMNS = ["run", "query", "hop", "metric", "value"]
-PER_HOP_COLUMNS = ["run", "variant", "aggregate", "hop", "metric", "value"]
 NO_SAMPLES_NOTE = ("No bootstrap samples were given (-bootstrap N -seed S, or -samples FILE): "
                    "no intervals and no significance tests.")
 CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
@@ -75,17 +73,6 @@ def significance(rows: list) -> pd.DataFrame:
         frame[column] = frame[column].astype("Int64")
     frame["significant"] = frame["significant"].astype(bool)
     return frame
-
-
-def per_query(results: list) -> pd.DataFrame:
-    records = [(r.name, query, hop, metric, value)
-               for r in results for query, hop, metric, value in r.per_query]
-    return pd.DataFrame.from_records(records, columns=PER_QUERY_COLUMNS)
-
-
-def per_hop(results: list) -> pd.DataFrame:
-    records = [(r.name,) + tuple(row) for r in results for row in r.per_hop]
-    return pd.DataFrame.from_records(records, columns=PER_HOP_COLUMNS)
 
 
 # -- files --------------------------------------------------------------------------

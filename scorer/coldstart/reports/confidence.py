@@ -90,3 +90,20 @@ def render_confidence(codes, values: dict, originals: dict) -> str:
         for code in sorted(codes):
             out.append(interval_line(code, values[code], originals.get(code)))
     return "".join(out)
+
+
+_VARIANT_OF_CODE = {"SLOTFLG": "SF", "LDCMAXI": "LDCMAX", "LDCMEAN": "LDCMEAN"}
+_AGGREGATE_OF_CODE = {"Mi": "micro", "Ma": "macro"}
+_HOP_OF_CODE = {"0": "0", "1": "1", "A": "ALL"}
+_METRIC_OF_CODE = {"P": "P", "R": "R", "F": "F1", "AP": "AP"}
+
+
+def per_hop_key(code: str):
+    """(variant, aggregate, hop, metric) of a ``.confidence`` code, as the
+    per-hop table keys its row; None for the per-entry-point codes (the
+    per-hop table has the all-entry-point scores only)."""
+    mode, variant, aggregate, hop, metric = code.split("_")
+    if mode != "ALLEP":
+        return None
+    return (_VARIANT_OF_CODE[variant], _AGGREGATE_OF_CODE[aggregate], _HOP_OF_CODE[hop],
+            _METRIC_OF_CODE[metric])

@@ -7,12 +7,13 @@ decides the numbers, in the style of sacrebleu's.
 from __future__ import annotations
 
 import hashlib
-import shlex
 import time
 from typing import Optional
 
 from scorer.version import PERL_REFERENCE_VERSION, __version__
 from scorer import output
+from scorer.coldstart.options import options
+from scorer.coldstart.policy import option_text
 from scorer.textfile import fingerprint_lines
 
 
@@ -31,12 +32,13 @@ def signature(request, samples_text: str, selection: Optional[dict] = None) -> s
     queries scored with their hop limits (``selection``, given with -queries),
     the run ids asked for, the samples."""
     policy = request.policy
-    runids = ":".join(request.runids) if request.runids else "all"
+    asked = options(request)
+    runids = ":".join(asked.runids) if asked.runids else "all"
     parts = [f"scorer:{__version__}", f"task:{policy.task}",
              f"policy:{policy.digest()}",
              f"justifications:{policy.justifications}", f"discipline:{policy.discipline}",
-             f"expand:{request.expand or 'none'}",
-             f"queries:{selection_digest(selection if request.queries is not None else None)}",
+             f"expand:{asked.expand or 'none'}",
+             f"queries:{selection_digest(selection if asked.queries is not None else None)}",
              f"runids:{runids}",
              f"reference:CS-Score-MASTER.pl-{PERL_REFERENCE_VERSION}",
              f"samples:{samples_text}"]
@@ -47,21 +49,15 @@ def render(request, samples_text: str = "none", now=None, selection: Optional[di
            inputs: tuple = ()) -> str:
     now = time.localtime() if now is None else now
     stamp = time.strftime("%a %b ", now) + f"{now.tm_mday:2d}" + time.strftime(" %H:%M:%S %Y", now)
-    arguments = " ".join(shlex.quote(a) for a in request.argv)
-    lines = [f"#At: {stamp}", "", "#Invoked as:", f"{request.cwd}$ {request.program} {arguments}",
-             ""]
+    lines = [f"#At: {stamp}", "", "#Invoked as:", request.invocation(), ""]
     if request.policy_file:
         lines += ["#Policy file:", f"  {request.policy_file}", ""]
     lines.append("#Policy Selected:")
     policy = request.policy
-    if policy.task == "coldstart":
-        for option in ("IGNORE", "RIGHT", "WRONG"):
-            lines.append(f"  {option} => {policy.option_text(option)}")
-        lines.append(f"  JUSTIFICATIONS => {policy.justifications}")
-        lines.append(f"  DISCIPLINE => {policy.discipline}")
-    else:
-        lines.append(f"  TASK => {policy.task}")
-        lines.append(f"  MAX_EVIDENCE => {'all' if policy.max_evidence is None else policy.max_evidence}")
+    for option in ("IGNORE", "RIGHT", "WRONG"):
+        lines.append(f"  {option} => {option_text(policy, option)}")
+    lines.append(f"  JUSTIFICATIONS => {policy.justifications}")
+    lines.append(f"  DISCIPLINE => {policy.discipline}")
     if request.samples or request.bootstrap is not None:
         lines += ["", "SAMPLE => BOOTSTRAP RESAMPLE"]
     if request.samples:

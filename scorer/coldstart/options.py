@@ -1,0 +1,19 @@
+"""Cold Start's own switches of a request (``-expand``, ``-queries``,
+``-runids``, ``-tabs``), typed: what the driver and the reports read."""
+from __future__ import annotations
+
+from collections import namedtuple
+
+
+class Options(namedtuple("Options", "expand queries runids tabs")):
+    """``expand``: the base of expanded query names (None: no -expand);
+    ``queries``: the -queries file or list as given (None: every query);
+    ``runids``: the run ids asked for (None: every run id); ``tabs``."""
+
+    __slots__ = ()
+
+
+def options(request) -> Options:
+    runids = request.option("runids")
+    return Options(request.option("expand"), request.option("queries"),
+                   tuple(runids.split(":")) if runids else None, bool(request.option("tabs")))

@@ -1,0 +1,308 @@
+"""What a task is, as the shared code sees it: the
+:class:`~scorer.task.Task` record.
+
+The command line, the policy reader, the track, the leaderboard program, the
+diff and the pictures ask a task's record instead of naming the task.  A task
+is one module in ``scorer/tasks/`` whose ``TASK`` is an instance of a
+:class:`~scorer.task.Task` subclass; the record's attributes declare (names,
+words, policy keys, switches, report files), its methods do (score a
+request, find a track's runs, check a leaderboard's references, read a
+``.debug``).  The work
+itself stays in the task's own package (``scorer/coldstart/``,
+``scorer/claims/``), imported when a method is called, so that reading the
+records costs a command nothing.  :func:`get` finds a record by name (the
+registry, at the end of this module; ``scorer.tasks.get`` is the same).
+
+A plain class, not a dataclass or an abstract base: every command reads the
+records, and ``dataclasses``/``abc`` (with ``inspect``) would be most of a
+small run's start-up.
+"""
+from __future__ import annotations
+
+import os
+from collections import namedtuple
+
+from scorer.problems import ScorerError
+
+
+class PolicyKey:
+    """One key of a task's policy file, and of :class:`scorer.policy.Policy`.
+
+    ``read(value, key, source)`` turns what a policy file or a switch gives
+    into the setting (``source``: the policy file, or "command line"); the
+    readers of :mod:`scorer.policy` cover lists and single values.
+    ``in_digest``: whether the setting changes a number (``.params``
+    signatures hash those only); ``write``: the setting as a policy file
+    holds it (default: lists as lists, other values as they are)."""
+
+    __slots__ = ("name", "help", "default", "read", "in_digest", "write")
+
+    def __init__(self, name: str, help: str, default, read, in_digest: bool = True, write=None):
+        self.name = name
+        self.help = help
+        self.default = default
+        self.read = read
+        self.in_digest = in_digest
+        self.write = write
+
+    def written(self, value):
+        """``value`` as a policy file holds it (``yaml.safe_dump`` writes it)."""
+        if self.write is not None:
+            return self.write(value)
+        return list(value) if isinstance(value, tuple) else value
+
+
+class Task:
+    """The record of one task.  Subclasses set the attributes and override
+    the methods their task needs; the defaults suit a task scored from a
+    gold file and one predictions file per run."""
+
+    #: the name a policy file gives (``task: NAME``) and the registry knows
+    name = ""
+    #: the name as people write it (titles, headings)
+    title = ""
+    #: the word for what the bootstrap draws and per-unit tables list
+    unit = "item"
+    units = "items"
+    #: the task's own policy keys (PolicyKey), in the order .params lists them
+    policy_keys: tuple = ()
+    #: the task's own command-line switches (scorer.switches.Switch): refused
+    #: for any other task; those setting a policy key are named as the key
+    switches: tuple = ()
+    #: every report a run may write at an output prefix, whatever its switches
+    report_extensions: tuple = ()
+    #: what the task scores, for -help's first line
+    summary = ""
+    #: what a run's files are, for -help
+    files_help = ""
+    #: what a track's files are, for python -m scorer.track -help
+    track_files_help = ("the gold file, then one predictions file per run (named by the file "
+                        "name without extension; a folder stands for its *.jsonl files)")
+    #: what a submission is, for a leaderboard's pages and messages
+    submission = "one predictions file"
+
+    # -- the policy -------------------------------------------------------------
+
+    def key(self, name: str) -> PolicyKey | None:
+        for key in self.policy_keys:
+            if key.name == name:
+                return key
+        return None
+
+    def defaults(self) -> dict:
+        """Each policy key's default, in key order."""
+        return {key.name: key.default for key in self.policy_keys}
+
+    def validate_policy(self, policy, where, origin) -> None:
+        """Refuse settings that cannot be scored together (ScorerError).
+        ``where(key)``: the policy file and key a value came from, for a
+        message's start (empty for a switch); ``origin(key)``: the switch, the
+        file and key, or the default, for a message naming the setting."""
+
+    def digest_values(self, policy) -> tuple:
+        """What :meth:`scorer.policy.Policy.digest` hashes: the task and every
+        setting that changes a number."""
+        return (self.name, *(getattr(policy, key.name) for key in self.policy_keys
+                             if key.in_digest))
+
+    def help_lines(self) -> list:
+        """Lines -help adds for this task (its metrics, its choices)."""
+        return []
+
+    # -- a request ---------------------------------------------------------------
+
+    def check_request(self, request) -> None:
+        """This task's rules for a request to score, beyond the common ones
+        (scorer.request.build calls it last)."""
+
+    def input_paths(self, files) -> list:
+        """The files a run reads (folders standing for the files they hold)."""
+        return list(files)
+
+    def option_arguments(self, request) -> list:
+        """The request's own switches (``request.options``) as command-line
+        arguments, in this task's order (for a request's command line)."""
+        arguments = []
+        for switch in self.switches:
+            value = request.option(switch.name)
+            if value is None or value is False:
+                continue
+            arguments += [f"-{switch.name}"] if value is True else [f"-{switch.name}", value]
+        return arguments
+
+    def score(self, request, problems, samples=None):
+        """Score a request: an outcome with ``reports`` (scorer.reports.Reports)
+        and the task's scores as data.  ``samples``: the request's samples,
+        read or drawn already (a track's runs share them)."""
+        raise NotImplementedError
+
+    # -- metrics --------------------------------------------------------------------
+
+    def metric_names(self, policy) -> list:
+        """Every metric a run of this policy may have (whatever its switches):
+        what a leaderboard may show."""
+        raise NotImplementedError
+
+    def catalogue(self, request) -> list:
+        """(name, title) of every metric a run of ``request`` has, the
+        headline (the official score) first: what a track ranks by."""
+        raise NotImplementedError
+
+    def catalogues(self) -> list:
+        """(heading, catalogue) of every kind of run whose metrics differ, for
+        -help and the documentation (a task whose metrics follow the policy:
+        those of its default policy)."""
+        return [(self.title, self.catalogue(None))]
+
+    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
+                   per_query: bool = True):
+        """A scored run as data (scorer.results.RunResult): its values, the
+        per-unit statistics of each metric (when asked), the per-unit rows
+        (unless ``per_query`` is False: then made when first wanted)."""
+        raise NotImplementedError
+
+    def unit_table(self, outcome):
+        """(unit keys, {column: one value per unit}): the counts table of a
+        run whose outcome has one (``outcome.evaluation``), else None."""
+        evaluation = getattr(outcome, "evaluation", None)
+        return None if evaluation is None else (evaluation.keys, evaluation.columns)
+
+    # -- a leaderboard ----------------------------------------------------------------
+
+    def leaderboard(self, request) -> tuple:
+        """The metrics a leaderboard shows by default, in column order."""
+        return tuple(name for name, _title in self.catalogue(request))
+
+    def missing_metrics_hint(self, request) -> str:
+        """Why a metric the task knows is not computed for ``request`` (" (...)")."""
+        return ""
+
+    def submission_problem(self, result, name: str) -> str | None:
+        """What makes a scored submission (scorer.api.ScoreResult of the file
+        ``name``) unfit for a leaderboard, or None."""
+        return None
+
+    def check_references(self, request, files: list) -> None:
+        """Read a leaderboard's reference ``files`` as every submission's run
+        will; a problem that would fail every submission is a ScorerError
+        naming the file.  The default: the gold file alone."""
+        if len(files) != 1:
+            raise ScorerError(f"a {self.name} leaderboard's reference is the gold file alone "
+                              f"(the participant's predictions are the other file); "
+                              f"{len(files)} files given: {' '.join(files)}")
+
+    # -- pictures ---------------------------------------------------------------------
+
+    def picture_title(self, outcome) -> str:
+        """The title of a run's picture (``-plot``): the predictions file's name."""
+        return os.path.basename(outcome.evaluation.files[-1])
+
+    def interval_key(self, code: str):
+        """(variant, aggregate, hop, metric) of a ``.confidence`` code, as
+        the run's per-hop rows key it (None: no per-hop row)."""
+        return (self.units, "", "ALL", code)
+
+    # -- a track --------------------------------------------------------------------
+
+    #: switches that pick runs among a request's files (a track scores every run)
+    run_switches: tuple = ()
+
+    def find_runs(self, paths: list) -> tuple:
+        """(the files every run shares, the runs: TrackRun) of a track's files:
+        the gold file, then one predictions file (or a folder of ``*.jsonl``
+        files) per run, each named by its file name without extension."""
+        if len(paths) < 2:
+            raise ScorerError(f"a {self.title} track needs the gold file, then one "
+                              f"predictions file per run")
+        gold, rest = paths[0], []
+        for path in paths[1:]:
+            if os.path.isdir(path):
+                rest += sorted(os.path.join(path, name) for name in os.listdir(path)
+                               if name.endswith(".jsonl"))
+            else:
+                rest.append(path)
+        return [gold], checked_runs([TrackRun(run_name(path), (path,)) for path in rest])
+
+    def check_track_request(self, request) -> None:
+        """This task's rules for a track's request (its samples)."""
+
+    def runs_draw_samples(self, request) -> bool:
+        """Whether each run of a track draws the request's -bootstrap samples
+        itself (else the track draws them over the runs' units)."""
+        return True
+
+    def read_shared_inputs(self, request, shared: list, draw):
+        """Read the files every run shares, so that a fatal problem there stops
+        the track before anything is scored; the samples the request asks
+        for, read or drawn once for all runs (``draw(groups)`` draws
+        -bootstrap's samples of ``(group, members)`` pairs), else None (then
+        the track draws them over the runs' units after scoring)."""
+        return None
+
+    def signature_parts(self, request) -> list:
+        """What a track's signature records of the request beyond the policy
+        and the samples (``name:value`` texts)."""
+        return []
+
+    def shown_per_query(self, per_query):
+        """The per-unit rows a track's pictures and page show (per_query.csv
+        has every row)."""
+        return per_query
+
+
+class TrackRun(namedtuple("TrackRun", "name files options", defaults=((),))):
+    """One run of a track: its name, the files ``python -m scorer`` scores it
+    from besides the shared ones, and the switches it adds to the track's
+    request ((name, value) pairs: Cold Start's -runids for a file holding
+    several run ids)."""
+
+    __slots__ = ()
+
+
+def run_name(path: str) -> str:
+    """A run file's name without its extension (``.tab.txt`` as one)."""
+    name = os.path.basename(path.rstrip("/"))
+    return name[:-len(".tab.txt")] if name.endswith(".tab.txt") else os.path.splitext(name)[0]
+
+
+def checked_runs(runs: list) -> list:
+    """The runs sorted by name; two runs of one name, or a name that cannot
+    name a folder, are refused."""
+    seen: dict = {}
+    for run in runs:
+        if run.name in seen:
+            raise ScorerError(f"two runs are named {run.name}: {' '.join(seen[run.name].files)} "
+                              f"and {' '.join(run.files)} (run names must be unique)")
+        if not run.name or run.name in (".", "..") or "/" in run.name or "\0" in run.name:
+            raise ScorerError(f"{' '.join(run.files)}: '{run.name}' cannot name a run folder")
+        seen[run.name] = run
+    return sorted(runs, key=lambda run: run.name)
+
+
+# -- the registry: one module a task in scorer/tasks/ ----------------------------------
+
+_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tasks")
+_LOADED: dict = {}
+
+
+def names() -> tuple:
+    """Every task's name, sorted: the modules of ``scorer/tasks/``."""
+    return tuple(sorted(name[:-3] for name in os.listdir(_FOLDER)
+                        if name.endswith(".py") and not name.startswith("_")))
+
+
+def get(name: str):
+    """The record of the task ``name``; a ScorerError for an unknown name.  A
+    task's module is imported when its task is first asked for."""
+    task = _LOADED.get(name)
+    if task is None:
+        if name not in names():
+            raise ScorerError(f"unknown task '{name}'; known tasks: {', '.join(names())}")
+        module = __import__(f"scorer.tasks.{name}", fromlist=["TASK"])
+        task = _LOADED[name] = module.TASK
+    return task
+
+
+def every() -> list:
+    """Every task's record, in name order."""
+    return [get(name) for name in names()]

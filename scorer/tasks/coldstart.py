@@ -1,0 +1,206 @@
+"""TAC KBP Cold Start slot filling, scored as CS-Score-MASTER.pl 2017.2.0
+scores it (its switches, its reports byte for byte): the task's record.  The
+work is in ``scorer/coldstart/``."""
+from __future__ import annotations
+
+from scorer.coldstart.policy import DEFAULTS, DISCIPLINES
+from scorer.policy import list_value, single_value
+from scorer.switches import Switch
+from scorer.task import PolicyKey, Task
+from scorer.version import PERL_REFERENCE_VERSION
+
+
+class ColdStart(Task):
+    name = "coldstart"
+    title = "Cold Start"
+    unit, units = "query", "queries"
+    policy_keys = (
+        PolicyKey("right", "Cold Start: pre-policy categories counted as right (list)",
+                  DEFAULTS["right"], list_value),
+        PolicyKey("wrong", "Cold Start: pre-policy categories counted as wrong (list)",
+                  DEFAULTS["wrong"], list_value),
+        PolicyKey("ignore", "Cold Start: pre-policy categories ignored (list)",
+                  DEFAULTS["ignore"], list_value),
+        PolicyKey("justifications", "Cold Start: 'A:B', justifications per document and in "
+                                    "all (M = any number)", DEFAULTS["justifications"],
+                  single_value),
+        PolicyKey("discipline", "Cold Start: how a response finds its assessment: "
+                                + ", ".join(DISCIPLINES), DEFAULTS["discipline"], single_value),
+        PolicyKey("fields", "Cold Start: columns of the .sf and .ldcmax tables (list)",
+                  DEFAULTS["fields"], list_value, in_digest=False),
+    )
+    # The Perl scorer's switches (CS-Score-MASTER.pl -help), in the order a
+    # refusal lists them.
+    switches = (
+        Switch("expand", help="Expand multi-entrypoint queries, using string provided as base "
+                              "for expanded query names"),
+        Switch("queries", names_file=True,
+               help="file (one LDC query ID, SF query ID pair, separated by space, per line "
+                    "with an optional number separated by space representing the hop upto "
+                    "which evaluation is to be performed) or colon-separated list of SF query "
+                    "IDs to be scored (if omitted, all query files in 'files' parameter will "
+                    "be scored)"),
+        Switch("runids", help="Colon-separated list of run IDs to be scored (if omitted, all "
+                              "runids will be scored)"),
+        Switch("right", default="CORRECT", sets_policy=True,
+               help="Colon-separated list of assessment codes, submitted value corresponding "
+                    "to which to be counted as right (post-policy) (see policy options below "
+                    "for legal choices)"),
+        Switch("wrong", default="INCORRECT:INCORRECT_PARENT:INEXACT", sets_policy=True,
+               help="Colon-separated list of assessment codes, submitted value corresponding "
+                    "to which to be counted as wrong (post-policy) (see policy options below "
+                    "for legal choices)"),
+        Switch("ignore", default="UNASSESSED:DUPLICATE", sets_policy=True,
+               help="Colon-separated list of assessment codes, submitted value corresponding "
+                    "to which to be ignored (post-policy) (see policy options below for legal "
+                    "choices)"),
+        Switch("justifications", default="1:3", sets_policy=True,
+               help="Are multiple justifications allowed? Legal values are of the form A:B "
+                    "where A represents justifications per document and B represents total "
+                    "justifications. Use 'M' to allow any number of justifications, for e.g., "
+                    "'M:10' to allow multiple justifications per document but overall not "
+                    "more than 10 (best or top) justifications."),
+        Switch("discipline", default="ASSESSED", sets_policy=True,
+               help="Discipline for identifying ground truth (see below for options)"),
+        Switch("fields", default=":".join(DEFAULTS["fields"]), sets_policy=True,
+               help="Colon-separated list of output fields to print (see below for options)"),
+        Switch("tabs", False, help="Use tabs to separate output fields instead of spaces "
+                                   "(useful for export to spreadsheet)"),
+    )
+    report_extensions = ("debug", "ap", "sf", "ldcmax", "ldcmean", "summary", "sample",
+                         "samplescores", "confidence", "apconfidence", "bootsamples", "params",
+                         "png")
+    summary = ("TAC Cold Start slot-filling runs (byte-identical to CS-Score-MASTER.pl "
+               f"{PERL_REFERENCE_VERSION})")
+    files_help = "query file (.xml), assessment files, then submission files"
+    track_files_help = ("the query XML, the assessment file(s), then run files or folders "
+                        "(every run id is a run)")
+    submission = "one Cold Start submission file (9 tab-separated columns, one run)"
+
+    def validate_policy(self, policy, where, origin) -> None:
+        from scorer.coldstart.policy import validate
+        validate(policy, where, origin)
+
+    def digest_values(self, policy) -> tuple:
+        # The layout of the policy record before each task had its own keys
+        # (the claim tasks' max_evidence and labels empty), so that signatures
+        # stay comparable with earlier versions'.
+        return (self.name, policy.right, policy.wrong, policy.ignore, policy.justifications,
+                policy.discipline, (), None, ())
+
+    def help_lines(self) -> list:
+        from scorer.coldstart.policy import help_lines
+        return help_lines()
+
+    def check_request(self, request) -> None:
+        from scorer.problems import ScorerError
+        if (request.samples or request.bootstrap is not None) and not request.option("expand"):
+            # The Perl dies here after writing half its reports (spec §7.24).
+            raise ScorerError("-samples and -bootstrap need -expand: bootstrap samples are "
+                              "drawn over LDC queries")
+
+    def input_paths(self, files) -> list:
+        from scorer.coldstart.runs import expand_run_paths
+        return expand_run_paths(files)
+
+    def score(self, request, problems, samples=None):
+        from scorer.coldstart import driver
+        return driver.score(request, problems, samples=samples)
+
+    # -- metrics: LDC-MEAN and LDC-MAX need the SF -> LDC index of -expand -----------
+
+    def metric_names(self, policy) -> list:
+        from scorer.coldstart.units import METRICS
+        return [metric.name for metric in METRICS]
+
+    def catalogue(self, request) -> list:
+        return _catalogue(bool(request is not None and request.option("expand")))
+
+    def catalogues(self) -> list:
+        return [("Cold Start with -expand", _catalogue(True)),
+                ("Cold Start without -expand", _catalogue(False))]
+
+    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
+                   per_query: bool = True):
+        from scorer.coldstart.units import run_result
+        return run_result(name, outcome, status, statistics)
+
+    # -- a leaderboard: one run (one run id) a submission ----------------------------
+
+    def leaderboard(self, request) -> tuple:
+        if request.option("expand"):
+            return ("ldcmean_ap", "ldcmean_macro_p", "ldcmean_macro_r", "ldcmean_macro_f1")
+        return ("sf_ap", "sf_macro_p", "sf_macro_r", "sf_macro_f1")
+
+    def missing_metrics_hint(self, request) -> str:
+        return "" if request.option("expand") else " (they need -expand)"
+
+    def submission_problem(self, result, name: str) -> str | None:
+        if len(result.run_ids) == 1:
+            return None
+        held = f"runs {', '.join(result.run_ids)}" if result.run_ids else "no run"
+        return f"{name}: holds {held}; a submission is one run (one run id)"
+
+    def check_references(self, request, files: list) -> None:
+        from scorer.coldstart.driver import check_references
+        check_references(request, files)
+
+    # -- pictures: per hop, the all-entry-point scores -------------------------------
+
+    def picture_title(self, outcome) -> str:
+        return outcome.runs[0].runid if outcome.runs else "no run"
+
+    def interval_key(self, code: str):
+        from scorer.coldstart.reports.confidence import per_hop_key
+        return per_hop_key(code)
+
+    # -- a track: every run id is a run; the samples draw LDC queries (-expand) ------
+
+    run_switches = ("runids",)
+
+    def find_runs(self, paths: list) -> tuple:
+        from scorer.coldstart.runs import track_runs
+        return track_runs(paths)
+
+    def check_track_request(self, request) -> None:
+        from scorer.problems import ScorerError
+        if request.samples and not request.option("expand"):
+            raise ScorerError("-samples needs -expand (its samples draw LDC queries); without "
+                              "-expand use -bootstrap N -seed S, which draws SF queries")
+
+    def runs_draw_samples(self, request) -> bool:
+        # Single runs resample LDC queries only; without -expand the track draws
+        # SF queries itself.
+        return bool(request.option("expand"))
+
+    def read_shared_inputs(self, request, shared: list, draw):
+        from scorer.coldstart import driver
+        from scorer.problems import Problems
+        # Without -expand the track draws SF queries once the runs are scored.
+        shared_request = request._replace(
+            files=tuple(shared),
+            bootstrap=request.bootstrap if self.runs_draw_samples(request) else None)
+        _queries, samples = driver.read_shared_inputs(
+            shared_request, [f for f in shared if not f.endswith(".xml")], Problems(),
+            draw=draw)
+        return samples
+
+    def signature_parts(self, request) -> list:
+        return [f"expand:{request.option('expand') or 'none'}",
+                f"queries:{request.option('queries') or 'all'}"]
+
+    def shown_per_query(self, per_query):
+        # The scores over all hops, not the counts, to keep the page small.
+        return per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])
+                         & (per_query["hop"] == "ALL")]
+
+
+def _catalogue(has_index: bool) -> list:
+    """(name, title) of every metric, the official score first."""
+    from scorer.coldstart import units
+    head = units.headline(has_index)
+    ordered = sorted(units.available(has_index), key=lambda metric: metric.name != head)
+    return [(metric.name, metric.title) for metric in ordered]
+
+
+TASK = ColdStart()
