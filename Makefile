@@ -3,7 +3,8 @@
 # make bench - time the scorer on generated workloads of growing size (beside the Perl
 #              scorer when ../ColdStart has it; BENCH_ARGS="--no-perl" skips it), the
 #              claim tasks beside their reference scorers when found (CLAIMS_BENCH_ARGS),
-#              whole tracks, the tests' calibration on exchangeable runs, the
+#              whole tracks (TRACK_BENCH_ARGS, by default a FEVER track of 10 runs x
+#              100,029 claims too), the tests' calibration on exchangeable runs, the
 #              track page (make bench-page alone), then the
 #              leaderboard's scoring program against a direct run
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
@@ -43,7 +44,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/run_bench.py $(BENCH_ARGS)
 	$(PY) bench/claims_bench.py $(CLAIMS_BENCH_ARGS)
-	$(PY) bench/track_bench.py
+	$(PY) bench/track_bench.py $(TRACK_BENCH_ARGS)
 	$(PY) bench/calibration_bench.py
 	$(PY) bench/page_bench.py
 	$(PY) bench/competition_bench.py

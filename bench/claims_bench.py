@@ -1,34 +1,39 @@
 #!/usr/bin/env python3
 """Time the claim tasks beside their reference scorers, whole process each.
 
-    python bench/claims_bench.py [--repeat N] [--fever-scorer DIR]
-                                 [--scifact-evaluator DIR] [--parity DIR]
+    python bench/claims_bench.py [--repeat N] [--large-repeat N] [--sizes LIST]
+                                 [--fever-scorer DIR] [--scifact-evaluator DIR]
+                                 [--parity DIR] [--tools DIR]
 
-- FEVER: the 9,999 real claims of PARITY/fever/real (max_evidence 5), scored by
-  ``python -m scorer -policy configs/fever.yaml`` (every report written) and
-  by ``fever.scorer.fever_score`` of a checkout of sheffieldnlp/fever-scorer
-  (DIR/src/fever/scorer.py), the two files read as its own tests read them;
-  target: no slower than the reference.
-- SciFact: the 1,000 synthetic claims of PARITY/scifact/synthetic, scored by
-  ``python -m scorer -policy configs/scifact.yaml`` and by ``eval.py`` of a
-  checkout of allenai/scifact-evaluator (DIR/evaluator/eval.py); target:
-  within 2x of it.
+Each comparison runs ``python -m scorer -policy configs/TASK.yaml`` (every
+report written, FEVER's .debug too) and the reference on the same files:
+``fever.scorer.fever_score`` of a checkout of sheffieldnlp/fever-scorer
+(DIR/src/fever/scorer.py, the two files read with ``json.loads`` per line as
+its own tests read them), ``evaluator/eval.py`` of a checkout of
+allenai/scifact-evaluator.  The sizes and their targets (ours / theirs, CPU):
 
-Each line shows our wall and CPU seconds (user + system of the child) and the
-reference's, the median of --repeat runs, the two processes taking turns, with
-the best run's CPU in brackets; the ratios (ours / theirs) and whether the
-numbers are equal.  The ratio judged against the target is that of the median
-CPU times, as the issue measured: other work on the machine inflates wall
-times, and the best of a few runs favours the process whose time varies
-more (the FEVER reference's varies by a fifth from run to run, with its
-garbage collector and the freeing of every object at exit; ours by 3 %).
-Exit status 1 when our scorer failed or its numbers differ from the
-reference's (a missed target is shown, not an error).
-Both processes use this interpreter; the references are read where they are,
-never copied.  A reference that is not found is said so and its comparison
-skipped: the bench never needs them.
-Defaults: $FEVER_SCORER_DIR or ../fever-scorer, $SCIFACT_EVALUATOR_DIR or
-../scifact-evaluator, ../shared/parity (beside the project).
+- ``fever-real``: the 9,999 real claims of PARITY/fever/real (max_evidence 5): 0.8;
+- ``fever-100k``: 100,029 claims of ``gen_fever.py --seed 5 --random 100000``
+  (../shared/tools): 0.33, and a lower peak memory than the reference's;
+- ``fever-1m``: 1,000,029 claims of the same generator: 0.33 and under 1 GiB
+  (--large-repeat runs, 1 by default: the reference takes about a minute);
+- ``fever-1m-bootstrap``: ours alone with ``-bootstrap 1000 -seed 7``, judged
+  against the reference's time without it: 0.33 and under 1 GiB;
+- ``scifact-1k``: the 1,000 synthetic claims of PARITY/scifact/synthetic: 1.2;
+- ``scifact-20k``: 20,000 claims of ``gen_scifact.py --seed 5``: 0.5.
+
+Generated files are made once, under bench/out/claims-data.  Each line shows
+our CPU seconds (user + system of the child) and peak memory, the
+reference's, the ratio of the median CPU times (the two processes taking
+turns, --repeat runs each; the best run's CPU in brackets), the target and
+whether it is met, and whether the numbers are equal.  Exit status 1 when
+our scorer failed or its numbers differ from the reference's (a missed
+target is shown, not an error).  Both processes use this interpreter, with
+bytecode cached; the references are read where they are, never copied.  A
+reference that is not found is said so and its comparison skipped: the bench
+never needs them.  Defaults: $FEVER_SCORER_DIR or ../fever-scorer,
+$SCIFACT_EVALUATOR_DIR or ../scifact-evaluator, ../shared/parity,
+../shared/tools (beside the project).
 """
 from __future__ import annotations
 
@@ -47,8 +52,17 @@ from run_bench import (Measurement, best_of, cache_bytecode, fresh_directory, me
                        progress)
 
 OUT = os.path.join(HERE, "out", "claims")
-#: Ratio of CPU times (ours / the reference's) each task must stay within.
-TARGETS = {"fever": 1.0, "scifact": 2.0}
+#: Per size: (task, ratio of CPU times (ours / the reference's) to stay within,
+#: the most peak memory in MiB (None: below the reference's; 0: no bound)).
+SIZES = {
+    "fever-real": ("fever", 0.8, 0),
+    "fever-100k": ("fever", 0.33, None),
+    "fever-1m": ("fever", 0.33, 1024),
+    "fever-1m-bootstrap": ("fever", 0.33, 1024),
+    "scifact-1k": ("scifact", 1.2, 0),
+    "scifact-20k": ("scifact", 0.5, 0),
+}
+DATA = os.path.join(HERE, "out", "claims-data")
 
 #: The reference's whole process for FEVER, as its tests use it: read both
 #: files with json.loads per line, call fever_score, print the five numbers.
@@ -120,10 +134,33 @@ def median_of(runs: list) -> Measurement:
                        max(r.peak_mib for r in runs), "ok")
 
 
-def our_command(task: str, files: list) -> list:
+def our_command(task: str, files: list, extra: tuple = ()) -> list:
     return [sys.executable, "-m", "scorer", "-policy",
-            os.path.join(ROOT, "configs", f"{task}.yaml"), "-output_file", "run",
+            os.path.join(ROOT, "configs", f"{task}.yaml"), *extra, "-output_file", "run",
             "-error_file", "run.errlog", *files]
+
+
+def generated(name: str, tools: str) -> Optional[list]:
+    """The files of a generated size (made once), or None without the generators."""
+    folder = os.path.join(DATA, name)
+    if name.startswith("fever"):
+        claims = 100_000 if name == "fever-100k" else 1_000_000
+        files = [os.path.join(folder, "actual.jsonl"), os.path.join(folder, "predictions.jsonl")]
+        command = [sys.executable, os.path.join(tools, "gen_fever.py"), "--seed", "5",
+                   "--random", str(claims), "--out", folder]
+    else:
+        files = [os.path.join(folder, "gold.jsonl"), os.path.join(folder, "predictions.jsonl")]
+        command = [sys.executable, os.path.join(tools, "gen_scifact.py"), "--seed", "5",
+                   "--claims", "20000", "--gold", files[0], "--predictions", files[1]]
+    if all(os.path.isfile(path) for path in files):
+        return files
+    if not os.path.isfile(command[1]):
+        return None
+    progress(f"{name}: generating the files (once)")
+    os.makedirs(folder, exist_ok=True)
+    import subprocess
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return files
 
 
 def our_numbers(out: str) -> dict:
@@ -159,12 +196,13 @@ def same_numbers(mine: Optional[dict], theirs: Optional[dict]) -> str:
     return "numbers equal" if not unequal else "DIFFER: " + ", ".join(unequal)
 
 
-def line(task: str, mine: tuple, theirs: Optional[tuple], note: str) -> tuple:
+def line(size: str, mine: tuple, theirs: Optional[tuple], note: str) -> tuple:
     """(text, did the scorer fail?) from (median, best) Measurements; a missed
     target is shown, not a failure."""
+    _task, target, memory = SIZES[size]
     (median, best) = mine
-    text = f"{task:8} scorer {median.seconds:5.2f} s wall {median.cpu_seconds:5.2f} s cpu " \
-           f"(best {best.cpu_seconds:4.2f}) {median.peak_mib:4.0f} MiB"
+    text = f"{size:19} scorer {median.cpu_seconds:6.2f} s cpu (best {best.cpu_seconds:5.2f}) " \
+           f"{median.peak_mib:5.0f} MiB"
     if median.status != "ok":
         return f"{text}  SCORER {median.status}", True
     if theirs is None:
@@ -173,12 +211,14 @@ def line(task: str, mine: tuple, theirs: Optional[tuple], note: str) -> tuple:
     if their_median.status != "ok":
         return f"{text}  reference {their_median.status}", False
     ratio = median.cpu_seconds / their_median.cpu_seconds
-    verdict = "met" if ratio <= TARGETS[task] else "MISSED"
-    return (f"{text} | reference {their_median.seconds:5.2f} s wall "
-            f"{their_median.cpu_seconds:5.2f} s cpu (best {their_best.cpu_seconds:4.2f}) "
-            f"{their_median.peak_mib:4.0f} MiB | ratio {median.seconds / their_median.seconds:4.2f} "
-            f"wall {ratio:4.2f} cpu, {best.cpu_seconds / their_best.cpu_seconds:4.2f} of the "
-            f"bests (target <= {TARGETS[task]:g}: {verdict}); {note}", False)
+    bound = their_median.peak_mib if memory is None else memory
+    within = ratio <= target and (not bound or median.peak_mib < bound)
+    memory_target = "" if not bound else \
+        f", peak < {'the reference' if memory is None else f'{bound} MiB'}"
+    return (f"{text} | reference {their_median.cpu_seconds:6.2f} s cpu (best "
+            f"{their_best.cpu_seconds:5.2f}) {their_median.peak_mib:5.0f} MiB | ratio {ratio:4.2f} "
+            f"cpu (target <= {target:g}{memory_target}: {'met' if within else 'MISSED'}); "
+            f"{note}", False)
 
 
 def main() -> int:
@@ -186,6 +226,10 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5,
                         help="runs per process (the median judged, the best shown too)")
+    parser.add_argument("--large-repeat", type=int, default=1,
+                        help="runs per process at a million claims")
+    parser.add_argument("--sizes", default=",".join(SIZES),
+                        help=f"comma-separated, of {', '.join(SIZES)}")
     parser.add_argument("--fever-scorer", metavar="DIR",
                         default=os.environ.get("FEVER_SCORER_DIR") or beside("fever-scorer"))
     parser.add_argument("--scifact-evaluator", metavar="DIR",
@@ -193,52 +237,71 @@ def main() -> int:
                         or beside("scifact-evaluator"))
     parser.add_argument("--parity", metavar="DIR", default=os.path.join(beside("shared"),
                                                                          "parity"))
+    parser.add_argument("--tools", metavar="DIR", default=os.path.join(beside("shared"),
+                                                                        "tools"))
     options = parser.parse_args()
     cache_bytecode()
-    cases = {
-        "fever": ([os.path.join(options.parity, "fever", "real", name)
-                   for name in ("actual.jsonl", "predictions.jsonl")],
-                  os.path.join(options.fever_scorer, "src", "fever", "scorer.py"),
-                  fever_reference, fever_numbers, options.fever_scorer,
-                  "sheffieldnlp/fever-scorer", "--fever-scorer"),
-        "scifact": ([os.path.join(options.parity, "scifact", "synthetic", name)
-                     for name in ("gold.jsonl", "predictions.jsonl")],
-                    os.path.join(options.scifact_evaluator, "evaluator", "eval.py"),
-                    scifact_reference, scifact_numbers, options.scifact_evaluator,
-                    "allenai/scifact-evaluator", "--scifact-evaluator"),
-    }
-    lines, failures = [], 0
-    for task, (files, marker, reference, reference_numbers, directory, repository,
-               switch) in cases.items():
-        if not all(os.path.isfile(path) for path in files):
-            lines.append(f"{task:8} skipped: the data {', '.join(files)} are not there")
-            continue
-        commands = {f"{task}-scorer": our_command(task, files)}
+    markers = {"fever": os.path.join(options.fever_scorer, "src", "fever", "scorer.py"),
+               "scifact": os.path.join(options.scifact_evaluator, "evaluator", "eval.py")}
+    repositories = {"fever": ("sheffieldnlp/fever-scorer", "--fever-scorer",
+                              options.fever_scorer, fever_reference, fever_numbers),
+                    "scifact": ("allenai/scifact-evaluator", "--scifact-evaluator",
+                                options.scifact_evaluator, scifact_reference, scifact_numbers)}
+    for task, marker in markers.items():
         if os.path.isfile(marker):
-            commands[f"{task}-reference"] = reference(directory, files)
-            progress(f"{task}: scorer and reference, taking turns")
+            # The reference's bytecode too, as an installed package has it.
+            import compileall
+            compileall.compile_dir(os.path.dirname(marker), quiet=1)
+    lines, failures = [], 0
+    reference_times: dict = {}
+    for size in options.sizes.split(","):
+        task = SIZES[size][0]
+        if size == "fever-real":
+            files = [os.path.join(options.parity, "fever", "real", name)
+                     for name in ("actual.jsonl", "predictions.jsonl")]
+        elif size == "scifact-1k":
+            files = [os.path.join(options.parity, "scifact", "synthetic", name)
+                     for name in ("gold.jsonl", "predictions.jsonl")]
         else:
-            progress(f"{task}: scorer")
-        results = timed_together(commands, options.repeat)
-        *mine, out = results[f"{task}-scorer"]
-        my_numbers = our_numbers(out) if mine[0].status == "ok" else None
+            files = generated(size.replace("-bootstrap", ""), options.tools)
+        if not files or not all(os.path.isfile(path) for path in files):
+            lines.append(f"{size:19} skipped: its files are not there (--parity, --tools)")
+            continue
+        repository, switch, directory, reference, reference_numbers = repositories[task]
+        extra = ("-bootstrap", "1000", "-seed", "7") if size.endswith("-bootstrap") else ()
+        commands = {f"{size}-scorer": our_command(task, files, extra)}
+        base = size.replace("-bootstrap", "")
+        with_reference = os.path.isfile(markers[task]) and not extra
+        if with_reference:
+            commands[f"{size}-reference"] = reference(directory, files)
+            progress(f"{size}: scorer and reference, taking turns")
+        else:
+            progress(f"{size}: scorer")
+        repeat = options.large_repeat if "1m" in size else options.repeat
+        results = timed_together(commands, repeat)
+        *mine, out = results[f"{size}-scorer"]
         theirs = None
-        if f"{task}-reference" in results:
-            *theirs, their_out = results[f"{task}-reference"]
+        if with_reference:
+            *theirs, their_out = results[f"{size}-reference"]
+            reference_times[size] = theirs
+            my_numbers = our_numbers(out) if mine[0].status == "ok" else None
             their_numbers = reference_numbers(their_out) if theirs[0].status == "ok" else None
             note = same_numbers(my_numbers, their_numbers)
+        elif extra and base in reference_times:
+            theirs = reference_times[base]
+            note = f"against the reference's time on {base} (it has no bootstrap)"
         else:
-            note = (f"no reference to compare with: {marker} not found (a checkout of "
-                    f"{repository}; give its directory with {switch})")
-        text, failed = line(task, mine, theirs, note)
+            note = (f"no reference to compare with: {markers[task]} not found (a checkout "
+                    f"of {repository}; give its directory with {switch})")
+        text, failed = line(size, mine, theirs, note)
         lines.append(text)
         failures += failed or note.startswith("DIFFER")
     print()
     print("\n".join(lines))
-    print(f"\nwall and cpu (user+system) seconds of the whole process, median of "
-          f"{options.repeat} runs (the scorer and the reference taking turns), the best run's "
-          f"cpu in brackets; "
-          f"ratio: ours / the reference's, judged on the median cpu; {sys.executable}; load average "
+    print(f"\ncpu: user + system seconds of the whole process, median of {options.repeat} runs "
+          f"({options.large_repeat} at a million claims), the scorer and the reference taking "
+          f"turns, the best run's in brackets; MiB: peak resident memory; ratio: ours / the "
+          f"reference's median cpu; {sys.executable}; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     return 1 if failures else 0
 

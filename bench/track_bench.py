@@ -27,6 +27,7 @@ import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 import workload  # noqa: E402
@@ -57,6 +58,66 @@ def make_track(n_runs: int, ldc_queries: int) -> str:
                     columns[2] = runid
                     f.write("\t".join(columns) + "\n")
     return directory
+
+
+#: FEVER labels, which a run's predictions are changed among.
+FEVER_LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+
+
+def make_fever_track(n_runs: int, n_claims: int) -> str:
+    """A FEVER track: the gold of ``gen_fever.py --seed 5 --random N`` (beside
+    the project, ../shared/tools) and ``n_runs`` prediction files made from
+    its predictions: run r changes each claim's predicted label with its own
+    probability (0.05 to 0.5, seeded) and drops its predicted evidence half
+    as often, so the runs differ as systems do."""
+    directory = os.path.join(OUT, f"fever-track-{n_runs}x{n_claims}")
+    runs = os.path.join(directory, "runs")
+    if os.path.isdir(runs) and len(os.listdir(runs)) == n_runs:
+        return directory
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(runs)
+    generator = os.path.join(os.path.dirname(ROOT), "shared", "tools", "gen_fever.py")
+    import subprocess
+    subprocess.run([sys.executable, generator, "--seed", "5", "--random", str(n_claims - 29),
+                    "--out", directory], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(directory, "predictions.jsonl"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    os.remove(os.path.join(directory, "predictions.jsonl"))
+    rng = random.Random(1)
+    for r in range(n_runs):
+        change = 0.05 + 0.45 * r / max(1, n_runs - 1)
+        out = []
+        for line in lines:
+            draw = rng.random()
+            if draw < change:
+                head, _sep, rest = line.partition('"predicted_label": "')
+                label, _sep, tail = rest.partition('"')
+                line = f'{head}"predicted_label": "{rng.choice(FEVER_LABELS)}"{tail}'
+                if draw < change / 2:
+                    line = line[:line.index('"predicted_evidence": ')] + \
+                        '"predicted_evidence": []}'
+            out.append(line + "\n")
+        with open(os.path.join(runs, f"run{r:03d}.jsonl"), "w", encoding="utf-8") as f:
+            f.writelines(out)
+    return directory
+
+
+def folder_bytes(folder: str) -> dict:
+    """Bytes on disk under ``folder``: {'runs': ..., 'samples': ..., 'tables': ...}."""
+    sizes = {"runs": 0, "samples": 0, "tables": 0}
+    seen = set()
+    for where, _dirs, names in os.walk(folder):
+        for name in names:
+            status = os.stat(os.path.join(where, name))
+            if (status.st_dev, status.st_ino) in seen:
+                continue            # a hard link: the samples file kept once
+            seen.add((status.st_dev, status.st_ino))
+            size = status.st_size
+            kind = "runs" if os.sep + "runs" + os.sep in os.path.join(where, name) + os.sep \
+                and os.path.relpath(where, folder) != "." else \
+                "samples" if "bootsamples" in name else "tables"
+            sizes[kind] += size
+    return sizes
 
 
 def statistics_figures(folder: str) -> tuple:
@@ -90,6 +151,9 @@ def main() -> int:
     parser.add_argument("--tracks", default="20x500,100x200")
     parser.add_argument("--samples", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--fever", default="", metavar="RUNSxCLAIMS[,...]",
+                        help="FEVER tracks too (e.g. 10x100029; the target: 100 runs x "
+                             "100,000 claims x 1,000 samples within 10 minutes and 4 GiB)")
     args = parser.parse_args()
     cache_bytecode()
     os.makedirs(OUT, exist_ok=True)
@@ -111,6 +175,23 @@ def main() -> int:
         print(f"{size:>20} {args.samples:>8} {result.seconds:8.1f} {result.cpu_seconds:8.1f} "
               f"{result.peak_mib:9.0f} {pairs:>6} {significant:>7} {smallest:>10.3g} "
               f"{groups:>6} {ratio:>6.2f}  {result.status}")
+    for size in filter(None, args.fever.split(",")):
+        n_runs, n_claims = (int(x) for x in size.split("x"))
+        directory = make_fever_track(n_runs, n_claims)
+        target = os.path.join(directory, "track-out")
+        shutil.rmtree(target, ignore_errors=True)
+        command = [sys.executable, "-m", "scorer.track", "-policy",
+                   os.path.join(ROOT, "configs", "fever.yaml"), "-bootstrap", str(args.samples),
+                   "-seed", "7", "-jobs", str(args.jobs), "-output_dir", target,
+                   "actual.jsonl", "runs"]
+        result = measure(command, directory, os.path.join(directory, "track"))
+        failed |= result.status != "ok"
+        sizes = folder_bytes(target) if result.status == "ok" else {}
+        shown = ", ".join(f"{kind} {size / 2 ** 20:,.0f} MiB" for kind, size in sizes.items())
+        print(f"{'FEVER ' + size:>20} {args.samples:>8} {result.seconds:8.1f} "
+              f"{result.cpu_seconds:8.1f} {result.peak_mib:9.0f}  {result.status}; folder: "
+              f"{shown} (the target at 100 runs x 100,000 claims: 10 minutes, 4 GiB)")
+        shutil.rmtree(target, ignore_errors=True)
     return 1 if failed else 0
 
 

@@ -125,7 +125,7 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
 
 def score_request(request) -> ScoreResult:
     """Score a :class:`scorer.request.Request` (nothing is written), as
-    :func:`score` does."""
+    :func:`scorer.score` does."""
     from scorer import quickexit, scoring, tasks
     from scorer.problems import Problems
     # As if written at a prefix (the reports of a prefix, not of a stream).
@@ -153,7 +153,8 @@ def score_request(request) -> ScoreResult:
 def score_track(files, policy: str | None = None, output_dir: str | None = None,
                 jobs: int = 1, metric: str | None = None, compare: str = "all",
                 trials: int | None = None, correction: str = "holm",
-                baseline: str | None = None, clusters=None, **switches):
+                baseline: str | None = None, clusters=None,
+                figure_width: float = 7.0, **switches):
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a
     :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
@@ -177,9 +178,12 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     output_dir = os.fspath(output_dir) if output_dir is not None else None
     clusters = os.fspath(clusters) if clusters is not None else None
     baseline = os.fspath(baseline) if baseline is not None else None
+    if isinstance(figure_width, bool) or not isinstance(figure_width, (int, float)):
+        raise ScorerError(f"figure_width must be a number of inches, not "
+                          f"{type(figure_width).__name__}")
     options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,
                            trials=trials, correction=correction, baseline=baseline,
-                           clusters=clusters)
+                           clusters=clusters, figure_width=float(figure_width))
     request = track_request(files, policy, **switches)
     return build(request, options)
 

@@ -158,21 +158,23 @@ def read(path: str, max_bytes: int) -> str:
     ``/dev/zero``, a pipe or a file that keeps growing is refused at once,
     not read until memory runs out)."""
     from scorer.textfile import decode
+
+    def check(mode: int) -> None:
+        if stat.S_ISDIR(mode):
+            raise ScorerError(f"Could not open policy file {path}: {os.strerror(errno.EISDIR)}")
+        if not stat.S_ISREG(mode):
+            raise ScorerError(f"{path}: not a regular file (a device, a pipe or a socket); "
+                              f"a policy is a file")
     try:
+        # Looked at before it is opened: opening a named pipe waits for a writer.
+        check(os.stat(path).st_mode)
         f = open(path, "rb")
-    except IsADirectoryError:
-        raise ScorerError(f"Could not open policy file {path}: {os.strerror(errno.EISDIR)}")
     except OSError as error:
         raise ScorerError(f"Could not open policy file {path}: {error.strerror or error}")
     with f:
         try:
             status = os.fstat(f.fileno())
-            if stat.S_ISDIR(status.st_mode):
-                raise ScorerError(f"Could not open policy file {path}: "
-                                  f"{os.strerror(errno.EISDIR)}")
-            if not stat.S_ISREG(status.st_mode):
-                raise ScorerError(f"{path}: not a regular file (a device, a pipe or a socket); "
-                                  f"a policy is a file")
+            check(status.st_mode)       # (what was opened, should the name have moved)
             size = status.st_size
             data = f.read(max_bytes + 1) if size <= max_bytes else b""
         except OSError as error:

@@ -79,6 +79,8 @@ def test_errors_in_the_input_raise_with_the_result():
     ("score_track", dict(jobs=True), "jobs must be a whole number of at least 1, not True"),
     ("score_track", dict(trials=0), "trials must be a whole number of at least 1, not 0"),
     ("score_track", dict(output_dir=3), "output_dir must be a string, not int"),
+    ("score_track", dict(figure_width="7"), "figure_width must be a number of inches, not str"),
+    ("score_track", dict(figure_width=1.0), "-figure_width must be between 2 and 40 inches"),
     ("score", dict(policy={"task": "coldstart"}),
      "policy must be the path of a policy file (such as configs/fever.yaml), not dict"),
     ("score", dict(bootstrap=True, seed=1), "bootstrap takes a value (draw this many"),

@@ -242,3 +242,35 @@ def test_fractional_sums_are_exact_whatever_the_order():
     second = resample.column_sums(table.iloc[order].reset_index(drop=True),
                                   weights[:, order], ["x"])["x"]
     assert np.array_equal(first, second)
+
+
+@pytest.mark.parametrize("task", ["fever", "scifact"])
+def test_draws_too_many_to_keep_give_the_kept_samples_values(tmp_path, monkeypatch, task):
+    """Beyond bootstrap.MAX_DRAWS the samples are drawn a block at a time and
+    never kept (resample.DrawnClaims): the same samples, so the same
+    .samplescores and .confidence as when they are kept, without .bootsamples
+    (a warning says why) and with their own digest in the signature."""
+    import scorer.bootstrap
+    request = fever_request(fever_set(tmp_path), bootstrap=23, seed=3) if task == "fever" \
+        else scifact_request(bootstrap=23, seed=3)
+    kept = dict(driver.run(request, Problems()))
+    monkeypatch.setattr(scorer.bootstrap, "MAX_DRAWS", 10)
+    monkeypatch.setattr(resample.DrawnClaims, "CHUNK_DRAWS", 7)     # blocks of one sample
+    problems = Problems()
+    drawn = dict(driver.run(request, problems))
+    assert "bootsamples" in kept and "bootsamples" not in drawn
+    assert drawn["samplescores"] == kept["samplescores"]
+    assert drawn["confidence"] == kept["confidence"]
+    assert drawn["summary"] == kept["summary"] and drawn["debug"] == kept["debug"]
+    assert "too many to write to .bootsamples" in problems.report()
+    digest = json.loads(drawn["json"])["signature"].split("|samples:")[1].split("|")[0]
+    assert len(digest) == 12 and digest not in kept["json"]
+    assert dict(driver.run(request, Problems()))["json"] == drawn["json"]
+
+
+def test_draws_beyond_the_streamed_bound_are_refused(tmp_path, monkeypatch):
+    import scorer.bootstrap
+    monkeypatch.setattr(scorer.bootstrap, "MAX_DRAWS", 10)
+    monkeypatch.setattr(resample.DrawnClaims, "MAX_DRAWS", 1000)
+    with pytest.raises(ScorerError, match="at most 1,000 draws"):
+        driver.run(fever_request(fever_set(tmp_path), bootstrap=10_000, seed=3), Problems())

@@ -124,24 +124,56 @@ file_lines = st.one_of(
                      '{"a": ' + "[" * 64 + "]" * 64 + "}", '{"a": ' + "[" * 65 + "]" * 65 + "}",
                      '{"a": "' + "[" * 70 + '"}', "[" * 1200 + "]" * 1200, '{"n": 1' + "0" * 5000
                      + "}", '{"a": 1}\ufeff', '{"a":', '1}', '[', ']', '{"b": [', '2]}', '{}']),
+    # What msgspec and the standard library might read apart: non-finite and
+    # out-of-range numbers, the longest whole numbers int() reads and one
+    # more digit, lone and paired surrogates, duplicate keys, control
+    # characters, two objects, a value running on to the next line.
+    st.sampled_from(['{"a": NaN}', '{"a": Infinity}', '{"a": -Infinity}', '{"a": 1e400}',
+                     '{"a": -1E400}', '{"a": 1e-400}', '{"a": 18446744073709551616}',
+                     '{"a": -9223372036854775809}', '{"a": -0}', '{"a": -0.0}',
+                     '{"a": 1' + "0" * 4299 + "}", '{"a": 1' + "0" * 4300 + "}",
+                     '{"x": "' + "y" * 4400 + '", "a": 1' + "0" * 4300 + "}",
+                     '{"a": "\\udc80"}', '{"a": "\\ud800\\u0041"}', '{"\\ud800": 1}',
+                     '{"a": "\\ud83d\\ude00"}', '{"a": 1, "a": 2}', '{"a": 1, "a": [}',
+                     '{"a": "x\x01"}', '{"a": "\x7f"}', '{"a": 1}{"b": 2}', '{"a": 1} {"b": 2}',
+                     '{"a":', '"b"}', '{"a": 01}', '{"a": .5}', '{"a": 1.}', '{"a": +1}',
+                     '{"a": 0.1000000000000000055511151231257827}', '{"a": 5e-324}',
+                     '{"a": 2.2250738585072011e-308}', '{"a": 1.7976931348623157e308}',
+                     '{"a": true, "b": false, "c": null}', '{"a": "\\u0000"}']),
 )
+
+
+def reading(way: str):
+    """A context in which ``jsonl`` reads files the ``way`` named: "stdlib"
+    (every line by the standard library, as where msgspec is missing) or
+    "msgspec" (through msgspec whatever the file's size)."""
+    from unittest import mock
+    if way == "stdlib":
+        return mock.patch.object(jsonl, "FAST", False)
+    if jsonl.fast_json() is None:
+        pytest.skip("msgspec is not installed")
+    return mock.patch.object(jsonl, "FAST_MIN_BYTES", 0)
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(file_lines, min_size=1, max_size=6),
        st.sampled_from(["\n", "\r\n", "\r"]), st.booleans(),
        st.sampled_from([1 << 20, 1, 2, 7, 40]))
-def test_read_objects_is_line_by_line(tmp_path_factory, lines, newline, final_newline, block):
+@pytest.mark.parametrize("way", ["stdlib", "msgspec"])
+def test_read_objects_is_line_by_line(tmp_path_factory, way, lines, newline, final_newline,
+                                      block):
     """The same objects, or the same refusal, whatever the size of the blocks
-    the file is read in (lines cut across blocks, longer than a block)."""
+    the file is read in (lines cut across blocks, longer than a block), read
+    by the standard library alone or through msgspec."""
     from unittest import mock
     from scorer import textfile
     path = tmp_path_factory.mktemp("jsonl") / "claims.jsonl"
     path.write_bytes((newline.join(lines) + (newline if final_newline else "")).encode("utf-8",
                                                                                    "surrogatepass"))
-    with mock.patch.object(textfile, "BLOCK_BYTES", block):
+    with mock.patch.object(textfile, "BLOCK_BYTES", block), reading(way):
         outcome = _outcome(jsonl.read_objects, str(path))
-    assert outcome == _outcome(_read_objects_line_by_line, str(path))
+    # (compared as text: NaN is not equal to itself, 1 equals 1.0 and True)
+    assert repr(outcome) == repr(_outcome(_read_objects_line_by_line, str(path)))
 
 
 def test_bad_utf8_in_a_later_block_names_its_line(tmp_path, monkeypatch):

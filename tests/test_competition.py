@@ -61,12 +61,21 @@ def play_platform(tmp_path, bundle_zip: str, submission: dict) -> tuple:
         command = command.replace(variable, str(folder))
     words = shlex.split(command)
     assert words[0] == "python3"
-    site = sysconfig.get_paths()["purelib"]
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": site, "LANG": "C.UTF-8",
-           "TMPDIR": str(tmp_path)}
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": platform_path(tmp_path),
+           "LANG": "C.UTF-8", "TMPDIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-S", *words[1:]], cwd=str(tmp_path), env=env,
                           capture_output=True, text=True, timeout=120)
     return done.returncode, done.stderr, app / "output"
+
+
+def platform_path(tmp_path) -> str:
+    """PYTHONPATH of the platform stand-in: this interpreter's packages, but
+    msgspec, which the platform's image does not have (an import of it
+    fails, so that the scorer reads JSON lines with the standard library)."""
+    blocker = tmp_path / "image-without-msgspec"
+    blocker.mkdir(exist_ok=True)
+    (blocker / "msgspec.py").write_text("raise ImportError('msgspec is not on the image')\n")
+    return os.pathsep.join([str(blocker), sysconfig.get_paths()["purelib"]])
 
 
 def direct_run(tmp_path, arguments: list) -> dict:
@@ -81,12 +90,14 @@ def direct_run(tmp_path, arguments: list) -> dict:
 
 
 def test_no_scorer_without_the_bundle(tmp_path):
-    """The platform stand-in really has no scorer but the bundle's copy."""
-    env = {"PYTHONPATH": sysconfig.get_paths()["purelib"], "PATH": os.environ.get("PATH", "")}
+    """The platform stand-in really has no scorer but the bundle's copy, and no msgspec."""
+    env = {"PYTHONPATH": platform_path(tmp_path), "PATH": os.environ.get("PATH", "")}
     done = subprocess.run([sys.executable, "-S", "-c", "import yaml, numpy, pandas, scipy\n"
-                           "try:\n import scorer\nexcept ImportError:\n print('absent')"],
+                           "for name in ('scorer', 'msgspec'):\n"
+                           " try:\n  __import__(name)\n except ImportError:\n"
+                           "  print(name, 'absent')"],
                           cwd=str(tmp_path), env=env, capture_output=True, text=True)
-    assert done.stdout.strip() == "absent", done.stderr
+    assert done.stdout.split("\n")[:2] == ["scorer absent", "msgspec absent"], done.stderr
 
 
 def _same_reports(output, direct: dict, names: list) -> None:

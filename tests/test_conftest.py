@@ -29,8 +29,19 @@ def _summary(stats: dict) -> list:
     return reporter.lines
 
 
+def _evaluators(monkeypatch, tmp_path, fever: bool, scifact: bool) -> None:
+    """The reference evaluators as checked out (or not) in ``tmp_path``."""
+    for name, present, inside in (("FEVER_SCORER", fever, "src/fever/scorer.py"),
+                                  ("SCIFACT_EVALUATOR", scifact, "evaluator/eval.py")):
+        folder = tmp_path / name
+        if present:
+            (folder / inside).parent.mkdir(parents=True)
+            (folder / inside).write_text("")
+        monkeypatch.setattr(conftest, name, folder)
+
+
 def test_each_skipped_suite_is_one_line_saying_how_to_run_it(monkeypatch, tmp_path):
-    monkeypatch.setattr(conftest, "FEVER_SCORER", tmp_path / "absent")
+    _evaluators(monkeypatch, tmp_path, fever=False, scifact=True)
     skipped = [
         _Report("tests/test_perl_random.py::test_a[seed101]", "the official Perl scorer is "
                 "not available (set SCORER_PERL_DIR ...)"),
@@ -61,7 +72,7 @@ def test_each_skipped_suite_is_one_line_saying_how_to_run_it(monkeypatch, tmp_pa
 
 
 def test_nothing_skipped_says_so_and_nothing_run_says_nothing(monkeypatch, tmp_path):
-    monkeypatch.setattr(conftest, "FEVER_SCORER", tmp_path / "absent")
+    _evaluators(monkeypatch, tmp_path, fever=False, scifact=False)
     # (the evaluators only matter where the tests comparing with them ran)
     assert _summary({"passed": [_Report("tests/test_diff.py::test_a")]}) == [
         "== optional suites", "none skipped (Perl comparisons, reference cases, browser, "

@@ -1,8 +1,11 @@
 """The README and the docs stay honest where that is cheap to check: every
 command they show uses switches its command has, every page the README links to
-exists, every "spec §N" the code cites is a section of the behaviour
-specification (docs/coldstart-spec.md), and nothing cites an issue number or
-the specification's old place outside the repository.  (The site itself is
+exists, the outputs that the getting-started and organizing pages and the
+specification's worked example show are what the commands write (the
+organizing page's commands are run as they are), every "spec §N" the code cites
+is a section of the behaviour specification (docs/coldstart-spec.md), and
+nothing cites an issue number or the specification's old place outside the
+repository.  (The site itself is
 built with warnings as errors by ``make docs``, in CI.)"""
 from __future__ import annotations
 
@@ -65,24 +68,18 @@ def command_lines(text: str) -> list:
 
 
 def known_switches(module: str) -> set:
-    from scorer import switches
-    aliases = {a.lstrip("-") for a in switches.ALIASES}
-    scorer_switches = set(switches.scorer_table()) | aliases
-    if module == "scorer":
-        return scorer_switches
-    if module == "scorer.track":
-        from scorer.track.__main__ import TRACK_SWITCHES
-        return scorer_switches | {switch.name for switch in TRACK_SWITCHES}
-    if module == "scorer.competition":
-        from scorer.competition.__main__ import OWN_SWITCHES
-        return scorer_switches | {switch.name for switch in OWN_SWITCHES}
-    if module == "scorer.diff":
-        from scorer.diff.__main__ import SWITCHES
-        return set(SWITCHES) | aliases
-    if module == "scorer.samples":
-        from scorer.samples import SWITCHES
-        return set(SWITCHES) | aliases
-    raise AssertionError(f"a command the docs show and this test does not know: {module}")
+    """What the generated reference reads too (docs/_ext/scorer_reference.py), so
+    that one place follows the code when a switch table moves."""
+    import sys
+    sys.path.insert(0, os.path.join(DOCS, "_ext"))
+    try:
+        import scorer_reference
+    finally:
+        sys.path.pop(0)
+    command = "scorer" if module == "scorer" else module.split(".", 1)[1]
+    assert command in scorer_reference.COMMANDS, (
+        f"a command the docs show and the reference does not know: {module}")
+    return scorer_reference.command_switches(command)
 
 
 def test_every_command_shown_uses_switches_it_has():
@@ -210,3 +207,62 @@ def test_the_outputs_getting_started_shows_are_what_the_runs_write():
         for line in block.splitlines():
             if line.strip() and line.strip() != "...":
                 assert line in written, f"getting-started.md shows a line no run writes: {line!r}"
+
+
+def test_the_organizing_walkthrough_runs_and_shows_what_it_writes(tmp_path):
+    """docs/organizing.md's commands run as they are, in order, from a copy of the
+    checkout's fixtures and configs (``python`` being this interpreter), and each
+    line of output it shows is a line of what they printed or wrote (a line ending
+    in '...' is the start of one; '...' alone stands for lines left out)."""
+    import subprocess
+    import sys
+    text = open(os.path.join(DOCS, "organizing.md"), encoding="utf-8").read()
+    blocks = re.findall(r"^ *```(\w*)\n(.*?)^ *```", text, re.S | re.M)
+    commands, shown = [], []
+    for info, block in blocks:
+        block = "\n".join(line.strip() if info == "latex" else line
+                          for line in block.splitlines())
+        is_command = re.search(r"^(python -m|mkdir|cp|cd|mv|\. )", block, re.M)
+        (commands if is_command and not info else shown).append(block)
+    script = []
+    for block in commands:
+        for line in block.replace("\\\n", " ").splitlines():
+            if line.startswith(". .venv/bin/activate"):
+                continue                    # python is this interpreter, below
+            if line.startswith("python -m scorer.diff"):
+                line += " || [ $? -eq 1 ]"  # 1: the runs differ, as diff says
+            script.append(line)
+    assert len(script) >= 10
+    os.symlink(os.path.join(ROOT, "fixtures"), tmp_path / "fixtures")
+    os.symlink(os.path.join(ROOT, "configs"), tmp_path / "configs")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    # (a link would not do: a virtual environment's python finds its packages
+    # from the folder it is started in)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (bin_dir / "python").chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+               PYTHONPATH=ROOT)
+    done = subprocess.run(["bash", "-euc", "\n".join(script)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    written = set(done.stdout.splitlines())
+    for folder, _dirs, files in os.walk(tmp_path / "work"):
+        for name in files:
+            if name.endswith((".md", ".tex", ".diff", ".txt", ".csv")) or "." not in name:
+                with open(os.path.join(folder, name), encoding="utf-8",
+                          errors="replace") as handle:
+                    written.update(line.strip() for line in handle)
+                    handle.seek(0)
+                    written.update(handle.read().splitlines())
+    assert len(shown) >= 5
+    for block in shown:
+        for line in block.splitlines():
+            if not line.strip() or line.strip() == "...":
+                continue
+            if line.endswith("..."):
+                start = line[:-3].rstrip()
+                assert any(w.startswith(start) for w in written), (
+                    f"organizing.md shows the start of a line nothing writes: {start!r}")
+            else:
+                assert line in written, f"organizing.md shows a line nothing writes: {line!r}"

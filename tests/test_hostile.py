@@ -193,3 +193,21 @@ def test_a_number_of_5000_digits_is_refused_naming_its_switch(module, switch, tm
     assert status == 255 and "Traceback" not in text
     assert f"{switch} " in text and "9999... (5,000 characters)" in text, text
     assert not (tmp_path / "track").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+def test_a_named_pipe_as_the_policy_is_refused_without_waiting_for_a_writer(tmp_path):
+    from hostile_cases import COLDSTART_ARGV, coldstart_files
+    for name, data in coldstart_files().items():
+        (tmp_path / name).write_bytes(data)
+    os.mkfifo(tmp_path / "policy.yaml")
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(ALARM_SECONDS)           # opening it would wait for a writer for ever
+    try:
+        status, text = _run_command("scorer", ["-policy", "policy.yaml"] + COLDSTART_ARGV,
+                                    tmp_path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert status == 255
+    assert "FATAL_ERROR: policy.yaml: not a regular file (a device, a pipe or a socket)" in text

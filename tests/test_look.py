@@ -31,9 +31,9 @@ def png_size(path) -> tuple:
 
 
 def draw(view, directory, name="lb"):
-    png, svg = directory / f"{name}.png", directory / f"{name}.svg"
-    plot.leaderboard_plot(view, str(png), str(svg))
-    return png, svg
+    png, svg, pdf = (directory / f"{name}.{ext}" for ext in ("png", "svg", "pdf"))
+    plot.leaderboard_plot(view, str(png), str(svg), str(pdf))
+    return png, svg, pdf
 
 
 def svg_texts(path) -> str:
@@ -44,34 +44,29 @@ def svg_texts(path) -> str:
 
 # --- the leaderboard picture ---
 
-def test_leaderboard_png_grows_by_one_row_a_run(tmp_path):
+def test_leaderboard_png_grows_by_one_row_a_run_at_the_width_asked(tmp_path):
     sizes = {}
-    for runs in (10, 100):
-        png, svg = draw(fake_track(runs=runs, queries=5, seed=runs), tmp_path, f"lb{runs}")
-        assert svg.stat().st_size > 0
-        sizes[runs] = png_size(png)
-    assert sizes[10][0] == sizes[100][0] == 1000
-    # 24 pixels a run (a 9-point name with room), and the score axis repeated on top
-    # of a tall figure
-    assert sizes[100][1] - sizes[10][1] == 90 * 24 + 20
-    assert sizes[100][1] >= 24 * 100
+    for runs in (30, 100):
+        for width in (plot.TWO_COLUMN_IN, plot.ONE_COLUMN_IN):
+            png, svg = tmp_path / f"{runs}-{width}.png", tmp_path / f"{runs}-{width}.svg"
+            plot.leaderboard_plot(fake_track(runs=runs, queries=5, seed=runs), str(png),
+                                  str(svg), width_in=width)
+            sizes[runs, width] = png_size(png)
+            assert sizes[runs, width][0] == round(width * plot.LEADERBOARD_DPI)
+            assert f'width="{width * 72:g}pt"' in svg.read_text(encoding="utf-8")[:2000]
+    for width, font_pt in ((plot.TWO_COLUMN_IN, 8.0), (plot.ONE_COLUMN_IN, 7.0)):
+        # one line of text and a little room a run
+        row_px = (font_pt * 1.2 + 0.5 * font_pt) / 72 * plot.LEADERBOARD_DPI
+        assert abs(sizes[100, width][1] - sizes[30, width][1] - 70 * row_px) < 2
 
 
 def test_svg_has_every_run_name_as_text(tmp_path):
     view = fake_track(runs=len(ODD_NAMES), queries=4, seed=3, names=ODD_NAMES)
-    _png, svg = draw(view, tmp_path)
+    _png, svg, _pdf = draw(view, tmp_path)
     texts = svg_texts(svg)
     for name in ODD_NAMES:
         assert name in texts
     assert view.metric in texts and view.signature in texts.replace("\n", "")
-
-
-def test_long_names_are_shortened_on_the_axis(tmp_path):
-    long_name = "team-" + "y" * 80
-    view = fake_track(runs=3, queries=4, seed=3, names=["a", long_name, "b"])
-    _png, svg = draw(view, tmp_path)
-    texts = svg_texts(svg)
-    assert long_name not in texts and long_name[:plot.LABEL_CHARS - 1] + "\u2026" in texts
 
 
 def test_pictures_are_byte_identical_for_the_same_view(tmp_path):
@@ -100,7 +95,7 @@ def test_runs_tied_with_the_best_are_marked(tmp_path):
                      "p_holm"] = 0.9
     view = TrackView(**{**view.__dict__, "significance": significance})
     assert view.tied_with_best() == {runs[2], runs[4]}
-    _png, svg = draw(view, tmp_path)
+    _png, svg, _pdf = draw(view, tmp_path)
     assert "not significantly worse than the best" in svg_texts(svg)
     cells = page.leaderboard_table(view)
     assert cells.count('class="tied"') == 2
@@ -109,7 +104,7 @@ def test_runs_tied_with_the_best_are_marked(tmp_path):
 def test_a_track_without_samples_has_dots_and_no_bars(tmp_path):
     view = fake_track(runs=5, queries=5, seed=2, samples=False)
     assert view.tied_with_best() == set()
-    png, svg = draw(view, tmp_path)
+    png, svg, _pdf = draw(view, tmp_path)
     assert png_size(png)[1] > 0
     texts = svg_texts(svg)
     assert "no samples" in texts and "not significantly different" not in texts
@@ -158,7 +153,8 @@ def test_run_plot_refuses_intervals_without_their_columns(tmp_path):
 # --- the page ---
 
 class Elements(html.parser.HTMLParser):
-    """Counts start tags, and collects the rows of the leaderboard table."""
+    """Counts start tags, and collects the rows of the leaderboard table (each
+    cell's text, whatever tags such as <wbr> it holds)."""
 
     def __init__(self):
         super().__init__()
@@ -170,18 +166,20 @@ class Elements(html.parser.HTMLParser):
             self.in_board = dict(attrs).get("id") == "leaderboard-table"
         if tag == "tr" and self.in_board:
             self.board_rows.append([])
+        if tag in ("td", "th") and self.in_board and self.board_rows:
+            self.board_rows[-1].append("")
 
     def handle_endtag(self, tag):
         if tag == "table":
             self.in_board = False
 
     def handle_data(self, data):
-        if self.in_board and self.board_rows:
-            self.board_rows[-1].append(data)
+        if self.in_board and self.board_rows and self.board_rows[-1]:
+            self.board_rows[-1][-1] += data
 
 
 def render(view, tmp_path):
-    _png, svg = draw(view, tmp_path)
+    _png, svg, _pdf = draw(view, tmp_path)
     return page.track_page(view, svg.read_text(encoding="utf-8"))
 
 
@@ -200,7 +198,8 @@ def test_page_escapes_run_names_and_loads_nothing(tmp_path):
     assert "<script>window" not in text and "</script>window" not in text
     assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in text
     assert elements.board_rows[0][:2] == ["rank", "run"]
-    assert [row[1] for row in elements.board_rows[1:]] == view.runs
+    # (a run tied with the best has its mark after the name)
+    assert [row[1].removesuffix(" \u2248") for row in elements.board_rows[1:]] == view.runs
     assert '<meta http-equiv="Content-Security-Policy" content="default-src &#x27;none&#x27;;' \
         in text
     for attribute in ("src=", "srcset=", "@import"):
@@ -245,7 +244,7 @@ def test_claims_page_lists_claims_and_every_metric():
     view = fake_track(runs=3, queries=5, seed=3, task="fever")
     text = page.track_page(view, "<svg></svg>")
     assert '"labelTitle":"claim"' in text
-    assert ">sentence_label_f1</th>" in text and "hop ALL" not in text
+    assert ">sentence_<wbr>label_<wbr>f1</th>" in text and "hop ALL" not in text
 
 
 def test_per_query_values_travel_at_four_decimals():
@@ -306,3 +305,33 @@ def test_track_files_do_not_depend_on_the_hash_seed(tmp_path):
                        env=env, check=True)
         outputs.append({name: (directory / name).read_bytes() for name in files.TRACK_FILES})
     assert outputs[0] == outputs[1]
+
+
+def test_the_leaderboard_shows_the_main_metrics_and_folds_the_others():
+    import dataclasses
+    view = fake_track(runs=6, queries=4, seed=13)
+    others = view.other_metric_columns
+    board = view.leaderboard.assign(rank_low=[1, 1, 2, 4, 4, 6], rank_high=[2, 3, 3, 5, 6, 6],
+                                     group=[1, 1, 1, 2, 2, 3])
+    view = dataclasses.replace(view, leaderboard=board, main_metrics=(others[1], "not_there"))
+    elements = parse(page.leaderboard_table(view))
+    assert elements.board_rows[0] == ["rank", "run", view.metric, others[1], "ranks", "group",
+                                      "status"]
+    assert [row[4:6] for row in elements.board_rows[1:]] == [
+        ["1\u20132", "1"], ["1\u20133", "1"], ["2\u20133", "1"], ["4\u20135", "2"],
+        ["4\u20136", "2"], ["6", "3"]]
+    text = page.leaderboard_table(view)
+    assert f"Every metric (1 more: {others[0]})" in text and 'id="every-metric-table"' in text
+    # without main metrics (a view made elsewhere): every metric in the table, none folded
+    plain = page.leaderboard_table(dataclasses.replace(view, main_metrics=None))
+    assert "every-metric-table" not in plain
+
+
+def test_many_main_metrics_keep_their_f1s_only():
+    import dataclasses
+    view = fake_track(runs=3, queries=4, seed=14, task="scifact")
+    metrics = [f"{kind}_{measure}" for kind in ("a", "b", "c", "d")
+               for measure in ("precision", "recall", "f1")]
+    board = view.leaderboard.assign(**{m: 0.5 for m in metrics})
+    view = dataclasses.replace(view, leaderboard=board, main_metrics=tuple(metrics))
+    assert page.main_columns(view) == ["a_f1", "b_f1", "c_f1", "d_f1"]

@@ -78,11 +78,11 @@ def test_sorting_by_a_column_reorders_the_rows(driver, opened):
     click_header(driver, "leaderboard-table", "run")
     names = [name.rstrip(" \u2248") for name in column(driver, "leaderboard-table", 1)]
     assert names == sorted(view.runs)
-    click_header(driver, "leaderboard-table", view.metric_title)
+    click_header(driver, "leaderboard-table", view.metric)
     scores = [float(s.split(" [")[0]) for s in column(driver, "leaderboard-table", 2)]
     assert scores == sorted(scores) and scores != list(
         float(f"{s:.4f}") for s in view.leaderboard["score"])
-    click_header(driver, "leaderboard-table", view.metric_title)  # again: the other way
+    click_header(driver, "leaderboard-table", view.metric)  # again: the other way
     assert column(driver, "leaderboard-table", 0) == [str(r) for r in view.leaderboard["rank"]]
 
 
@@ -133,3 +133,94 @@ def test_the_request_check_sees_a_request_that_leaves(driver, tmp_path):
     driver.get(other.as_uri())
     assert browser.leaving_requests(browser.requested_urls(driver), other.as_uri()) \
         == [(tmp_path / "elsewhere.png").as_uri()]
+
+
+LONG_NAMES = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
+              for i in range(100)]
+
+
+def _many_metrics(view, metrics, headline, title, main):
+    """``view`` with the leaderboard columns of a track of ``metrics``."""
+    import dataclasses
+    import numpy as np
+    board = view.leaderboard
+    head = board[["rank", "run", "metric", "score", "ci95_low", "ci95_high"]].assign(
+        metric=headline)
+    board = head.assign(**{m: np.linspace(0.1, 0.9, len(board)) for m in metrics
+                           if m != headline}).assign(status=board["status"])
+    return dataclasses.replace(view, leaderboard=board, metric=headline, metric_title=title,
+                               significance=view.significance.assign(metric=headline),
+                               main_metrics=tuple(main))
+
+
+def _coldstart_metrics():
+    from scorer.coldstart.units import METRICS
+    return [m.name for m in METRICS]
+
+
+SCIFACT_METRICS = [f"{kind}_{measure}" for kind in ("abstract_label_only",
+                                                    "abstract_rationalized",
+                                                    "sentence_selection", "sentence_label")
+                   for measure in ("precision", "recall", "f1")] + ["label_accuracy"]
+
+WIDE_PAGES = {
+    "100 runs, 60-character names": lambda: fake_track(runs=100, queries=30, seed=21,
+                                                        names=LONG_NAMES),
+    "names without a break": lambda: fake_track(
+        runs=6, queries=8, seed=22, names=["x" * 90, "y" * 61, "z", "w" * 70, "v", "u"]),
+    "Cold Start, every metric": lambda: _many_metrics(
+        fake_track(runs=100, queries=10, seed=23, names=LONG_NAMES), _coldstart_metrics(),
+        "ldcmean_ap", "LDC-MEAN ALL-Macro AP, hop ALL (the official 2017 score)",
+        ["ldcmean_macro_p", "ldcmean_macro_r", "ldcmean_macro_f1"]),
+    "SciFact, its twelve leaderboard metrics": lambda: _many_metrics(
+        fake_track(runs=40, queries=10, seed=24, task="scifact", names=LONG_NAMES[:40]),
+        SCIFACT_METRICS, "sentence_label_f1", "SciFact sentence_label_f1",
+        SCIFACT_METRICS[:12]),
+}
+
+
+@pytest.mark.parametrize("case", list(WIDE_PAGES))
+def test_the_page_fits_a_1280_pixel_window_without_scrolling_sideways(driver, tmp_path, case):
+    view = WIDE_PAGES[case]()
+    svg, png = tmp_path / "leaderboard.svg", tmp_path / "leaderboard.png"
+    plot.leaderboard_plot(view, str(png), str(svg))
+    index = tmp_path / "index.html"
+    index.write_text(page.track_page(view, svg.read_text("utf-8")), encoding="utf-8")
+    driver.get(index.as_uri())
+    assert driver.execute_script("return document.body.getAttribute('data-ready')") == "1"
+    assert driver.execute_script("return window.innerWidth") == 1280
+    measure = ("return [document.documentElement.scrollWidth, "
+               "document.documentElement.clientWidth]")
+    scroll_width, client_width = driver.execute_script(measure)
+    assert scroll_width <= client_width, case
+    # every folded table opened (each run's per-unit scores, every metric): still none
+    driver.execute_script("document.querySelectorAll('details').forEach("
+                          "function(d){d.open=true;});")
+    assert driver.execute_script(
+        "return new Promise(function(done){setTimeout(function(){done("
+        "document.querySelectorAll('details.lazy table').length);},100);});") == len(view.runs)
+    scroll_width, client_width = driver.execute_script(measure)
+    assert scroll_width <= client_width, case
+    # the leaderboard itself fits, whole: no column cut, no box to scroll
+    table_right = driver.execute_script(
+        "return document.getElementById('leaderboard-table').getBoundingClientRect().right")
+    assert table_right <= client_width
+
+
+def test_a_claim_tracks_page_says_claims(driver, tmp_path):
+    view = fake_track(runs=3, queries=7, seed=25, task="scifact")
+    svg, png = tmp_path / "leaderboard.svg", tmp_path / "leaderboard.png"
+    plot.leaderboard_plot(view, str(png), str(svg))
+    index = tmp_path / "index.html"
+    index.write_text(page.track_page(view, svg.read_text("utf-8")), encoding="utf-8")
+    driver.get(index.as_uri())
+    summaries = driver.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('details.lazy summary'),"
+        "function(s){return s.textContent;});")
+    assert summaries == ["Per-claim scores, worst first (7 claims)"] * 3
+    driver.execute_script("document.querySelector('details.lazy').open=true;")
+    header = driver.execute_script(
+        "return new Promise(function(done){setTimeout(function(){done(document.querySelector("
+        "'details.lazy table').tHead.rows[0].cells[0].textContent);},50);});")
+    assert header == "claim"
+    assert "quer" not in driver.execute_script("return document.body.textContent")

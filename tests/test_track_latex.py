@@ -37,8 +37,9 @@ EXTRACTOR = ([shutil.which("pdftotext"), "-layout"] if shutil.which("pdftotext")
              [shutil.which("mutool"), "draw", "-F", "txt"] if shutil.which("mutool") else None)
 
 needs_pdflatex = pytest.mark.skipif(
-    PDFLATEX is None or not has_booktabs(), reason="pdflatex or booktabs is not installed (apt-get install texlive-latex-base "
-                             "texlive-latex-recommended)")
+    PDFLATEX is None or not has_booktabs(),
+    reason="pdflatex or booktabs is not installed (apt-get install texlive-latex-base "
+           "texlive-latex-recommended)")
 
 #: The LaTeX log's complaints about a table that does not fit or does not print.
 COMPLAINTS = re.compile(r"Overfull \\[hv]box|Float too large|Missing character|"

@@ -190,3 +190,29 @@ def test_markdown_shows_p_values_too_small_for_4_decimals_as_below_them():
         ["<0.0001", "0.0001"], ["0.0432", "<0.0001"], ["", "1.0000"]]
     assert [row[2].strip() for row in rows] == ["0.2500", "0.5000", "0.1250"]
     assert tables.csv_text(frame).splitlines()[1].split(",")[3] == "3e-19"
+
+
+def png_width(path: Path) -> int:
+    return int.from_bytes(path.read_bytes()[16:20], "big")
+
+
+def test_figure_width_sizes_the_pictures_and_a_bad_width_is_refused(tmp_path, capsys):
+    from scorer.look import plot
+    gold = ROOT / "fixtures" / "fever" / "blind" / "actual.jsonl"
+    predictions = ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl"
+    arguments = ["-policy", str(ROOT / "configs" / "fever.yaml"), "-jobs", "1", str(gold),
+                 str(predictions)]
+    for width, pixels in ((None, 1400), ("3.3", 660)):
+        out = tmp_path / f"track-{width}"
+        given = ["-figure_width", width] if width else []
+        assert track_main(given + ["-output_dir", str(out)] + arguments) == 0
+        assert png_width(out / "leaderboard.png") == pixels == round(
+            float(width or plot.DEFAULT_WIDTH_IN) * plot.LEADERBOARD_DPI)
+        assert (out / "leaderboard.pdf").read_bytes().startswith(b"%PDF-")
+    capsys.readouterr()
+    for bad in ("0.5", "seven", "nan"):
+        out = tmp_path / f"bad-{bad}"
+        assert track_main(["-figure_width", bad, "-output_dir", str(out)] + arguments) == 255
+        said = capsys.readouterr().out
+        assert "-figure_width must be" in said and f"'{bad}'" in said
+        assert not out.exists()

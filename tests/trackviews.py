@@ -100,4 +100,5 @@ def fake_track(runs: int = 8, queries: int = 20, seed: int = 1, task: str = "col
         run_files=run_files,
         signature=f"scorer:0.1.0|{task}|policy:abc123|samples:{'1000' if samples else 'none'}|"
                   f"seed:{seed}",
-        invocation=f"python -m scorer.track -output_dir out/{task} -bootstrap 1000 -seed {seed}")
+        invocation=f"python -m scorer.track -output_dir out/{task} -bootstrap 1000 -seed {seed}",
+        unit="claim" if claims else "query", units="claims" if claims else "queries")

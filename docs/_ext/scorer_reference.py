@@ -67,6 +67,26 @@ def competition_switches() -> list:
     return [(s.name, s.takes_value, s.default, s.help, "all") for s in OWN_SWITCHES]
 
 
+def command_switches(command: str) -> set:
+    """The name of every switch ``command`` takes (without the dash)."""
+    from scorer import switches
+    aliases = {alias.lstrip("-") for alias in switches.ALIASES}
+    scorer_names = {row[0] for row in scorer_switches()} | aliases
+    if command == "scorer":
+        return scorer_names
+    if command == "track":
+        return scorer_names | {row[0] for row in track_switches()}
+    if command == "competition":
+        return scorer_names | {row[0] for row in competition_switches()}
+    if command == "diff":
+        from scorer.diff.__main__ import SWITCHES
+        return set(SWITCHES) | aliases
+    if command == "samples":
+        from scorer.samples import SWITCHES
+        return set(SWITCHES) | aliases
+    raise ValueError(command)
+
+
 def usage_text(command: str) -> str:
     """What ``-help`` prints for ``command``."""
     if command == "scorer":

@@ -12,7 +12,7 @@ raise :class:`~scorer.problems.ScorerError`.
 from __future__ import annotations
 
 from scorer import quickexit
-from scorer.claims import fever, reports, scifact
+from scorer.claims import reports
 from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
 from scorer.limits import shorten
@@ -71,6 +71,7 @@ def looks_like(path: str, task: str) -> str | None:
 
 def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
     if policy.task == "scifact":
+        from scorer.claims import scifact
         if len(files) != 2:
             raise ScorerError(f"scifact needs two files, the gold claims then the "
                               f"predictions; {len(files)} given")
@@ -78,6 +79,7 @@ def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
         quickexit.keep(inputs)
         return scifact.evaluate(inputs, policy, problems)
     if policy.task == "fever":
+        from scorer.claims import fever
         inputs = fever.read_inputs(files)
         # The parsed files outlive the run in a command-line process: freeing
         # them line by line costs a twentieth of a FEVER run (scorer/quickexit.py).
@@ -98,10 +100,22 @@ def sample_set(request, evaluation: Evaluation) -> tuple[SampleSet | None, bool]
     if request.bootstrap is not None:
         if request.bootstrap < 0:
             raise ScorerError("the number of bootstrap samples must not be negative")
-        from scorer.bootstrap import generate
+        from scorer.bootstrap import MAX_DRAWS, generate
+        if request.bootstrap * len(evaluation.keys) > MAX_DRAWS and \
+                request.bootstrap <= resample_bound():
+            from scorer.claims.resample import DrawnClaims
+            return DrawnClaims(evaluation.keys, request.bootstrap, request.seed), True
         groups = [(key, (key,)) for key in evaluation.keys]
         return generate(groups, request.bootstrap, request.seed), True
     return None, False
+
+
+def resample_bound() -> int:
+    """The most samples drawn without keeping them (``resample.DrawnClaims``):
+    many claims, not many samples, are what it is for; more samples than this
+    are refused as too many draws (their values and reports grow with them)."""
+    from scorer.claims.resample import DrawnClaims
+    return DrawnClaims.MAX_SAMPLES
 
 
 #: Sample-by-claim cells of one block: the multiplicities of a block take 8
@@ -172,7 +186,9 @@ def gold_keys(task: str, gold_path: str) -> tuple:
     leaderboard, whose shared samples are checked (:func:`check_sample_ids`)
     before any run is scored."""
     if task == "scifact":
+        from scorer.claims import scifact
         return scifact.gold_keys(scifact.read_gold(gold_path))
+    from scorer.claims import fever
     return fever.gold_keys(fever.read_gold(gold_path))
 
 
@@ -181,7 +197,9 @@ def reference_gold_keys(task: str, path: str) -> tuple:
     problem is a ScorerError naming the file and line); its ``(claim keys,
     key source)``."""
     if task == "scifact":
+        from scorer.claims import scifact
         return scifact.gold_keys(scifact.read_gold(path))
+    from scorer.claims import fever
     gold = fever.read_gold(path)
     inputs = fever.Inputs(path, path, gold, gold)
     # A blind prediction, scored against each gold line as a submission's
@@ -246,11 +264,19 @@ def score(request, problems: Problems, samples: SampleSet | None = None) -> Outc
     if samples is None:
         return Outcome(Reports.from_pairs(texts), evaluation)
     from scorer.claims import resample
-    values = _sample_values(evaluation, samples)
+    drawn = isinstance(samples, resample.DrawnClaims)
+    values = samples.values(evaluation.declared, evaluation.columns) if drawn else \
+        _sample_values(evaluation, samples)
     rows = resample.confidence_rows(values, evaluation.metrics)
     names = [metric.name for metric in evaluation.declared]
     texts.append(("samplescores", reports.samplescores_text(samples.numbers, values)))
     texts.append(("confidence", reports.confidence_text(rows, names)))
-    if generated:
+    if drawn:
+        problems.record("CLAIM_WARNING",
+                        f"{len(samples):,} samples of {len(evaluation.keys):,} {record.units} are "
+                        f"{len(samples) * len(evaluation.keys):,} draws: too many to write to "
+                        f".bootsamples (as text, several GB), which is not written; the same "
+                        f"-bootstrap and -seed draw the same samples again")
+    elif generated:
         texts.append(("bootsamples", samples.lines))
     return Outcome(Reports.from_pairs(texts), evaluation, samples)

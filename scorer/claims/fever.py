@@ -45,7 +45,8 @@ COLUMNS = (CLAIMS, "label_correct", "strict", "precision", "precision_counted", 
 _record = tuple.__new__
 
 #: gold_path: the gold ("actual") file for blind predictions, or None;
-#: gold, predictions: ``(line, object)`` pairs (gold: None without a gold file).
+#: gold, predictions: ``(line, object)`` pairs, or a ``feverpass.FileLines``
+#: that reads them as they are scored (gold: None without a gold file).
 Inputs = namedtuple("Inputs", "gold_path predictions_path gold predictions")
 
 #: One row of the counts table (``COLUMNS``).
@@ -99,11 +100,13 @@ def _gold_names(gold: list) -> list | None:
 
 
 def read_inputs(files: tuple) -> Inputs:
-    """One file (predictions with their own gold) or two (gold, then predictions)."""
+    """One file (predictions with their own gold) or two (gold, then
+    predictions), to be read as they are scored (:func:`evaluate`)."""
+    from scorer.claims.feverpass import FileLines
     if len(files) == 1:
-        return Inputs(None, files[0], None, read_objects(files[0]))
+        return Inputs(None, files[0], None, FileLines(files[0]))
     if len(files) == 2:
-        return Inputs(files[0], files[1], read_gold(files[0]), read_objects(files[1]))
+        return Inputs(files[0], files[1], FileLines(files[0]), FileLines(files[1]))
     raise ScorerError(f"fever needs the predictions file, or the gold file then the "
                       f"predictions file; {len(files)} files were given")
 
@@ -196,90 +199,29 @@ def _no_gold(line: int, gold_row, inputs: Inputs) -> ScorerError:
 
 
 def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
-    predictions = inputs.predictions
-    if not predictions:
-        raise ScorerError(f"{inputs.predictions_path}: no predictions; strict score and "
-                          f"label accuracy are undefined without claims")
-    max_evidence = policy.max_evidence
-    known = {label.upper() for label in policy.labels}
-    #: Labels as written that are known (case aside): a set lookup, not upper(), per claim.
-    accepted = set()
-    lines = [line for line, _ in predictions]
-    names = claim_names([p.get("id") for _, p in predictions])
-    with_ids = all("id" in p for _, p in predictions)
-    # Blind predictions take the gold line at their position: the files must pair up.
-    paired = inputs.gold is not None and len(inputs.gold) == len(predictions)
-    gold_names = _gold_names(inputs.gold) if paired else None
-    # A claim's key (what samples files draw) is what pairs it with its gold:
-    # for blind predictions the gold line at their position, named by the
-    # gold's id when the gold's ids are unique, else line<N>, whatever ids the
-    # predictions carry, so that every run of a track names a claim alike;
-    # predictions carrying their own gold are named by their own ids.
-    blind = paired and not all("label" in p and "evidence" in p for _, p in predictions)
-    #: gold ids that are one value throughout (the official dev set's redacted
-    #: 0s) name nothing: claims named by line, without a warning
-    redacted = False
-    if blind:
-        keys, key_source = claim_keys(gold_names, lines)     # as gold_keys(inputs.gold)
-        redacted = gold_names is not None and len(gold_names) > 1 and len(set(gold_names)) == 1
-    elif with_ids:
-        keys, key_source = claim_keys(names, lines)
-    else:
-        keys, key_source = claim_keys(None, lines)
-    gold_rows = inputs.gold if paired else [None] * len(predictions)
-    outcomes, inline = [], 0
-    for key, name, (line, prediction), gold_row in zip(keys, names, predictions, gold_rows):
-        outcome = score_claim(key, name, line, prediction, gold_row, inputs, max_evidence)
-        inline += outcome.inline
-        label, predicted_label = outcome.label, outcome.predicted_label
-        if label not in accepted:
-            if label.upper() in known:
-                accepted.add(label)
-            else:
-                _unknown_label(problems, policy, label, outcome.gold_source)
-        if predicted_label not in accepted:
-            if predicted_label.upper() in known:
-                accepted.add(predicted_label)
-            else:
-                _unknown_label(problems, policy, predicted_label, (inputs.predictions_path, line))
-        outcomes.append(outcome)
-    if with_ids and gold_names is not None and inline < len(predictions) \
-            and names != gold_names:
-        _check_pairing(names, gold_names, outcomes, inputs, problems)
-    if inputs.gold is not None and inline:
-        problems.record("CLAIM_OWN_GOLD",
-                        f"{inline} of {len(predictions)} prediction(s) carry their own "
-                        f"'label' and 'evidence', which are used instead of "
-                        f"{inputs.gold_path}", where=Where(detail=inputs.predictions_path))
-    if key_source == "line" and not redacted:
-        whose = (f"the gold's claim ids ({inputs.gold_path})" if blind
-                 else "the predictions' claim ids")
-        problems.record("CLAIM_WARNING",
-                        f"{whose} are missing, not unique or hold a blank, ':' or ','; "
-                        f"claims are identified by line number (line<N>) in samples files",
-                        where=Where(detail=inputs.predictions_path))
-    table = claim_columns([o.counts for o in outcomes], COLUMNS)
-    files = tuple(f for f in (inputs.gold_path, inputs.predictions_path) if f is not None)
-    return Evaluation("fever", files, keys, table, outcomes, full_data("fever", table),
-                      max_evidence, key_source)
+    """Score the predictions (in one pass over the files: ``feverpass``)."""
+    from scorer.claims import feverpass
+    return feverpass.evaluate(inputs, policy, problems)
 
 
-def _check_pairing(names: list, gold_names: list, outcomes: list, inputs: Inputs,
+def _check_pairing(names: list, gold_names: list, inline, lines, inputs: Inputs,
                    problems: Problems) -> None:
     """An ERROR when both files' ids identify claims (each unique in its file)
-    and a blind prediction's id is not that of the gold line at its position:
-    the reference pairs them by position all the same, and so do the numbers
-    here; but they are then another claim's.  Ids that identify nothing (the
-    official gold's, all 0) pass in silence."""
+    and a blind prediction's id is not that of the gold line at its position
+    (``inline``: 1 for each prediction carrying its own gold; ``lines``: the
+    predictions' lines): the reference pairs them by position all the same,
+    and so do the numbers here; but they are then another claim's.  Ids that
+    identify nothing (the official gold's, all 0) pass in silence."""
     if len(set(names)) != len(names) or len(set(gold_names)) != len(gold_names):
         return
-    differing = [number for number, (name, gold_name, outcome)
-                 in enumerate(zip(names, gold_names, outcomes))
-                 if name != gold_name and not outcome.inline]
+    differing = [number for number, (name, gold_name, own)
+                 in enumerate(zip(names, gold_names, inline))
+                 if name != gold_name and not own]
     if not differing:
         return
     first = differing[0]
-    line, gold_line = inputs.predictions[first][0], inputs.gold[first][0]
+    # Gold and predictions pair up line for line: the gold line is the position's.
+    line, gold_line = lines[first], first + 1
     unknown = len(set(names) - set(gold_names))
     why = (f"{unknown} of the predictions' ids are not in {inputs.gold_path}" if unknown
            else "the same ids in another order")

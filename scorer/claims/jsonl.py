@@ -8,6 +8,7 @@ and every refusal names the file and the line.
 from __future__ import annotations
 
 import json
+import os
 import re
 from itertools import compress, count
 from json.encoder import encode_basestring
@@ -29,9 +30,24 @@ def _lines(text: str) -> list[str]:
 
 def read_objects(path: str) -> list[tuple[int, dict]]:
     """``(line number, object)`` for every line; each line must hold one JSON object."""
-    # A block of lines at a time (textfile.read_blocks): the file is never
-    # held whole, in bytes, text and lines at once.
     objects = []
+    for block in object_blocks(path, any_decoder(path)):
+        objects += block
+    return objects
+
+
+def object_blocks(path: str, decoder=None):
+    """The file's ``(line number, value)`` pairs a block of lines at a time
+    (``textfile.read_blocks``: the file is never held whole, in bytes, text
+    and lines at once), each line holding one JSON object.
+
+    ``decoder``: a msgspec JSON decoder (:func:`fast_json`), or None.  A
+    line it reads gives the value it makes (a dict, or the Struct of a
+    typed decoder); every other line, and every line without a decoder, is
+    read by the standard library with every check made (``_checked``),
+    so that the values are those ``json.loads`` gives and every refusal is
+    the same, naming the file and line.
+    """
     lines_before = 0
     for block in read_blocks(path):
         # Screens of the whole block, each one pass in C, so that the loop
@@ -42,20 +58,30 @@ def read_objects(path: str) -> list[tuple[int, dict]]:
         # escape \uD800-\uDFFF.
         crowded = _crowded_lines(block, lines_before)
         text = decode_block(path, block)
+        if decoder is not None:
+            values = _decoded_block(decoder, block, crowded)
+            if values is not None:
+                yield list(zip(range(lines_before + 1, lines_before + 1 + len(values)), values))
+                lines_before += len(values)
+                continue
         del block
+        found = []
         lines_before = _read_lines(path, _lines(text), lines_before, crowded,
-                                   _SURROGATE_ESCAPE.search(text) is not None, objects.append)
-    return objects
+                                   _SURROGATE_ESCAPE.search(text) is not None, found.append,
+                                   decoder)
+        yield found
 
 
 def _read_lines(path: str, lines: list, lines_before: int, crowded: set, escapes: bool,
-                append) -> int:
+                append, decoder=None) -> int:
     """Append ``(line number, object)`` for each of ``lines`` (numbered on from
     ``lines_before``); the number of the last line."""
     # The common line is one scanner call; any other (an error, white space
     # around the value, not an object, a possible surrogate) is read again by
     # _checked, which makes every check in order and says what is wrong.
     # A loop filling a list, not a generator: none resumed per line.
+    if decoder is not None:
+        return _decode_lines(path, lines, lines_before, crowded, append, decoder)
     scan = _scan
     number = lines_before
     for line in lines:
@@ -68,6 +94,163 @@ def _read_lines(path: str, lines: list, lines_before: int, crowded: set, escapes
                 (number in crowded and value_depth(value) > MAX_JSON_DEPTH) or \
                 (escapes and ("\\ud" in line or "\\uD" in line)):
             value = _checked(path, number, line, escapes)
+        append((number, value))
+    return number
+
+
+# ---------------------------------------------------------------- msgspec
+
+# msgspec (optional) reads the common line several times faster than the
+# standard library and, decoding into typed Structs, makes only the values
+# asked for.  It is used only where it gives what json.loads gives: a line
+# it reads in the same way; every other line, and every line it refuses, is
+# read by the standard library with every check made.  Where the two could
+# differ, a screen sends the line to the standard library first:
+#
+# - nesting deeper than MAX_JSON_DEPTH (msgspec allows about 1,000
+#   levels): the lines with more opening brackets than that
+#   (:func:`_crowded_lines`);
+# - numbers of more digits than ``int`` reads (4,300; in a field skipped by a
+#   typed decoder msgspec does not look): the lines longer than that;
+# - ``\r``, a line end to Python's text mode but white space to JSON: the
+#   blocks holding one are split as Python splits them;
+# - one object a line: a block is decoded in one call only when every line
+#   of it starts with ``{`` and ends with ``}`` (a value cannot run on from
+#   one such line to the next) and the objects are as many as the lines.
+#
+# NaN and Infinity, lone surrogates, numbers out of a double's range,
+# control characters and every syntax error msgspec refuses itself (the
+# standard library then gives its value or its message); invalid UTF-8 is
+# refused for the whole block before either reads it.
+
+#: Inputs of fewer bytes than this are read by the standard library alone:
+#: importing msgspec (with typing, about 10 ms) costs more than it saves there.
+FAST_MIN_BYTES = 1 << 20
+#: False: every line is read by the standard library (the path of an
+#: interpreter without msgspec; the differential tests set it).
+FAST = True
+
+_msgspec: object = False        # False: not looked for yet; None: not installed
+
+
+def fast_json():
+    """The ``msgspec`` module (with ``msgspec.json``), or None where it is not
+    installed: the leaderboard's scoring program may run on an image without it."""
+    global _msgspec
+    if _msgspec is False:
+        try:
+            import msgspec
+            import msgspec.json  # noqa: F401
+        except ImportError:
+            _msgspec = None
+        else:
+            _msgspec = msgspec
+    return _msgspec
+
+
+def decode_fast(paths) -> bool:
+    """Whether files ``paths`` are read through msgspec: it is installed (and
+    allowed, :data:`FAST`) and they are large enough to repay its import."""
+    if not FAST:
+        return False
+    total = 0
+    for path in paths:
+        try:
+            total += os.path.getsize(path)
+        except (OSError, ValueError):
+            pass                 # said when the file is read
+    return total >= FAST_MIN_BYTES and fast_json() is not None
+
+
+_any_decoder = None
+
+
+def any_decoder(path: str):
+    """A msgspec decoder of any JSON value for file ``path``, or None when
+    the standard library reads it (:func:`decode_fast`)."""
+    global _any_decoder
+    if not decode_fast((path,)):
+        return None
+    if _any_decoder is None:
+        _any_decoder = _msgspec.json.Decoder()
+    return _any_decoder
+
+
+def _int_digits() -> int:
+    """The most digits ``int()`` converts (``sys.get_int_max_str_digits``;
+    msgspec's own limit is the same 4,300)."""
+    import sys
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    return min(limit, 4300) if limit else 4300
+
+
+#: Lines longer than this are read by the standard library (see above).
+LONG_LINE = _int_digits()
+
+
+def _has_long_line(block: bytes) -> bool:
+    """True when a line of ``block`` may be LONG_LINE bytes long or more: some
+    aligned window of LONG_LINE // 2 bytes holds no line end (a longer line
+    covers a whole window).  A few dozen ``find`` calls a block."""
+    find = block.find
+    step = LONG_LINE // 2
+    for start in range(0, len(block) - step + 1, step):
+        if find(b"\n", start, start + step) < 0:
+            return True
+    return False
+
+
+def _decode_errors() -> tuple:
+    return (_msgspec.MsgspecError, ValueError, RecursionError, OverflowError)
+
+
+def _decoded_block(decoder, block: bytes, crowded: set):
+    """The values of the block's lines in one msgspec call, or None when a
+    line must be read on its own (see the screens above)."""
+    if crowded or not block.startswith(b"{") or b"\r" in block:
+        return None
+    newlines = block.count(b"\n")
+    if block.endswith(b"}\n"):
+        lines = newlines
+    elif block.endswith(b"}"):          # the last line of a file without a final line end
+        lines = newlines + 1
+    else:
+        return None
+    if block.count(b"}\n{") != lines - 1 or _has_long_line(block):
+        return None
+    try:
+        values = decoder.decode_lines(block)
+    except _decode_errors():
+        return None
+    return values if len(values) == lines else None
+
+
+#: What a line holding one JSON value but no object decodes to.
+_NOT_OBJECTS = frozenset((list, str, int, float, bool, type(None)))
+
+
+def _decode_lines(path: str, lines: list, lines_before: int, crowded: set, append,
+                  decoder) -> int:
+    """:func:`_read_lines` through msgspec: each line it may read is decoded
+    by it, any other line, or one it refuses, is read by ``_checked``."""
+    decode = decoder.decode
+    errors = _decode_errors()
+    longest = LONG_LINE
+    not_objects = _NOT_OBJECTS
+    number = lines_before
+    for line in lines:
+        number += 1
+        value = None
+        if number not in crowded and len(line) <= longest:
+            try:
+                value = decode(line)
+            except errors:
+                value = None
+            else:
+                if type(value) in not_objects:
+                    value = None
+        if value is None:
+            value = _checked(path, number, line, True)
         append((number, value))
     return number
 

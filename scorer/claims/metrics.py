@@ -206,11 +206,11 @@ class Evaluation:
     """One scored run of a claim task."""
 
     __slots__ = ("task", "files", "keys", "columns", "outcomes", "metrics", "max_evidence",
-                 "key_source", "declared", "_counts")
+                 "key_source", "debug", "declared", "_counts")
 
     def __init__(self, task: str, files: tuple, keys: list, columns: dict, outcomes: list,
                  metrics: dict, max_evidence: int | None = None, key_source: str = "id",
-                 declared: tuple | None = None):
+                 debug=None, declared: tuple | None = None):
         self.task = task
         #: Paths of the files read, in the order given (gold first).
         self.files = files
@@ -218,8 +218,12 @@ class Evaluation:
         self.keys = keys
         #: The counts table as plain lists: column -> one value per claim, file order.
         self.columns = columns
-        #: Per-claim outcomes for the ``.debug`` report, in file order.
+        #: Per-claim outcomes for the ``.debug`` report, in file order (None
+        #: when ``debug`` holds the report's text already).
         self.outcomes = outcomes
+        #: The ``.debug`` report's claims, written as they were scored (its
+        #: ``pieces()``; FEVER), or None.
+        self.debug = debug
         #: Full-data metric values, registry order.
         self.metrics = metrics
         self.max_evidence = max_evidence

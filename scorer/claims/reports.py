@@ -21,7 +21,6 @@ import json
 from scorer.version import __version__
 from scorer.textfile import fingerprint_lines
 from scorer.claims import fever as fever_task
-from scorer.claims import scifact as scifact_task
 from scorer.claims.jsonl import json_string, show, shows
 from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
@@ -60,6 +59,8 @@ def signature(policy: Policy, settings: list, samples: SampleSet | None,
 def _samples_digest(samples: SampleSet | None) -> str:
     if samples is None:
         return "none"
+    if hasattr(samples, "digest"):          # resample.DrawnClaims: not kept
+        return samples.digest()
     from scorer.bootstrap import samples_digest
     return samples_digest(samples)
 
@@ -135,6 +136,11 @@ def confidence_text(rows: list, names: list) -> str:
 
 # ---------------------------------------------------------------- .debug
 
+#: ``scorer.claims.scifact``, imported by the first SciFact ``.debug`` (a FEVER
+#: run has no use for it: start-up time).
+scifact_task = None
+
+
 def debug_text(evaluation: Evaluation) -> str:
     return "".join(debug_pieces(evaluation))
 
@@ -145,7 +151,12 @@ def debug_pieces(evaluation: Evaluation):
     max_evidence = evaluation.max_evidence
     yield (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
            f"max_evidence {_limit_text(max_evidence)}\n")
+    if evaluation.debug is not None:
+        yield from evaluation.debug.pieces()
+        return
     if evaluation.task == "scifact":
+        global scifact_task
+        from scorer.claims import scifact as scifact_task
         for outcome in evaluation.outcomes:
             yield _scifact_claim(outcome, max_evidence)
         return

@@ -65,7 +65,13 @@ def sample_values(task, table: pd.DataFrame, multiplicities: np.ndarray) -> pd.D
     metrics = metrics_of(task)
     columns = [c for m in metrics for c in m.columns]
     sums = column_sums(table, multiplicities, columns)
-    n_samples = np.asarray(multiplicities).shape[0]
+    return values_of_sums(task, sums, np.asarray(multiplicities).shape[0])
+
+
+def values_of_sums(task, sums: dict, n_samples: int) -> pd.DataFrame:
+    """Every metric of ``task`` (a claim task's name, or the declarations) for
+    every sample from the samples' column sums."""
+    metrics = metrics_of(task)
     values: dict = {}
     with np.errstate(divide="ignore", invalid="ignore"):
         # The ratios first, then what is made of them (as full_data does).
@@ -124,3 +130,109 @@ def interval(values: pd.DataFrame, name: str, level: int) -> tuple | None:
     lo, hi = percentile_indices(n, level)
     column = np.sort(values[name].to_numpy(dtype=np.float64), kind="stable")
     return float(column[lo]), float(column[hi])
+
+
+class DrawnClaims:
+    """Samples ``-bootstrap N -seed S`` draws over claims too many to keep
+    (more than ``bootstrap.MAX_DRAWS`` draws: a thousand samples of a million
+    claims are a thousand million draws, 4 GB as numbers and 7 GB as text).
+
+    They are the samples :func:`scorer.bootstrap.generate` draws, sample for
+    sample (each claim is a group of one: its draws alone decide a sample),
+    drawn a block at a time and turned into each sample's column sums at
+    once: claims of the same row of counts are one *kind*, and a sample's
+    sums are how often it drew each kind times the kind's row, whole numbers
+    multiplied exactly and the fractional column added value by value in
+    increasing order, as :func:`column_sums` adds them, so that the values
+    are those of the samples kept.  They are not written out (no
+    ``.bootsamples``); :meth:`digest` names them by the seed, the number of
+    samples and the claims.
+    """
+
+    #: Draws made at once (their numbers take 8 bytes each, a few times over).
+    CHUNK_DRAWS = 4_000_000
+    #: The most draws one run may make this way (about ten seconds a thousand million).
+    MAX_DRAWS = 5_000_000_000
+    #: The most samples drawn this way (more are refused as too many draws).
+    MAX_SAMPLES = 100_000
+
+    def __init__(self, keys: list, n_samples: int, seed: int):
+        from scorer.bootstrap import MAX_SAMPLES
+        from scorer.problems import ScorerError
+        if n_samples > MAX_SAMPLES:
+            raise ScorerError(f"-bootstrap {n_samples:,}: at most {MAX_SAMPLES:,} samples")
+        if n_samples * len(keys) > self.MAX_DRAWS:
+            raise ScorerError(f"-bootstrap {n_samples:,} over {len(keys):,} claims would draw "
+                              f"{n_samples * len(keys):,} claims; at most {self.MAX_DRAWS:,} "
+                              f"draws (fewer samples, or fewer claims)")
+        self.keys = keys
+        self.seed = seed
+        self.numbers = list(range(1, n_samples + 1))
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def digest(self) -> str:
+        """A short fingerprint of the samples: of how they are drawn (the
+        generator's rule, the seed, their number) and of the claims drawn from."""
+        from scorer.textfile import sha256
+        claims = sha256(small=False)
+        for key in sorted(self.keys):
+            claims.update(key.encode("utf-8") + b"\n")
+        text = f"claims bootstrap|seed:{self.seed}|B:{len(self)}|claims:{claims.hexdigest()}"
+        return sha256(text.encode("utf-8")).hexdigest()[:12]
+
+    def values(self, task, columns: dict) -> pd.DataFrame:
+        """Every metric of ``task`` (a claim task's name, or the declarations)
+        for every sample (``columns``: the evaluation's counts table, column ->
+        one value per claim)."""
+        from scorer.bootstrap import _bits
+        metrics = metrics_of(task)
+        names = list(dict.fromkeys(c for m in metrics for c in m.columns))
+        n = len(self.keys)
+        # Kinds of claims: one per distinct row of the columns the metrics sum.
+        kinds: dict = {}
+        kind_of = np.fromiter((kinds.setdefault(row, len(kinds))
+                               for row in zip(*(columns[name] for name in names))),
+                              dtype=np.int64, count=n)
+        table = np.array(list(kinds), dtype=np.float64).reshape(len(kinds), len(names))
+        # The generator draws from the claims in the string order of their keys.
+        order = sorted(range(n), key=self.keys.__getitem__)
+        kind_drawn = kind_of[np.asarray(order, dtype=np.int64)]
+        whole = [j for j in range(len(names)) if np.all(table[:, j] == np.floor(table[:, j]))]
+        fractional = [j for j in range(len(names)) if j not in whole]
+        n_samples, n_kinds = len(self), len(kinds)
+        counts = np.zeros((n_samples, n_kinds), dtype=np.float64)
+        bits = _bits(self.seed, 0)
+        scale = float(n) / 9007199254740992.0        # n / 2**53: exact, as generate's u * n
+        rows = max(1, self.CHUNK_DRAWS // max(n, 1))
+        for start in range(0, n_samples, rows):
+            block = min(rows, n_samples - start)
+            raw = bits.random_raw(block * n)
+            np.right_shift(raw, np.uint64(11), out=raw)
+            drawn = raw.astype(np.float64)
+            del raw
+            drawn *= scale
+            chosen = drawn.astype(np.int64)
+            del drawn
+            np.minimum(chosen, n - 1, out=chosen)
+            cells = kind_drawn[chosen]
+            del chosen
+            cells.reshape(block, n)[:] += (np.arange(block, dtype=np.int64) * n_kinds)[:, None]
+            counts[start:start + block] = np.bincount(
+                cells, minlength=block * n_kinds).reshape(block, n_kinds)
+        sums: dict = {}
+        if whole:
+            product = counts @ table[:, whole]
+            for position, j in enumerate(whole):
+                sums[names[j]] = product[:, position]
+        for j in fractional:
+            distinct, which = np.unique(table[:, j], return_inverse=True)
+            by_value = np.zeros((n_samples, len(distinct)), dtype=np.float64)
+            for kind, value_index in enumerate(which.ravel()):
+                by_value[:, value_index] += counts[:, kind]
+            total = np.zeros(n_samples, dtype=np.float64)
+            for position, value in enumerate(distinct):
+                total = total + value * by_value[:, position]
+            sums[names[j]] = total
+        return values_of_sums(task, sums, n_samples)

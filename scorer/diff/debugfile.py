@@ -316,22 +316,36 @@ class _ColdStartReader(_Reader):
             value = self.field("AP:               ", inside)
             count = self.field("NUM_GROUND_TRUTH: ", inside)
             self.expect("GROUND TRUTH:", inside)
-            truth = []
-            while self.peek() is not None and self.peek().startswith("  "):
-                truth.append(self.take(inside)[2:])
+            # The ground truth and the ranking are runs of lines, each found by
+            # one scan and read line by line without a call per line (a
+            # thousand-query .debug has some 190,000 ranking lines).
+            lines, first = self.lines, self.i
+            end = first
+            while end < len(lines) and lines[end].startswith("  "):
+                end += 1
+            truth = [line[2:] for line in lines[first:end]]
+            self.i = end
             if self.peek() == "":  # no ground truth: the writer leaves an empty line
                 self.take(inside)
             self.expect("RANKING:", inside)
             self.expect("........", inside)
             self.expect(RANKING_HEADER, inside)
+            first = end = self.i
+            while end < len(lines) and lines[end] != RULE and lines[end] != AP_ENDS:
+                end += 1
             ranking = []
-            while self.peek() is not None and self.peek() not in (RULE, AP_ENDS):
-                cells = self.take(inside).split(" ")
+            make = object.__new__
+            for self.i in range(first, end):
+                cells = lines[self.i].split(" ")
                 if len(cells) != 5 or not cells[0].isdigit():
-                    self.i -= 1
                     raise self.fail(f"expected 'RANK NODEID CONFIDENCE MAPPED_EC V' in "
                                     f"{inside}, found '{_clip(self.lines[self.i])}'")
-                ranking.append(RankEntry(int(cells[0]), *cells[1:]))
+                # (a frozen dataclass made without its __init__'s setattr per field)
+                entry = make(RankEntry)
+                entry.__dict__.update(rank=int(cells[0]), nodeid=cells[1],
+                                      confidence=cells[2], mapped_ec=cells[3], v=cells[4])
+                ranking.append(entry)
+            self.i = end
             if self.peek() is None:
                 raise self.truncated(inside)
             key = (query, level)

@@ -32,6 +32,16 @@ def esc(text) -> str:
         .replace('"', "&quot;").replace("'", "&#x27;")
 
 
+def breakable(text) -> str:
+    """``text`` as HTML that may break after ``_ - . / :`` (<wbr>): run names and
+    column titles such as abstract_label_only_precision, so that a table fits
+    the window."""
+    out = esc(text)
+    for char in "_-./:":
+        out = out.replace(char, char + "<wbr>")
+    return out
+
+
 def is_number(value) -> bool:
     """A Python or numpy number (not a truth value)."""
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
@@ -81,7 +91,9 @@ def _sort_attribute(value) -> str:
 
 def table(columns, rows, table_id: str = "", sortable: bool = True, css_class: str = "") -> str:
     """A table; ``rows`` hold Cells or plain values.  Sortable tables sort by a
-    header's column when it is clicked (again: the other way), blanks last."""
+    header's column when it is clicked (again: the other way), blanks last.
+    Titles and texts break over lines where the window is too narrow for the
+    table (numbers do not), so that the page does not scroll sideways."""
     classes = " ".join(c for c in ("sortable" if sortable else "", css_class) if c)
     id_attribute = f' id="{esc(table_id)}"' if table_id else ""
     class_attribute = f' class="{esc(classes)}"' if classes else ""
@@ -90,7 +102,7 @@ def table(columns, rows, table_id: str = "", sortable: bool = True, css_class: s
         kind = "n" if column.numeric else "s"
         tip = f' title="{esc(column.tip)}"' if column.tip else ""
         css = "" if column.numeric else ' class="text"'
-        out.append(f'<th data-kind="{kind}"{css}{tip}>{esc(column.title)}</th>')
+        out.append(f'<th data-kind="{kind}"{css}{tip}>{breakable(column.title)}</th>')
     out.append("</tr></thead><tbody>")
     for row in rows:
         out.append("<tr>")
@@ -195,8 +207,12 @@ STYLE = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em;color:#222;max-width:1400px}
 h1{font-size:1.4em}h2{font-size:1.2em;margin-top:1.6em}h3{font-size:1.05em}
 table{border-collapse:collapse;margin:.5em 0}
-th,td{padding:2px 8px;border-bottom:1px solid #e4e4e4;text-align:right;white-space:nowrap}
-th{background:#f4f4f4;position:sticky;top:0}
+th,td{padding:2px 6px;border-bottom:1px solid #e4e4e4;text-align:right;white-space:nowrap}
+th{background:#f4f4f4;position:sticky;top:0;white-space:normal;overflow-wrap:break-word;
+  vertical-align:bottom}
+td.text{white-space:normal;overflow-wrap:anywhere;min-width:6em}
+td.score{white-space:normal}td.score .ci{white-space:nowrap}
+h1,h2,h3,summary,li{overflow-wrap:anywhere}
 td:first-child,th:first-child{text-align:left}
 table.sortable th{cursor:pointer;user-select:none}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
@@ -240,6 +256,11 @@ document.addEventListener("click",function(event){
   var th=event.target.closest("table.sortable thead th");if(!th)return;
   var again=th.getAttribute("aria-sort")==="ascending";
   sortRows(th.closest("table"),th.cellIndex,again);});
+function breakable(element,text){var part="";
+  for(var i=0;i<text.length;i++){part+=text[i];
+    if("_-./:".indexOf(text[i])>=0){element.appendChild(document.createTextNode(part));
+      element.appendChild(document.createElement("wbr"));part="";}}
+  if(part)element.appendChild(document.createTextNode(part));}
 function lazyFamily(id){var element=document.getElementById("lazy-"+id);
   if(!element.parsed)element.parsed=JSON.parse(element.textContent);return element.parsed;}
 function buildLazy(details){
@@ -253,7 +274,7 @@ function buildLazy(details){
   var th=document.createElement("th");th.textContent=family.labelTitle;
   th.setAttribute("data-kind","s");head.appendChild(th);
   family.columns.forEach(function(column){th=document.createElement("th");
-    th.textContent=column.title;th.setAttribute("data-kind",column.digits===null?"s":"n");
+    breakable(th,column.title);th.setAttribute("data-kind",column.digits===null?"s":"n");
     head.appendChild(th);});
   var body=table.createTBody();
   family.labels.forEach(function(label,r){

@@ -8,16 +8,17 @@ from scorer.look.view import TrackView
 from scorer.output import write_text_atomically
 
 #: The files written into the track's directory, in write order.
-TRACK_FILES = ("leaderboard.png", "leaderboard.svg", "index.html")
+TRACK_FILES = ("leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "index.html")
 
 
-def write_track_files(view: TrackView, directory: str) -> list:
-    """Write DIR/leaderboard.png and .svg and DIR/index.html (each through a
-    temporary name and a rename); returns their paths."""
+def write_track_files(view: TrackView, directory: str, figure_width_in: float = 7.0) -> list:
+    """Write DIR/leaderboard.png, .svg and .pdf, ``figure_width_in`` inches
+    wide, and DIR/index.html (each through a temporary name and a rename);
+    returns their paths."""
     from scorer.look import page, plot
 
-    png, svg, index = (os.path.join(directory, name) for name in TRACK_FILES)
-    plot.leaderboard_plot(view, png, svg)
+    png, svg, pdf, index = (os.path.join(directory, name) for name in TRACK_FILES)
+    plot.leaderboard_plot(view, png, svg, pdf, width_in=figure_width_in)
     with open(svg, encoding="utf-8") as f:
         write_text_atomically(index, page.track_page(view, f.read()))
-    return [png, svg, index]
+    return [png, svg, pdf, index]

@@ -15,6 +15,7 @@ import re
 
 import pandas as pd
 
+from scorer.metricnames import is_precision_or_recall, metric_named
 from scorer.look import blocks
 from scorer.look.blocks import Cell, Column, esc, fmt
 from scorer.look.view import HOP_ORDER, METRIC_ORDER, SIGNIFICANCE_LEVEL, TrackView, ordered
@@ -22,6 +23,9 @@ from scorer.look.view import HOP_ORDER, METRIC_ORDER, SIGNIFICANCE_LEVEL, TrackV
 #: Holm-adjusted p-value classes of the heat map: (upper bound, CSS class).
 P_CLASSES = ((0.001, "p0"), (0.01, "p1"), (SIGNIFICANCE_LEVEL, "p2"), (0.1, "p3"),
              (math.inf, "p4"))
+#: The leaderboard table's metric columns beside the headline, at most (the
+#: others are under "every metric").
+MAIN_COLUMNS = 6
 #: Up to this many runs the heat map writes each p-value in its cell (always on hover).
 P_IN_CELL_RUNS = 30
 
@@ -37,7 +41,7 @@ def track_page(view: TrackView, plot_svg: str) -> str:
     title = view.title or f"Track results: {view.metric_title}"
     body = [
         blocks.section("about", "How these numbers were made", blocks.definitions(
-            [("Headline metric", f"{view.metric_title} ({view.metric})"),
+            [("Headline metric", metric_named(view.metric_title, view.metric)),
              ("Signature", view.signature), ("Invocation", view.invocation)]
             + [("WARNING", warning) for warning in view.warnings])),
         blocks.section("leaderboard", "Leaderboard", leaderboard_table(view)),
@@ -58,12 +62,23 @@ def inline_svg(svg: str) -> str:
 
 
 def leaderboard_table(view: TrackView) -> str:
+    """The leaderboard: rank, run, the headline with its interval, the main
+    metrics, the rank range and group (when the track has them), the status;
+    then, folded, every other metric (a table as wide as the metrics are many,
+    scrolling in its own box)."""
     board = view.leaderboard
     tied = view.tied_with_best()
-    others = view.other_metric_columns
+    shown = main_columns(view)
+    ranges, groups = view.rank_ranges(), view.groups()
     columns = ([Column("rank"), Column("run", numeric=False),
-                Column(view.metric_title, tip=f"{view.metric}, with its 95 % interval")]
-               + [Column(name) for name in others] + [Column("status", numeric=False)])
+                Column(view.metric, tip=f"{view.metric_title}, with its 95 % interval")]
+               + [Column(name) for name in shown]
+               + ([Column("ranks", numeric=False, tip="the run's ranks in 95 % of the "
+                                                      "bootstrap samples")] if ranges else [])
+               + ([Column("group", tip="group 1: the best run and those not significantly "
+                                       "worse; group 2: the best run left and those not "
+                                       "significantly worse than it; ...")] if groups else [])
+               + [Column("status", numeric=False)])
     rows = []
     for index in range(len(board)):
         values = dict(zip(board.columns, board.iloc[index]))
@@ -73,17 +88,48 @@ def leaderboard_table(view: TrackView) -> str:
             marker = (' <span class="tied" title="group 1: not significantly worse than the best '
                       f'run ({view.correction_name}-adjusted p \u2265 {SIGNIFICANCE_LEVEL:g})">'
                       '\u2248</span>')
-        run_cell = Cell(f'<a href="#{run_anchor(index)}">{esc(run)}</a>{marker}')
+        run_cell = Cell(f'<a href="#{run_anchor(index)}">{blocks.breakable(run)}</a>{marker}')
         score = values["score"]
         low, high = values["ci95_low"], values["ci95_high"]
         interval = "" if _missing(low) or _missing(high) else \
             f' <span class="ci">[{esc(fmt(low))}, {esc(fmt(high))}]</span>'
-        score_cell = Cell(esc(fmt(score)) + interval, _number(score))
+        score_cell = Cell(esc(fmt(score)) + interval, _number(score), css_class="score")
         status = str(values["status"])
+        extra = []
+        if ranges:
+            low_rank, high_rank = ranges.get(run, (None, None))
+            extra.append(Cell("" if low_rank is None else esc(
+                f"{low_rank}" if low_rank == high_rank else f"{low_rank}\u2013{high_rank}"),
+                _number(low_rank)))
+        if groups:
+            extra.append(blocks.cell(groups.get(run)))
         rows.append([blocks.cell(values["rank"]), run_cell, score_cell]
-                    + [blocks.cell(_number(values[name])) for name in others]
+                    + [blocks.cell(_number(values[name])) for name in shown] + extra
                     + [Cell(esc(status), css_class="errors" if status != "ok" else "")])
-    return blocks.table(columns, rows, table_id="leaderboard-table")
+    table = blocks.table(columns, rows, table_id="leaderboard-table")
+    rest = [name for name in view.other_metric_columns if name not in shown]
+    if not rest:
+        return table
+    every = blocks.table([Column("rank"), Column("run", numeric=False)]
+                         + [Column(name) for name in view.other_metric_columns],
+                         [[blocks.cell(rank), Cell(blocks.breakable(run))]
+                          + [blocks.cell(_number(value)) for value in values]
+                          for rank, run, values in zip(
+                              board["rank"], board["run"],
+                              board[view.other_metric_columns].itertuples(index=False))],
+                         table_id="every-metric-table")
+    return (table + f'<details class="every"><summary>Every metric ({len(rest)} more: '
+            f'{esc(", ".join(rest))})</summary><div class="scroll">{every}</div></details>')
+
+
+def main_columns(view: TrackView) -> list:
+    """The metric columns of the leaderboard table: the view's main metrics,
+    without precision and recall beside their F1 when they are more than
+    MAIN_COLUMNS, and at most that many (the table fits a 1280-pixel window)."""
+    shown = view.shown_metric_columns
+    if len(shown) > MAIN_COLUMNS:
+        shown = [name for name in shown if not is_precision_or_recall(name)]
+    return shown[:MAIN_COLUMNS]
 
 
 def _number(value) -> float:
@@ -149,8 +195,9 @@ def run_sections(view: TrackView) -> str:
         if run in per_hop:
             parts.append(per_hop[run])
         if run in tables:
-            parts.append(blocks.lazy_table("per-query", run, f"Per-query scores, worst first "
-                                                             f"({tables[run]} queries)"))
+            parts.append(blocks.lazy_table(
+                "per-query", run, f"Per-{view.unit} scores, worst first "
+                                  f"({tables[run]} {view.unit if tables[run] == 1 else view.units})"))
         files = view.run_files.get(run, [])
         if files:
             parts.append(blocks.links(files))
@@ -214,8 +261,7 @@ def _per_query_family(view: TrackView):
                        for key in keys]
         counts[run] = int(rows.notna().any(axis=1).sum())
     columns = [(m if one_hop else f"{m} hop {h}", blocks.DIGITS) for h, m in keys]
-    label_title = "claim" if one_hop else "query"
-    family = blocks.lazy_tables("per-query", label_title, labels, columns, tables,
+    family = blocks.lazy_tables("per-query", view.unit, labels, columns, tables,
                                 sort_column=keys.index(sort_key))
     return family, counts
 

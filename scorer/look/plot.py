@@ -11,66 +11,92 @@ from __future__ import annotations
 
 import io
 import math
-import textwrap
 
 import pandas as pd
 
 from scorer.look.view import INTERVAL_COLUMNS, METRIC_ORDER, PER_HOP_COLUMNS, \
     SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
+from scorer.metricnames import metric_named
 from scorer.output import write_bytes_atomically
 
-DPI = 100
-#: Leaderboard figure: a fixed width, and a height that grows by one row a run.
-LEADERBOARD_WIDTH_IN = 10.0
-ROW_IN = 0.24        # 24 pixels a run: a 9-point name with room between rows
-MIN_PLOT_IN = 1.5    # the plot area of a track with very few runs
-BOTTOM_IN = 0.9      # axis label and legend room below the rows
+DPI = 100            # the single-run picture's PNG
+#: The leaderboard picture: its width (a two-column figure; ONE_COLUMN_IN for
+#: one column of a two-column page), and the PNG's resolution.
+TWO_COLUMN_IN = 7.0
+ONE_COLUMN_IN = 3.3
+DEFAULT_WIDTH_IN = TWO_COLUMN_IN
+WIDTH_RANGE_IN = (2.0, 40.0)
+LEADERBOARD_DPI = 200
+#: Text sizes (pt) at a width of at least WIDE_IN, and narrower.
+WIDE_IN = 5.0
+FONT_PT = {True: 8.0, False: 7.0}
+FOOTNOTE_PT = {True: 6.5, False: 6.0}
+MARGIN_PT = 4.0      # around everything
+GAP_PT = 5.0         # between the plot's labels, the legend and the footnote
+NAME_SHARE = 0.42    # run names take at most this share of the width (broken over lines)
+MIN_PLOT_PT = 40.0   # the plot area of a track with very few runs
 TOP_AXIS_RUNS = 25   # from this many runs on, the score axis is shown on top too
-LABEL_CHARS = 48     # longer run names are shortened on the axis (the page has them whole)
 
 RC = {
     "svg.hashsalt": "scorer",  # element ids from content, not from a random salt
     "svg.fonttype": "none",    # names stay text: searchable, small, escaped by the writer
+    "pdf.fonttype": 42,        # TrueType in the PDF: publishers refuse Type 3 fonts
     "font.size": 9,
     "font.family": "DejaVu Sans",  # shipped with matplotlib: the same glyphs on every machine
+    "text.parse_math": False,  # a '$' in a run name is a dollar sign, not mathematics
 }
 #: No creation date or software version in the files.
-METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
+METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None},
+            "pdf": {"Creator": None, "Producer": None, "CreationDate": None}}
 
 BEST_COLOUR, TIED_COLOUR, OTHER_COLOUR = "#000000", "#d95f02", "#1b6ca8"
+INTERVAL_COLOUR = "#777777"
+BAND_COLOUR = "#eeeeee"
 METRIC_COLOURS = ("#1b6ca8", "#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e",
                   "#a6761d", "#666666")
 PANEL_HOPS = ("0", "1", "ALL")  # left to right, top to bottom in a run's plot
 VARIANT_ORDER = ("SF", "LDCMAX", "LDCMEAN")
 
 
-def leaderboard_height_in(runs: int, title_lines: int) -> float:
-    """The leaderboard figure's height in inches for this many runs."""
-    return _top_in(title_lines, runs) + max(MIN_PLOT_IN, ROW_IN * runs) + BOTTOM_IN
+def check_width(width_in) -> float:
+    """A figure width in inches, as -figure_width takes it; ValueError saying
+    why when it is not one."""
+    try:
+        width = float(width_in)
+    except (TypeError, ValueError):
+        raise ValueError(f"must be a width in inches such as {ONE_COLUMN_IN:g} (one column) "
+                         f"or {TWO_COLUMN_IN:g} (two columns), not '{width_in}'") from None
+    low, high = WIDTH_RANGE_IN
+    if not (low <= width <= high):   # (NaN too)
+        raise ValueError(f"must be between {low:g} and {high:g} inches "
+                         f"({ONE_COLUMN_IN:g}: one column, {TWO_COLUMN_IN:g}: two columns), "
+                         f"not '{width_in}'")
+    return width
 
 
-def _top_in(title_lines: int, runs: int = 0) -> float:
-    # tall figures repeat the score axis on top, under the title
-    return 0.35 + 0.19 * title_lines + (0.2 if runs > TOP_AXIS_RUNS else 0)
-
-
-def leaderboard_plot(view: TrackView, png_path: str, svg_path: str) -> None:
-    """Write the leaderboard picture as PNG and SVG: one row per run, best on
-    top, the headline score as a dot and its 95 % interval as a bar (none when
-    the track had no samples), the runs not significantly different from the
-    best (group 1 under the track's correction) in their own colour; the title names the
-    metric and the signature."""
+def leaderboard_plot(view: TrackView, png_path: str, svg_path: str, pdf_path=None,
+                     width_in: float = DEFAULT_WIDTH_IN) -> None:
+    """Write the leaderboard picture as PNG, SVG and (given ``pdf_path``) PDF,
+    ``width_in`` inches wide: one row per run, best on top, the headline score
+    as a dot and its 95 % interval as a bar (none when the track had no
+    samples), the runs not significantly worse than the best (group 1 under
+    the track's correction) in their own colour; the rank range and group of
+    each run beside it when the leaderboard has them; the metric named once
+    (the score axis), the signature whole in a footnote.  The layout is computed from the text it
+    holds, so that no name or label is cut."""
     import matplotlib
 
     with matplotlib.rc_context(RC):
-        figure = _leaderboard_figure(view)
-        write_bytes_atomically(png_path, _render(figure, "png"))
+        figure = leaderboard_figure(view, check_width(width_in))
+        write_bytes_atomically(png_path, _render(figure, "png", LEADERBOARD_DPI))
         write_bytes_atomically(svg_path, _render(figure, "svg"))
+        if pdf_path is not None:
+            write_bytes_atomically(pdf_path, _render(figure, "pdf"))
 
 
-def _render(figure, fmt: str) -> bytes:
+def _render(figure, fmt: str, dpi: int = DPI) -> bytes:
     buffer = io.BytesIO()
-    figure.savefig(buffer, format=fmt, dpi=DPI, metadata=METADATA[fmt])
+    figure.savefig(buffer, format=fmt, dpi=dpi, metadata=METADATA[fmt])
     return buffer.getvalue()
 
 
@@ -83,10 +109,6 @@ def _new_figure(width_in: float, height_in: float):
     return figure
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= LABEL_CHARS else name[:LABEL_CHARS - 1] + "\u2026"
-
-
 def _finite(value) -> bool:
     try:
         return math.isfinite(float(value))
@@ -94,26 +116,88 @@ def _finite(value) -> bool:
         return False
 
 
-def _leaderboard_figure(view: TrackView):
+def _present(value) -> bool:
+    try:
+        return not pd.isna(value)
+    except (TypeError, ValueError):
+        return True
+
+
+class _TextMeasure:
+    """Widths of text as the figure's renderer draws it, in points: each
+    character's advance measured once, a text's width their sum and 1 % (kerning
+    only narrows DejaVu Sans; measuring every candidate line whole made the
+    layout of 100 long names take seconds)."""
+
+    def __init__(self, figure, size_pt: float):
+        from matplotlib.font_manager import FontProperties
+        self.renderer = figure.canvas.get_renderer()
+        self.font = FontProperties(size=size_pt)
+        self.scale = 72.0 / figure.dpi
+        self.widths: dict = {}
+
+    def _char(self, char: str) -> float:
+        if char not in self.widths:
+            # a character's advance: the width of it between two others, less theirs
+            pair = self._whole("||")
+            self.widths[char] = self._whole("|" + char + "|") - pair
+        return self.widths[char]
+
+    def _whole(self, text: str) -> float:
+        width, _height, _descent = self.renderer.get_text_width_height_descent(
+            text, self.font, ismath=False)
+        return width * self.scale
+
+    def __call__(self, text: str) -> float:
+        return 1.01 * sum(self._char(char) for char in text)
+
+
+def _side_columns(board: pd.DataFrame) -> list:
+    """(heading, texts) of the columns right of the plot: the rank range and
+    the group, when the leaderboard has them."""
+    columns = []
+    if {"rank_low", "rank_high"} <= set(board.columns):
+        texts = []
+        for low, high in zip(board["rank_low"], board["rank_high"]):
+            if not (_present(low) and _present(high)):
+                texts.append("")
+            else:
+                low, high = int(low), int(high)
+                texts.append(str(low) if low == high else f"{low}\u2013{high}")
+        columns.append(("ranks", texts))
+    if "group" in board.columns:
+        columns.append(("group", [str(int(g)) if isinstance(g, float) and g.is_integer()
+                                  else str(g) if _present(g) else "" for g in board["group"]]))
+    return columns
+
+
+def leaderboard_figure(view: TrackView, width_in: float = DEFAULT_WIDTH_IN):
+    """The leaderboard picture as a matplotlib Figure (see leaderboard_plot)."""
+    from scorer import linebreaks
+
     board = view.leaderboard
     runs = view.runs
+    wide = width_in >= WIDE_IN
+    font_pt, footnote_pt = FONT_PT[wide], FOOTNOTE_PT[wide]
+    line_pt = font_pt * 1.2
+    width_pt = width_in * 72.0
+    figure = _new_figure(width_in, 1.0)
+    measure = _TextMeasure(figure, font_pt)
+
+    # Run names broken over lines to stay within their share of the width.
+    names = [linebreaks.balanced(run, NAME_SHARE * width_pt, measure) for run in runs]
+    lines_a_row = max([len(lines) for lines in names] or [1])
+    row_pt = lines_a_row * line_pt + 0.5 * font_pt
+    plot_pt = max(MIN_PLOT_PT, row_pt * len(runs))
+
+    axes = figure.add_axes((0.1, 0.1, 0.8, 0.8))
     tied = view.tied_with_best()
     with_tests = view.significance is not None
-    title = f"{view.metric_title} ({view.metric})"
-    signature_lines = textwrap.wrap(view.signature, 110) or [""]
-    title_lines = 1 + len(signature_lines)
-
-    height_in = leaderboard_height_in(len(runs), title_lines)
-    figure = _new_figure(LEADERBOARD_WIDTH_IN, height_in)
-    label_in = min(0.25 + 0.068 * max([len(_short(r)) for r in runs] or [4]), 3.6)
-    left, right = label_in / LEADERBOARD_WIDTH_IN, 1 - 0.35 / LEADERBOARD_WIDTH_IN
-    bottom, top = BOTTOM_IN / height_in, 1 - _top_in(title_lines, len(runs)) / height_in
-    axes = figure.add_axes((left, bottom, right - left, top - bottom))
-
     rows = range(len(runs))
     scores = [float(s) if _finite(s) else math.nan for s in board["score"]]
     lows = [float(v) if _finite(v) else math.nan for v in board["ci95_low"]]
     highs = [float(v) if _finite(v) else math.nan for v in board["ci95_high"]]
+    has_intervals = any(_finite(v) for v in lows)
     kinds = ["best" if i == 0 else "tied" if run in tied else "other" for i, run in enumerate(runs)]
     styles = {
         "best": (BEST_COLOUR, "D", "best run"),
@@ -123,32 +207,155 @@ def _leaderboard_figure(view: TrackView):
         "other": (OTHER_COLOUR, "o", "significantly worse than the best" if with_tests
                   else "other runs"),
     }
+    handles = []
     for kind, (colour, marker, label) in styles.items():
         members = [i for i in rows if kinds[i] == kind]
         bars = [i for i in members if _finite(lows[i]) and _finite(highs[i])]
         if bars:
-            axes.hlines([i for i in bars], [lows[i] for i in bars], [highs[i] for i in bars],
-                        colors=colour, linewidth=1.6)
+            axes.hlines(bars, [lows[i] for i in bars], [highs[i] for i in bars],
+                        colors=colour, linewidth=1.4)
         dots = [i for i in members if _finite(scores[i])]
         if dots:
-            axes.plot([scores[i] for i in dots], dots, linestyle="none", marker=marker,
-                      markersize=5, color=colour, label=label)
+            handles.append((axes.plot([scores[i] for i in dots], dots, linestyle="none",
+                                      marker=marker, markersize=4, color=colour)[0], label))
+    if has_intervals and handles:
+        from matplotlib.lines import Line2D
+        handles.append((Line2D([], [], color=INTERVAL_COLOUR, linewidth=1.4),
+                        "95\u2009% bootstrap interval"))
+
+    side = _side_columns(board)
+    if "group" in board.columns:
+        # every other group on a grey band (a group's runs are mostly neighbours)
+        for i, group in enumerate(side[-1][1]):
+            if group.isdigit() and int(group) % 2 == 0:
+                axes.axhspan(i - 0.5, i + 0.5, color=BAND_COLOUR, linewidth=0, zorder=0)
 
     axes.set_ylim(len(runs) - 0.5 if runs else 0.5, -0.5)  # best on top
     axes.set_yticks(list(rows))
-    axes.set_yticklabels([_short(r) for r in runs])
-    axes.tick_params(axis="x", labeltop=len(runs) > TOP_AXIS_RUNS,
-                     top=len(runs) > TOP_AXIS_RUNS)
+    axes.set_yticklabels(["\n".join(lines) for lines in names], fontsize=font_pt,
+                         linespacing=1.2)
+    top_axis = len(runs) > TOP_AXIS_RUNS
+    axes.tick_params(axis="both", labelsize=font_pt, length=2.5, pad=2)
+    axes.tick_params(axis="x", labeltop=top_axis, top=top_axis)
     axes.grid(axis="x", color="#dddddd", linewidth=0.6)
-    axes.grid(axis="y", color="#f0f0f0", linewidth=0.6)
     axes.set_axisbelow(True)
-    axes.set_xlabel(view.metric_title + ("" if any(_finite(v) for v in lows)
-                                          else "  (no samples: no intervals, no tests)"))
-    axes.set_title(title + "\n" + "\n".join(signature_lines), fontsize=9, loc="left")
-    if any(_finite(score) for score in scores):   # else nothing has a label to show
-        figure.legend(loc="lower left", bbox_to_anchor=(left, 0.04 / height_in), ncol=3,
-                      frameon=False, fontsize=8)
+    axes.margins(x=0.04)
+    # The score axis's title is the figure's (placed under the plot by _place):
+    # as the axes' own label it would widen the axes' extent where it overhangs.
+    title = metric_named(view.metric_title, view.metric) + (
+        "" if has_intervals else "  (no samples: no intervals, no tests)")
+    axis_title = figure.text(0, 0, "\n".join(linebreaks.wrap(
+        title, width_pt - 2 * MARGIN_PT, measure)), fontsize=font_pt, ha="center", va="bottom",
+        linespacing=1.2)
+
+    # The columns right of the plot, each as wide as its widest text.
+    offset = 4.0
+    for heading, texts in side:
+        for i, text in enumerate(texts):
+            axes.annotate(text, xy=(1, i), xycoords=("axes fraction", "data"),
+                          xytext=(offset, 0), textcoords="offset points", ha="left",
+                          va="center", fontsize=font_pt)
+        axes.annotate(heading, xy=(1, -0.5), xycoords=("axes fraction", "data"),
+                      xytext=(offset, 2), textcoords="offset points", ha="left",
+                      va="bottom", fontsize=font_pt, fontstyle="italic")
+        offset += max(measure(t) for t in texts + [heading]) + 6.0
+
+    legend = None
+    if handles:   # else no run has a score: nothing has a label to show
+        legend = _legend(figure, handles, width_pt - 2 * MARGIN_PT, font_pt)
+    footnote_measure = _TextMeasure(figure, footnote_pt)
+    signature = _signature_lines(view.signature, width_pt - 2 * MARGIN_PT, footnote_measure)
+    footnote = figure.text(0, 0, "\n".join(signature), fontsize=footnote_pt, ha="left",
+                           va="bottom", linespacing=1.2, color="#444444")
+    _place(figure, axes, axis_title, legend, footnote, width_in, plot_pt)
     return figure
+
+
+def _signature_lines(signature: str, most_pt: float, measure) -> list:
+    """'signature: ...' broken after a '|' only (never inside a part, unless
+    one part alone is wider than the figure) to fit the width."""
+    from scorer import linebreaks
+    parts = signature.split("|")
+    words = ["signature: " + parts[0]] + parts[1:]
+    lines, current = [], ""
+    for number, word in enumerate(words):
+        word += "|" if number < len(words) - 1 else ""
+        if current and measure(current + word.rstrip("|")) > most_pt:
+            lines.append(current)
+            current = ""
+        if not current and measure(word.rstrip("|")) > most_pt:
+            broken = linebreaks.wrap(word, most_pt, measure)
+            lines += broken[:-1]
+            current = broken[-1]
+        else:
+            current += word
+    return lines + [current] if current else lines
+
+
+def _legend(figure, handles: list, most_pt: float, font_pt: float):
+    """The legend below the plot: as many entries a row as fit the width,
+    labels broken over lines when one alone is too wide."""
+    from scorer import linebreaks
+    measure = _TextMeasure(figure, font_pt)
+    handle_pt = 2.0 * font_pt + 0.8 * font_pt   # handle length and the space after it
+    spacing_pt = 2.0 * font_pt                  # between columns
+    labels = [label for _handle, label in handles]
+    for columns in range(len(labels), 0, -1):
+        widths = [max(measure(label) for label in labels[c::columns]) for c in range(columns)]
+        if sum(widths) + columns * handle_pt + (columns - 1) * spacing_pt <= most_pt:
+            break
+    else:
+        columns = 1
+    if columns == 1:
+        labels = ["\n".join(linebreaks.wrap(label, most_pt - handle_pt, measure))
+                  for label in labels]
+    return figure.legend([h for h, _label in handles], labels, loc="lower left",
+                         ncol=columns, frameon=False, fontsize=font_pt, borderaxespad=0,
+                         borderpad=0, handlelength=2.0, handletextpad=0.8,
+                         columnspacing=2.0, labelspacing=0.4)
+
+
+def _place(figure, axes, axis_title, legend, footnote, width_in: float, plot_pt: float) -> None:
+    """Size the figure and place its parts from their measured extents, from
+    the bottom: the footnote, the legend, the score axis's title, the plot
+    with its labels on every side; nothing past the edges, no empty band."""
+    scale = 72.0 / figure.dpi        # display units (pixels) to points
+    width_pt = width_in * 72.0
+    placed = None
+    # The score axis's ticks depend on the plot's width, and the labels at its
+    # ends on the ticks: measure again until the extents hold still.
+    for _attempt in range(4):
+        renderer = figure.canvas.get_renderer()
+        inside = axes.get_window_extent(renderer)
+        around = axes.get_tightbbox(renderer)
+        extents = tuple(round(value, 2) for value in (
+            (inside.x0 - around.x0) * scale, (around.x1 - inside.x1) * scale,
+            (around.y1 - inside.y1) * scale, (inside.y0 - around.y0) * scale))
+        if extents == placed:
+            break
+        placed = extents
+        left_pt, right_pt, top_pt, below_pt = extents
+        footnote_pt = footnote.get_window_extent(renderer).height * scale
+        legend_pt = legend.get_window_extent(renderer).height * scale \
+            if legend is not None else 0.0
+        title_box = axis_title.get_window_extent(renderer)
+        legend_at = MARGIN_PT + footnote_pt + GAP_PT
+        title_at = legend_at + (legend_pt + GAP_PT if legend is not None else 0.0)
+        plot_at = title_at + title_box.height * scale + 2.0 + below_pt
+        height_pt = plot_at + plot_pt + top_pt + MARGIN_PT
+        figure.set_size_inches(width_in, height_pt / 72.0)
+        plot_width_pt = max(width_pt - 2 * MARGIN_PT - left_pt - right_pt, 0.2 * width_pt)
+        axes.set_position(((MARGIN_PT + left_pt) / width_pt, plot_at / height_pt,
+                           plot_width_pt / width_pt, plot_pt / height_pt))
+        # centred under the plot, moved in where it would pass an edge
+        half_pt = title_box.width * scale / 2
+        centre_pt = min(max(MARGIN_PT + left_pt + plot_width_pt / 2, MARGIN_PT + half_pt),
+                        width_pt - MARGIN_PT - half_pt)
+        axis_title.set_position((centre_pt / width_pt, title_at / height_pt))
+        footnote.set_position((MARGIN_PT / width_pt, MARGIN_PT / height_pt))
+        if legend is not None:
+            legend.set_bbox_to_anchor((MARGIN_PT / width_pt, legend_at / height_pt),
+                                      transform=figure.transFigure)
 
 
 def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str) -> None:

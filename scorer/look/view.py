@@ -64,6 +64,12 @@ class TrackView:
     correction: str = "holm"
     #: what a reader must see (e.g. -trials too small for the family)
     warnings: tuple = ()
+    #: the metrics the leaderboard table shows beside the headline (the others
+    #: under "every metric"); None: every one
+    main_metrics: Optional[tuple] = None
+    #: the word for the unit scored and drawn (the per-query table's rows), and its plural
+    unit: str = "query"
+    units: str = "queries"
 
     def __post_init__(self):
         require_columns(self.leaderboard, LEADERBOARD_COLUMNS + ("status",), "leaderboard")
@@ -82,6 +88,13 @@ class TrackView:
         """The leaderboard's further metric columns, in their order."""
         return [c for c in self.leaderboard.columns
                 if c not in LEADERBOARD_COLUMNS and c not in RANK_COLUMNS and c != "status"]
+
+    @property
+    def shown_metric_columns(self) -> list:
+        """The metric columns the leaderboard table shows beside the headline."""
+        if self.main_metrics is None:
+            return self.other_metric_columns
+        return [c for c in self.main_metrics if c in self.other_metric_columns]
 
     @property
     def correction_name(self) -> str:

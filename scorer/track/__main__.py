@@ -2,7 +2,8 @@
 
     python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] [-metric NAME]
                            [-compare all|adjacent | -baseline RUN] [-correction holm|bh]
-                           [-trials R] [-clusters FILE] FILES...
+                           [-trials R] [-clusters FILE]
+                           [-figure_width IN] FILES...
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from scorer.limits import shorten  # noqa: E402
 from scorer.track.build import (COMPARE_CHOICES, CORRECTION_CHOICES, DEFAULT_TRIALS,  # noqa: E402
                                 TrackOptions, build, track_request)
 from scorer.track.runner import EMPTY  # noqa: E402
+from scorer.look.plot import DEFAULT_WIDTH_IN as DEFAULT_FIGURE_WIDTH, check_width  # noqa: E402
 
 #: The track's own switches (each takes a value).
 TRACK_SWITCHES = (
@@ -48,6 +50,8 @@ TRACK_SWITCHES = (
     Switch("clusters", help="A file of two columns, unit id and cluster id: whole clusters are "
                             "drawn and swapped, for units that are not independent (needs "
                             "-bootstrap)"),
+    Switch("figure_width", help="The leaderboard picture's width in inches: 3.3 for one column "
+                                "of a two-column page, 7 for the page's width (Default = 7)"),
 )
 
 
@@ -56,7 +60,7 @@ def usage() -> str:
              "intervals on the headline score and test the differences", "",
              "Usage: python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] "
              "[-metric NAME] [-compare all|adjacent | -baseline RUN] [-correction holm|bh] "
-             "[-trials R] [-clusters FILE] FILES...", "",
+             "[-trials R] [-clusters FILE] [-figure_width IN] FILES...", "",
              "FILES: the files every run shares, then the runs':"]
     for task in tasks.every():
         lines += textwrap.wrap(f"{task.title}: {task.track_files_help}", width=80,
@@ -93,10 +97,17 @@ def options_from(given: dict) -> TrackOptions:
                              f"'{shorten(text)}'")
         else:
             numbers[name] = int(text)
+    width = DEFAULT_FIGURE_WIDTH
+    if "figure_width" in given:
+        try:
+            width = check_width(given["figure_width"])
+        except ValueError as error:
+            raise UsageError(f"-figure_width {error}") from None
     return TrackOptions(output_dir=given["output_dir"], jobs=numbers["jobs"],
                         metric=given.get("metric"), compare=given.get("compare", "all"),
                         trials=numbers["trials"], correction=given.get("correction", "holm"),
-                        baseline=given.get("baseline"), clusters=given.get("clusters"))
+                        baseline=given.get("baseline"), clusters=given.get("clusters"),
+                        figure_width=width)
 
 
 def main(argv: Optional[list] = None) -> int:

@@ -47,6 +47,7 @@ class TrackOptions:
     correction: str = statistics.HOLM   # which adjusted p decides `significant` and groups
     baseline: Optional[str] = None      # compare every run with this one
     clusters: Optional[str] = None      # a clusters file: units drawn and swapped together
+    figure_width: float = 7.0          # inches: the leaderboard picture's (7: two columns)
 
 
 @dataclasses.dataclass
@@ -69,6 +70,9 @@ class TrackResult:
     #: how p_randomization was made: "R trials" and, at the default, how many
     #: pairs' p-values came from the normal tail
     randomization: str = ""
+    #: the metrics a leaderboard shows beside the headline (leaderboard.tex, the
+    #: page's table): the policy's leaderboard, else the task's default
+    main_metrics: tuple = ()
 
     @property
     def exit_status(self) -> int:
@@ -118,7 +122,7 @@ def build(request, options: TrackOptions) -> TrackResult:
         result = _assemble(task, metric, catalogue, results, samples, options, request,
                            clusters)
         if options.output_dir is not None:
-            _write_track(staging, result, request, samples, runs, shared,
+            _write_track(staging, result, request, samples, runs, shared, options.figure_width,
                          request.bootstrap is not None)
             _move_into_place(staging, options.output_dir)
             staging = None
@@ -185,6 +189,11 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
                           f"give it or -compare {options.compare}, not both")
     if options.trials is not None and options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
+    from scorer.look.plot import check_width
+    try:
+        check_width(options.figure_width)
+    except ValueError as error:
+        raise ScorerError(f"-figure_width {error}") from None
     if options.output_dir is not None:
         check_output_dir(options.output_dir)
 
@@ -236,7 +245,8 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
                        per_hop(results), signature, request.invocation(),
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
-                       found.warnings, _randomization_note(options, found))
+                       found.warnings, _randomization_note(options, found),
+                       tuple(paper_metrics(request, leaderboard.columns)))
 
 
 def _randomization_note(options: TrackOptions, found) -> str:
@@ -344,7 +354,7 @@ def _umask() -> int:
     return current
 
 
-def _write_track(staging, result: TrackResult, request, samples, runs, shared,
+def _write_track(staging, result: TrackResult, request, samples, runs, shared, figure_width,
                  write_samples: bool) -> None:
     def write(name: str, text: str) -> None:
         with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
@@ -357,7 +367,7 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
     write("leaderboard.json", tables.json_text(board))
     write("leaderboard.md", tables.markdown_text(board, notes))
     write("leaderboard.tex", latex.leaderboard_tex(
-        board, result.metric, result.metric_title, paper_metrics(result, request),
+        board, result.metric, result.metric_title, result.main_metrics,
         result.signature, latex.label_for("leaderboard", result.task, result.metric)))
     write("significance.csv", tables.csv_text(result.significance))
     write("significance.md", tables.markdown_text(result.significance, notes))
@@ -365,7 +375,8 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
         if result.has_samples else None
     write("significance.tex", latex.significance_tex(
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
-        result.signature, latex.label_for("significance", result.task, result.metric)))
+        result.signature, latex.label_for("significance", result.task, result.metric),
+        result.correction))
     write("per_query.csv", tables.csv_text(result.per_query))
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).
@@ -374,14 +385,15 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared,
     runner.drop_linked_store(staging)
     write("track.params", _params_text(result, request, runs, shared))
     from scorer.look.files import write_track_files
-    write_track_files(track_view(result), staging)
+    write_track_files(track_view(result), staging, figure_width_in=figure_width)
 
 
-def paper_metrics(result: TrackResult, request) -> list:
-    """The metrics leaderboard.tex shows beside the headline: the policy's
-    leaderboard, else the task's default leaderboard (those this track has)."""
+def paper_metrics(request, columns) -> list:
+    """The metrics a leaderboard shows beside the headline (leaderboard.tex, the
+    page's table): the policy's leaderboard, else the task's default (those in
+    ``columns``)."""
     keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard(request)
-    return [key for key in keys if key in result.leaderboard.columns]
+    return [key for key in keys if key in columns]
 
 
 def track_view(result: TrackResult):
@@ -389,7 +401,8 @@ def track_view(result: TrackResult):
     over all hops, not the counts, to keep the page small (per_query.csv has
     everything)."""
     from scorer.look.view import TrackView
-    scores = tasks.get(result.task).shown_per_query(result.per_query)
+    task = tasks.get(result.task)
+    scores = task.shown_per_query(result.per_query)
     # -jobs changes no number: the page leaves it out, so it is the same for every N.
     invocation = re.sub(r" -jobs \S+", "", result.invocation)
     return TrackView(metric=result.metric, metric_title=result.metric_title,
@@ -397,7 +410,9 @@ def track_view(result: TrackResult):
                      significance=result.significance if result.has_samples else None,
                      per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
                      signature=result.signature, invocation=invocation,
-                     correction=result.correction, warnings=tuple(result.warnings))
+                     correction=result.correction, warnings=tuple(result.warnings),
+                     main_metrics=tuple(result.main_metrics),
+                     unit=task.unit, units=task.units)
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:

@@ -16,10 +16,12 @@ have none), and the first layout that fits is taken:
 - a ``table*`` at most a one-column page wide (``TEXT_WIDTH_PT``, which a
   two-column page's ``table*`` exceeds), in the document's size, ``\\small``,
   then ``\\footnotesize``;
-- then with run names broken narrower (down to ``NARROWEST_PT``), then
-  without optional columns, one at a time (the leaderboard's precision and
-  recall first, their F1 stays, then its last metrics; the significance
-  table's p_bootstrap, then p_randomization); the caption says which.
+- then without the optional columns that matter least, one at a time (the
+  leaderboard's precision and recall, their F1 stays; the significance
+  table's p-value of the other correction, then p_bootstrap), then with run
+  names broken narrower (down to ``NARROWEST_PT``), then without the other
+  optional columns (the leaderboard's last metrics; p_randomization); the
+  caption says which.
 
 Rows go into floats of at most ``BODY_HEIGHT_PT`` each (a longer leaderboard
 continues in the next float, its caption saying which ranks it holds), so no
@@ -28,12 +30,16 @@ float is taller than a page.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import unicodedata
 from typing import Optional
 
 import pandas as pd
+
+from scorer import linebreaks
+from scorer.metricnames import is_precision_or_recall, metric_named
 
 #: Column width of a two-column page (ACL 219 pt, article's twocolumn 229.5 pt).
 COLUMN_WIDTH_PT = 219.0
@@ -169,54 +175,15 @@ def width_pt(text: str) -> float:
     return sum(_char_pt(char) for char in text)
 
 
-#: Where a name may be broken: after these, or before a capital after a small letter.
-_BREAK_AFTER = "_-./:;,| "
-
-
-def _pieces(text: str, most_pt: float) -> list:
-    """``text`` cut where it may break (each piece ends with its breaking
-    character); pieces wider than ``most_pt`` cut further by width."""
-    pieces, current = [], ""
-    for char in text:
-        current += char
-        if char in _BREAK_AFTER:
-            pieces.append(current)
-            current = ""
-    if current:
-        pieces.append(current)
-    # a piece of one or two characters stays with the next ('p_' of 'p_holm')
-    glued = []
-    for piece in pieces:
-        if glued and len(glued[-1]) <= 2 and glued[-1][-1] in _BREAK_AFTER:
-            glued[-1] += piece
-        else:
-            glued.append(piece)
-    pieces = glued
-    out = []
-    for piece in pieces:
-        while width_pt(piece) > most_pt and len(piece) > 1:
-            cut = 1
-            while cut < len(piece) and width_pt(piece[:cut + 1]) <= most_pt:
-                cut += 1
-            out.append(piece[:cut])
-            piece = piece[cut:]
-        out.append(piece)
-    return out
+@functools.lru_cache(maxsize=4096)
+def _balanced(text: str, most_pt: float) -> list:
+    # (a cell is laid out again for every layout tried)
+    return linebreaks.balanced(text, most_pt, width_pt)
 
 
 def wrap(text: str, most_pt: float) -> list:
-    """``text`` in lines of at most ``most_pt`` wide (estimated), broken where
-    it may break; a line never starts with a space."""
-    lines, current = [], ""
-    for piece in _pieces(str(text), most_pt):
-        if current and width_pt(current + piece.rstrip()) > most_pt:
-            lines.append(current.rstrip())
-            current = piece.lstrip()
-        else:
-            current += piece
-    if current.strip() or not lines:
-        lines.append(current.rstrip())
-    return lines
+    """``text`` in lines at most ``most_pt`` wide (estimated), broken where it may break."""
+    return linebreaks.wrap(text, most_pt, width_pt)
 
 
 # -- tables -----------------------------------------------------------------------
@@ -236,7 +203,7 @@ class Column:
         """Each cell as its lines."""
         if self.wrap_pt is None:
             return [[cell] for cell in self.cells]
-        return [wrap(cell, self.wrap_pt) for cell in self.cells]
+        return [_balanced(cell, self.wrap_pt) for cell in self.cells]
 
     def body_pt(self) -> float:
         return max([width_pt(line) for cell in self.lines() for line in cell] or [0.0])
@@ -246,7 +213,7 @@ class Column:
         words allow, no wider than that needs unless the values are wider."""
         lines = []
         for part in self.title.split("\n"):
-            pieces = _pieces(part, TITLE_WORD_PT)
+            pieces = linebreaks.pieces(part, TITLE_WORD_PT, width_pt)
             halves = [max(width_pt("".join(pieces[:cut]).rstrip()),
                           width_pt("".join(pieces[cut:]).rstrip()))
                       for cut in range(1, len(pieces))]
@@ -278,10 +245,10 @@ def table_width_pt(columns: list, size: Size) -> float:
     return sum(c.width_pt() * size.scale + 2 * size.tabcolsep for c in columns)
 
 
-def _fewer(columns: list) -> list:
+def _fewer(columns: list, least_priority: int = 1) -> list:
     """The columns with one optional column fewer: the last of the highest
-    priority; None when none is left."""
-    optional = [c for c in columns if c.optional]
+    priority (at least ``least_priority``); None when none is left."""
+    optional = [c for c in columns if c.optional and c.priority >= least_priority]
     if not optional:
         return None
     top = max(c.priority for c in optional)
@@ -308,7 +275,8 @@ def layout(columns: list) -> Layout:
             size = SIZES[size_name]
             if table_width_pt(current, size) <= available - SAFETY_PT:
                 return Layout(float_name, size, _widened(current, size, available), left_out)
-        smaller = _narrower(current) or _fewer(current)
+        # the columns that matter least, then narrower names, then any optional column
+        smaller = _fewer(current, 2) or _narrower(current) or _fewer(current)
         if smaller is None:  # nothing left to narrow or leave out: as wide as it is
             return Layout("table*", SIZES["footnote"], current, left_out)
         current = smaller
@@ -406,12 +374,6 @@ def _present(value) -> bool:
         return True
 
 
-def metric_named(title: str, metric: str) -> str:
-    """The metric's name once: its title, with the key in brackets when the
-    title does not hold it."""
-    return title if metric in title else f"{title} ({metric})"
-
-
 def _signature_tt(signature: str) -> str:
     # a break after every '|' so that the caption can wrap the long line
     return r"\texttt{" + r"\allowbreak ".join(escape_tt(part) + "|" for part in
@@ -452,7 +414,7 @@ def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_me
     others = [m for m in dict.fromkeys(main_metrics) if m != metric and m in board.columns]
     # precision and recall go first when the page is too narrow (the F1 beside them stays)
     columns += [Column(m, [number(v) for v in board[m]], optional=m,
-                       priority=2 if re.search(r"(^|_)(precision|recall|p|r)$", m) else 1)
+                       priority=2 if is_precision_or_recall(m) else 1)
                 for m in others]
     notes = []
     if {"rank_low", "rank_high"} <= set(board.columns):
@@ -485,9 +447,10 @@ def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_me
 
 
 def significance_tex(rows: Optional[pd.DataFrame], runs: list, metric: str, metric_title: str,
-                     signature: str, label: str) -> str:
+                     signature: str, label: str, correction: str = "holm") -> str:
     """``significance.tex``: one row per pair tested (the headline metric's):
-    the runs, delta, the p-values, whether significant.  More than
+    the runs, delta (with its interval when significance.csv has one), the
+    p-values, whether significant (by the adjusted p of ``correction``).  More than
     SIGNIFICANCE_ROWS pairs: the pairs of rank neighbours, best first, up to
     that many (every pair is in significance.csv)."""
     named = metric_named(metric_title, metric)
@@ -519,32 +482,47 @@ def significance_tex(rows: Optional[pd.DataFrame], runs: list, metric: str, metr
             for d, lo, hi in zip(rows["delta"], rows["delta_ci95_low"], rows["delta_ci95_high"])]))
     else:
         columns.append(Column("\u0394", [number(d) for d in rows["delta"]]))
-    p_columns = [name for name in ("p_bootstrap", "p_randomization", "p_holm", "p_bh")
-                 if name in rows.columns]
-    # the randomization test decides; the bootstrap's p goes first when the page is too narrow
-    columns += [Column(name, [p_value(v) for v in rows[name]],
-                       optional=name if name in ("p_bootstrap", "p_randomization") else "",
-                       priority=2 if name == "p_bootstrap" else 1) for name in p_columns]
+    p_columns = [name for name in P_VALUES if name in rows.columns]
+    deciding = "p_bh" if correction == "bh" and "p_bh" in rows.columns else "p_holm"
+    # When the page is too narrow: the other correction's p first, then the
+    # bootstrap's p, then the randomization's (the deciding adjusted p stays).
+    priority = {"p_bootstrap": 2, "p_randomization": 1, "p_holm": 3, "p_bh": 3}
+    columns += [Column(P_TITLES[name], [p_value(v) for v in rows[name]],
+                       optional="" if name == deciding else name, priority=priority[name])
+                for name in p_columns]
     columns.append(Column("Sig.", ["yes" if bool(s) else "no"
-                                          for s in rows["significant"]], "l"))
-    adjusted = [name for name in p_columns if name in ("p_holm", "p_bh")]
-    sentences = [escape(f"Paired tests of {named} between runs A and B: \u0394 is A's score "
-                        f"minus B's; p-values of the paired bootstrap and of approximate "
-                        f"randomization" + (f", and {' and '.join(adjusted)} adjusted for the "
-                                            f"{tested} pairs tested" if adjusted else "")
-                        + "; Sig.: significant at the 0.05 level after that adjustment.")]
-    if shown_note:
-        sentences.append(escape(shown_note))
+                                   for s in rows["significant"]], "l"))
+    interval = " (with its 95\u2009% bootstrap interval)" if "delta_ci95_low" in rows.columns \
+        else ""
 
     def caption(left_out: list) -> str:
-        gone = [escape(f"Left out for width: {', '.join(left_out)} (in significance.csv).")] \
-            if left_out else []
-        return " ".join(sentences + gone) + " Signature: " + _signature_tt(signature) + "."
+        shown = [name for name in p_columns if name not in left_out]
+        parts = [f"Paired tests of {named} between runs A and B: \u0394 is A's score minus "
+                 f"B's{interval}"]
+        parts += [f"{P_TITLES[name]} ({name}): {P_VALUES[name].format(pairs=tested)}"
+                  for name in shown]
+        parts.append(f"Sig.: significant at the 0.05 level by {P_TITLES[deciding]}")
+        text = "; ".join(parts) + "."
+        if shown_note:
+            text += " " + shown_note
+        if left_out:
+            text += f" Left out for width: {', '.join(left_out)} (in significance.csv)."
+        return escape(text) + " Signature: " + _signature_tt(signature) + "."
 
     def continued(chunk: list) -> str:
         return escape(f"Paired tests of {named}, continued.")
 
     return render(columns, caption, label, continued)
+
+
+#: The p-value columns of significance.csv the table shows: their titles, and what each is.
+P_TITLES = {"p_bootstrap": "p boot", "p_randomization": "p rand", "p_holm": "p Holm",
+            "p_bh": "p BH"}
+P_VALUES = {"p_bootstrap": "paired bootstrap",
+            "p_randomization": "approximate randomization",
+            "p_holm": "randomization p adjusted by Holm's method for the {pairs} pairs tested",
+            "p_bh": "randomization p adjusted by Benjamini-Hochberg's method for the {pairs} "
+                    "pairs tested"}
 
 
 def label_for(kind: str, task: str, metric: str) -> str:
