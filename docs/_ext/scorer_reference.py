@@ -17,6 +17,9 @@ Directives (MyST: ```` ```{scorer-switches} scorer ```` and so on):
     ``fever``, ``scifact``).
 ``scorer-track-metrics``
     every metric a track can rank by (``-metric``), per task.
+``scorer-tasks``
+    every task of the registry (scorer/tasks/): what it scores, its files, its
+    policy keys with their defaults, its own switches.
 ``scorer-modules``
     every module of the package from its docstrings (autodoc), with a list
     of them first; ``:exclude:`` names modules documented elsewhere.
@@ -68,10 +71,11 @@ def competition_switches() -> list:
 
 
 def command_switches(command: str) -> set:
-    """The name of every switch ``command`` takes (without the dash)."""
+    """The name of every switch ``command`` takes (without the dash), its
+    GNU-style spellings (``--help``) included."""
     from scorer import switches
     aliases = {alias.lstrip("-") for alias in switches.ALIASES}
-    scorer_names = {row[0] for row in scorer_switches()} | aliases
+    scorer_names = set(switches.scorer_table()) | aliases
     if command == "scorer":
         return scorer_names
     if command == "track":
@@ -147,6 +151,16 @@ def track_metrics() -> list:
     task (and kind of run, where the metrics differ)."""
     from scorer import tasks
     return [entry for task in tasks.every() for entry in task.catalogues()]
+
+
+def task_records() -> list:
+    """(name, title, summary, files, [(key, default, help)], [switch names]) of
+    every task, in the registry's order."""
+    from scorer import tasks
+    return [(task.name, task.title, task.summary, task.files_help,
+             [(key.name, key.default, key.help) for key in task.policy_keys],
+             [switch.name for switch in task.switches])
+            for task in tasks.every()]
 
 
 def package_modules(exclude=()) -> list:
@@ -303,6 +317,29 @@ class TrackMetricsDirective(_Generated):
         return out
 
 
+def _default(value) -> str:
+    """A policy key's default as a policy file writes it."""
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+class TasksDirective(_Generated):
+    def lines(self):
+        out = []
+        for name, title, summary, files, keys, own in task_records():
+            out += [f".. rubric:: {title} (``task: {name}``)", "",
+                    f"Scores {summary}; files: {files}.", ""]
+            if keys:
+                out += list_table(["policy key", "default", "meaning"],
+                                  [[_literal(key), _literal(_default(default)), text]
+                                   for key, default, text in keys], [20, 30, 50])
+            if own:
+                out += ["Its own switches (refused for another task): "
+                        + ", ".join(f"``-{switch}``" for switch in own) + ".", ""]
+        return out
+
+
 class ModulesDirective(_Generated):
     option_spec = {"exclude": lambda text: text.split()}
 
@@ -329,4 +366,5 @@ def setup(app):
     app.add_directive("scorer-metrics", MetricsDirective)
     app.add_directive("scorer-track-metrics", TrackMetricsDirective)
     app.add_directive("scorer-modules", ModulesDirective)
+    app.add_directive("scorer-tasks", TasksDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
