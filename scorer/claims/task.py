@@ -169,7 +169,7 @@ class ClaimTask(TableTask):
                 PolicyKey("labels", "claim tasks: the labels the gold and predictions may use "
                                     "(list)", self.labels, list_value))
 
-    def validate_policy(self, policy, where, origin) -> None:
+    def validate_policy(self, policy, where, origin, source: str) -> None:
         check_labels(policy, where, self.labels)
 
     @property
