@@ -14,7 +14,8 @@ import numpy as np
 from scorer.track import statistics
 
 #: Approximate randomization trials when -trials is not given; the tail beyond
-#: what they resolve then comes from the normal approximation.
+#: what they resolve then comes from the exact sign test where the swap
+#: distribution is one, else from the normal approximation.
 DEFAULT_TRIALS = 10_000
 #: The smallest adjusted p the family must be able to reach: the level over ten.
 RESOLUTION_FACTOR = 10
@@ -27,7 +28,7 @@ class Settings:
     compare: str = "all"                 # "all", "adjacent"
     baseline: Optional[str] = None       # a run name: every run against it
     correction: str = statistics.HOLM
-    trials: Optional[int] = None         # None: DEFAULT_TRIALS and the normal tail
+    trials: Optional[int] = None         # None: DEFAULT_TRIALS and the tail rule
     seed: int = 0
     clusters: Optional[np.ndarray] = None  # each unit's cluster number, or None
 
@@ -47,8 +48,10 @@ class Comparisons:
     groups: dict = dataclasses.field(default_factory=dict)        # run -> group number
     rows: list = dataclasses.field(default_factory=list)          # significance rows
     warnings: list = dataclasses.field(default_factory=list)
-    #: pairs whose p_randomization came from the tail rule
+    #: pairs whose p_randomization came from the tail rule ...
     tail_pairs: int = 0
+    #: ... and how many of those were the exact sign test's
+    exact_tail_pairs: int = 0
 
 
 def pairs_for(names: list, settings: Settings) -> list:
@@ -86,11 +89,12 @@ def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
                                          settings.seed, settings.clusters)
     p_random = []
     for pair, count in zip(pairs, hits):
-        tail = None
+        tail, exact = None, False
         if settings.with_tail and count < statistics.TAIL_HITS:
-            tail = statistics.normal_tail_p(rule, if_empty, stacked, n, pair, settings.clusters)
+            tail, exact = statistics.tail_p(rule, if_empty, stacked, n, pair, settings.clusters)
             result.tail_pairs += 1
-        p_random.append(statistics.resolved_p(int(count), trials, tail))
+            result.exact_tail_pairs += exact
+        p_random.append(statistics.resolved_p(int(count), trials, tail, exact))
     p_holm = statistics.holm(p_random)
     p_bh = statistics.benjamini_hochberg(p_random)
     chosen = p_holm if settings.correction == statistics.HOLM else p_bh
@@ -130,7 +134,7 @@ def resolution_warnings(m: int, settings: Settings) -> list:
             f"p_randomization is below 1/{settings.trials + 1}, so no {settings.correction}-"
             f"adjusted p can be below {_short(floor)} (the level {level:g} needs at most "
             f"{_short(level / RESOLUTION_FACTOR)}); give -trials {needed} or more, or leave "
-            f"-trials out (10,000 trials and the normal tail beyond them)"]
+            f"-trials out (10,000 trials and the tail rule beyond them)"]
 
 
 def _short(value: float) -> str:
