@@ -283,6 +283,17 @@ def test_a_trials_count_too_small_for_the_family_warns_everywhere(tmp_path, caps
         assert "-trials 500 is too small" in (out / name).read_text(), name
     track = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=50, seed=1, trials=6000)
     assert track.warnings == []
+    # Benjamini-Hochberg divides by the number of small p-values: with many pairs at
+    # the smallest p, pairs are significant, and the warning says when they can be.
+    track = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=50, seed=1, trials=500,
+                               correction="bh")
+    # (the old warning said no bh-adjusted p could be below 28/501 = 0.0559)
+    assert min(track.significance.p_bh) < 0.01 and track.significance.significant.sum() >= 10
+    [warning] = track.warnings
+    assert "no bh-adjusted p can be below" not in warning
+    assert ("a bh-adjusted p can be below 0.005 (the level 0.05 over 10) only where at least "
+            "12 pairs are at or near that smallest p together, and below 0.05 only where at "
+            "least 2 are") in warning
 
 
 # -- calibration on exchangeable runs --------------------------------------------------

@@ -122,19 +122,40 @@ def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
 def resolution_warnings(m: int, settings: Settings) -> list:
     """A warning when the given -trials cannot resolve the family: its smallest
     p_randomization, 1 / (trials + 1), adjusted over ``m`` pairs stays above the
-    level over ten."""
+    level over ten.  Holm's adjusted p of that floor is ``m / (trials + 1)``;
+    Benjamini-Hochberg's is that for a pair that stands out alone, but smaller
+    where many pairs share the floor (it multiplies the i-th smallest p by m / i),
+    so its warning says how many must."""
     if settings.with_tail or m == 0:
         return []
     level = statistics.SIGNIFICANCE_LEVEL
-    floor = statistics.smallest_attainable_adjusted(m, 1 / (settings.trials + 1))
+    smallest = 1 / (settings.trials + 1)
+    floor = statistics.smallest_attainable_adjusted(m, smallest)
     if floor * RESOLUTION_FACTOR <= level:
         return []
     needed = math.ceil(RESOLUTION_FACTOR * m / level) - 1
+    resolution = level / RESOLUTION_FACTOR
+    if settings.correction == statistics.BH:
+        together = _pairs_needed(m, smallest, resolution)
+        at_level = _pairs_needed(m, smallest, level)
+        consequence = (f"and Benjamini-Hochberg multiplies the i-th smallest by {m}/i, so a "
+                       f"bh-adjusted p can be below {_short(resolution)} (the level {level:g} "
+                       f"over {RESOLUTION_FACTOR}) only where at least {together} pairs are at or "
+                       f"near that smallest p together")
+        if at_level > 1:
+            consequence += f", and below {level:g} only where at least {at_level} are"
+    else:
+        consequence = (f"so no {settings.correction}-adjusted p can be below {_short(floor)} "
+                       f"(the level {level:g} needs at most {_short(resolution)})")
     return [f"-trials {settings.trials} is too small for the {m} pairs compared: no "
-            f"p_randomization is below 1/{settings.trials + 1}, so no {settings.correction}-"
-            f"adjusted p can be below {_short(floor)} (the level {level:g} needs at most "
-            f"{_short(level / RESOLUTION_FACTOR)}); give -trials {needed} or more, or leave "
-            f"-trials out (10,000 trials and the tail rule beyond them)"]
+            f"p_randomization is below 1/{settings.trials + 1}, {consequence}; give -trials "
+            f"{needed} or more, or leave -trials out (10,000 trials and the tail rule beyond "
+            f"them)"]
+
+
+def _pairs_needed(m: int, smallest_p: float, level: float) -> int:
+    """The fewest pairs i at the smallest p with ``m p / i <= level`` (BH's step)."""
+    return max(1, math.ceil(m * smallest_p / level * (1 - 1e-12)))
 
 
 def _short(value: float) -> str:

@@ -325,7 +325,9 @@ def benjamini_hochberg(p_values) -> list:
 
 def smallest_attainable_adjusted(m: int, smallest_p: float) -> float:
     """The smallest adjusted p any pair of an ``m``-pair family can get when no
-    p-value is below ``smallest_p`` (Holm and Benjamini-Hochberg alike: ``m p``)."""
+    p-value is below ``smallest_p``, by Holm: ``m p``.  (Benjamini-Hochberg's is
+    that for a pair whose p is smaller than every other, but only ``p`` when every
+    pair has it: it multiplies the i-th smallest p by ``m / i``.)"""
     return min(1.0, m * smallest_p)
 
 
