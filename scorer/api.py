@@ -125,7 +125,7 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
 
 def score_request(request) -> ScoreResult:
     """Score a :class:`scorer.request.Request` (nothing is written), as
-    :func:`score` does."""
+    :func:`scorer.score` does."""
     from scorer import quickexit, scoring, tasks
     from scorer.problems import Problems
     # As if written at a prefix (the reports of a prefix, not of a stream).
