@@ -296,6 +296,22 @@ def test_a_trials_count_too_small_for_the_family_warns_everywhere(tmp_path, caps
             "least 2 are") in warning
 
 
+def test_how_the_p_values_were_made_is_said_wherever_they_are_shown(tmp_path):
+    """significance.md, track.params and the page say alike how many p-values
+    came from the trials and how many from the tail rule, and which rule."""
+    files = _fever_track(tmp_path, 60, [0.95, 0.9, 0.4, 0.3])
+    out = tmp_path / "track"
+    assert track_main(["-policy", FEVER_POLICY, "-bootstrap", "50", "-seed", "1", "-jobs", "1",
+                       "-output_dir", str(out)] + files) == 0
+    significance = pd.read_csv(out / "significance.csv")
+    tail = int((significance.p_randomization < 11 / 10001).sum())
+    note = (f"p_randomization: 10000 trials; {tail} of 6 p-values from the exact sign test "
+            f"(fewer than 10 trials reached the observed difference).")
+    assert 0 < tail < 6
+    for name in ("significance.md", "track.params", "index.html"):
+        assert note in (out / name).read_text(), name
+
+
 # -- calibration on exchangeable runs --------------------------------------------------
 
 def test_both_tests_are_calibrated_on_exchangeable_runs():

@@ -64,6 +64,10 @@ class TrackView:
     correction: str = "holm"
     #: what a reader must see (e.g. -trials too small for the family)
     warnings: tuple = ()
+    #: how the randomization p-values were made (the trials, and how many came
+    #: from the tail rule): what significance.md and track.params say under their
+    #: tables; empty without tests
+    randomization: str = ""
     #: the metrics the leaderboard table shows beside the headline (the others
     #: under "every metric"); None: every one
     main_metrics: Optional[tuple] = None

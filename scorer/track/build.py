@@ -419,6 +419,7 @@ def track_view(result: TrackResult):
                      per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
                      signature=result.signature, invocation=invocation,
                      correction=result.correction, warnings=tuple(result.warnings),
+                     randomization=result.randomization,
                      main_metrics=tuple(result.main_metrics),
                      unit=task.unit, units=task.units)
 
