@@ -161,7 +161,7 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     ``per_query`` DataFrames, ``exit_status``, ``warnings``): a run with errors
     is part of the track (its leaderboard ``status`` is not ``ok``, and
     ``exit_status`` is 255, the command line's), so this does not raise for it.
-    ``trials=None``: 10,000 trials and the normal tail beyond them; ``correction``
+    ``trials=None``: 10,000 trials and the tail rule beyond them; ``correction``
     "holm" or "bh"; ``baseline``: a run name; ``clusters``: a clusters file
     (docs/statistics.md)."""
     from scorer.track.build import TrackOptions, build, track_request
