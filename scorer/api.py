@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import os
 
+from scorer.limits import shorten
 from scorer.problems import ScorerError
 
 
@@ -104,9 +105,18 @@ class ScoreResult:
         return _samplescores_frame(text) if text is not None else None
 
 
+#: The largest -jobs and -trials the command line takes (nine digits).
+_LARGEST = 999_999_999
+
+
 def _whole_number(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ScorerError(f"{name} must be a whole number of at least 1, not {value!r}")
+        shown = "a huge negative number" if isinstance(value, int) and \
+            value.bit_length() > 200 else shorten(repr(value))
+        raise ScorerError(f"{name} must be a whole number of at least 1, not {shown}")
+    if value > _LARGEST:
+        # (as -trials 10000000000 is refused: the trials would run for days)
+        raise ScorerError(f"{name} must be at most {_LARGEST:,}")
     return value
 
 

@@ -98,9 +98,25 @@ def list_value(value, key, source: str, from_switch: bool = False) -> tuple:
             if isinstance(item, (list, tuple, dict)):
                 raise ScorerError(f"{source}: policy key '{name}' must be a list of names, "
                                   f"not of lists or mappings")
+            if item is None or isinstance(item, (bool, float)):
+                raise ScorerError(f"{source}, key '{name}': {_not_a_name(item)}")
         return tuple(str(item) for item in value)
     raise ScorerError(f"{source}: policy key '{name}' must be a list or a colon-separated "
                       f"string")
+
+
+def _not_a_name(item) -> str:
+    """Why a list item YAML read as a boolean, null or a fraction is not taken
+    as a name: its text would change (``yes`` to 'True', ``null`` to 'None',
+    ``1.50`` to '1.5'), and no file's name would then match it."""
+    if isinstance(item, bool):
+        read, quoted = (f"YAML reads an unquoted yes, no, true, false, on or off as a boolean "
+                        f"({str(item).lower()})"), "'yes'"
+    elif item is None:
+        read, quoted = "YAML reads an unquoted null, ~ or an empty item as nothing", "'null'"
+    else:
+        read, quoted = f"YAML reads it as the number {item!r}", "'1.50'"
+    return f"{read}, not as a name; put the name in quotes ({quoted})"
 
 
 def single_value(value, key, source: str, from_switch: bool = False):

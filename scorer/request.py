@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
+from scorer.limits import shorten
 from scorer.problems import ScorerError
 
 #: What a request's command line starts with, unless another program built it.
@@ -101,9 +102,7 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
     from scorer import switches as switch_table
     from scorer.policy import Policy, build_policy, load_policy_file
     table = switch_table.scorer_table()
-    if isinstance(files, (str, os.PathLike)):
-        files = [files]
-    files = tuple(os.fspath(f) if isinstance(f, os.PathLike) else str(f) for f in files)
+    files = input_paths(files)
     given_policy = policy if isinstance(policy, Policy) else None
     if policy is not None and given_policy is None and not isinstance(policy, (str, os.PathLike)):
         raise ScorerError(f"policy must be the path of a policy file (such as "
@@ -148,6 +147,31 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
     return request
 
 
+def input_paths(files) -> tuple:
+    """``files`` (a path, or a list of paths: text or ``os.PathLike``) as a
+    tuple of texts; anything else is refused, naming what was given (a
+    bytes path would become the text "b'run.jsonl'", its letters' numbers or
+    a list's text, each then a file not found, or worse, found)."""
+    if isinstance(files, (str, os.PathLike)):
+        files = [files]
+    elif isinstance(files, (bytes, bytearray)) or not hasattr(files, "__iter__") \
+            or isinstance(files, dict):
+        raise ScorerError(f"files must be a path or a list of paths (str or os.PathLike), "
+                          f"not {type(files).__name__}")
+    paths = []
+    for given in files:
+        path = os.fspath(given) if isinstance(given, os.PathLike) else given
+        if not isinstance(path, str):
+            raise ScorerError(f"files must be paths (str or os.PathLike), not "
+                              f"{type(path).__name__} ({shorten(repr(path))})"
+                              + ("; decode it with os.fsdecode()" if isinstance(path, bytes)
+                                 else ""))
+        if "\0" in path:
+            raise ScorerError(f"{shorten(repr(path))}: a file name cannot hold a NUL character")
+        paths.append(path)
+    return tuple(paths)
+
+
 def from_switches(given: dict, files: list, argv, cwd: str) -> Request:
     """The request of ``python -m scorer``'s switches (as
     :func:`scorer.switches.parse` returns them) and files."""
@@ -179,11 +203,11 @@ def _text(switch, value):
     if value is True:
         raise ScorerError(f"{name} takes a value ({_what(switch)}), not True")
     if isinstance(value, (list, tuple)) and all(_plain(v) for v in value):
-        return ":".join(_plain_text(v) for v in value)
+        return ":".join(_plain_text(v, name) for v in value)
     if not _plain(value):
         raise ScorerError(f"{name} must be a string, a whole number or a list of them "
                           f"({_what(switch)}), not {type(value).__name__}")
-    return _plain_text(value)
+    return _plain_text(value, name)
 
 
 def _plain(value) -> bool:
@@ -191,8 +215,18 @@ def _plain(value) -> bool:
     return isinstance(value, (str, int, os.PathLike)) and not isinstance(value, bool)
 
 
-def _plain_text(value) -> str:
-    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+def _plain_text(value, name: str) -> str:
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+        if not isinstance(value, str):
+            raise ScorerError(f"{name} must be a path as text, not {type(value).__name__} "
+                              f"({shorten(repr(value))})")
+        return value
+    if isinstance(value, int) and value.bit_length() > 200:
+        # (str() of an int of more than 4,300 digits is a ValueError; no switch
+        # takes a number of more than 60 digits)
+        raise ScorerError(f"{name}: a number of {value.bit_length():,} bits is too large")
+    return str(value)
 
 
 def _what(switch) -> str:

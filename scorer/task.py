@@ -296,6 +296,12 @@ def checked_runs(runs: list) -> list:
                               f"and {' '.join(run.files)} (run names must be unique)")
         if not run.name or run.name in (".", "..") or "/" in run.name or "\0" in run.name:
             raise ScorerError(f"{' '.join(run.files)}: '{run.name}' cannot name a run folder")
+        if any(ord(character) < 32 or ord(character) == 127 for character in run.name):
+            # A tab or a line break would split the rows of the tables (.md, .tex,
+            # .csv read by hand) and the lines of the picture.
+            raise ScorerError(f"{' '.join(map(repr, run.files))}: the run's name "
+                              f"{run.name!r} holds a tab, a line break or another control "
+                              f"character; rename the file")
         seen[run.name] = run
     return sorted(runs, key=lambda run: run.name)
 

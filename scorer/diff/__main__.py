@@ -72,7 +72,7 @@ def parse_switches(argv: list) -> tuple:
         raise ScorerError(f"expected two report sets A and B, got {len(files)}")
     top = options.get("top", str(DEFAULT_TOP))
     # (the length first: Python converts at most 4,300 digits)
-    if not top.isdigit() or len(top) > 9 or int(top) < 1:
+    if not (top.isascii() and top.isdigit()) or len(top) > 9 or int(top) < 1:
         raise ScorerError(f"-top needs a whole number of at least 1, not '{shorten(top)}'")
     options["top"] = int(top)
     prefix = options.get("output_file")

@@ -206,7 +206,7 @@ def select_queries(a: Side, b: Side, wanted: Optional[tuple]) -> Optional[frozen
     rows |= more_rows
     ids, unknown = [], []
     for part in wanted:
-        if ids and part.isdigit() and f"{ids[-1]}:{part}" in rows:
+        if ids and part.isdecimal() and f"{ids[-1]}:{part}" in rows:
             ids[-1] = f"{ids[-1]}:{part}"     # the row Q:1, split at its ':'
         elif part in queries or part in rows:
             ids.append(part)
@@ -498,7 +498,8 @@ def diff_claims(a: Side, b: Side, queries: Optional[frozenset] = None) -> Diff:
 
 
 def _claim_order(claim_id: str) -> tuple:
-    return (0, int(claim_id), "") if claim_id.isdigit() else (1, 0, claim_id)
+    # (isdecimal: the digits int() reads; isdigit() passes '²', which it refuses)
+    return (0, int(claim_id), "") if claim_id.isdecimal() else (1, 0, claim_id)
 
 
 def _claim_state(layout, claim) -> str:

@@ -337,7 +337,7 @@ class _ColdStartReader(_Reader):
             make = object.__new__
             for self.i in range(first, end):
                 cells = lines[self.i].split(" ")
-                if len(cells) != 5 or not cells[0].isdigit():
+                if len(cells) != 5 or not (cells[0].isascii() and cells[0].isdigit()):
                     raise self.fail(f"expected 'RANK NODEID CONFIDENCE MAPPED_EC V' in "
                                     f"{inside}, found '{_clip(self.lines[self.i])}'")
                 # (a frozen dataclass made without its __init__'s setattr per field)

@@ -269,7 +269,8 @@ def _per_query_family(view: TrackView):
 
 def _natural(text: str):
     """Query ids in natural order (CSSF17_ENG_2 before CSSF17_ENG_10)."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part)
+    # (isdecimal: the digits int() reads; isdigit() passes '²', which it refuses)
+    return [(0, int(part), "") if part.isdecimal() else (1, 0, part)
             for part in re.split(r"(\d+)", text)]
 
 

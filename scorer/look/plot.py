@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 
 import pandas as pd
 
@@ -60,12 +61,19 @@ PANEL_HOPS = ("0", "1", "ALL")  # left to right, top to bottom in a run's plot
 VARIANT_ORDER = ("SF", "LDCMAX", "LDCMEAN")
 
 
+#: A width as the command line takes it: decimal, ASCII digits.
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+
+
 def check_width(width_in) -> float:
     """A figure width in inches, as -figure_width takes it; ValueError saying
     why when it is not one."""
     try:
+        if isinstance(width_in, str) and not _DECIMAL.fullmatch(width_in.strip()):
+            # float() would also read '٣', '1_0', '7e0' and 'nan'
+            raise ValueError
         width = float(width_in)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"must be a width in inches such as {ONE_COLUMN_IN:g} (one column) "
                          f"or {TWO_COLUMN_IN:g} (two columns), not '{width_in}'") from None
     low, high = WIDTH_RANGE_IN

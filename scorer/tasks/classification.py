@@ -31,6 +31,7 @@ the bootstrap are the shared ones of ``scorer/claims/`` (``metrics``,
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from scorer.policy import list_value
 from scorer.problems import ScorerError
@@ -88,6 +89,14 @@ class Classification(TableTask):
             repeated = sorted({value for value in values if values.count(value) > 1})
             if repeated:
                 raise ScorerError(f"{where(key)}{', '.join(map(repr, repeated))} named twice")
+        alike: dict = {}
+        for label in labels:
+            earlier = alike.setdefault(unicodedata.normalize("NFC", label), label)
+            if earlier != label:
+                # Two labels that look the same in every report and table.
+                raise ScorerError(f"{where('labels')}{earlier!r} and {label!r} differ only in "
+                                  f"their Unicode normalization (NFC, NFD): they look alike "
+                                  f"but are two labels; write both alike")
         unknown = [label for label in policy.average_labels if label not in labels]
         if unknown:
             raise ScorerError(f"{where('average_labels')}{', '.join(map(repr, unknown))} "
@@ -243,17 +252,18 @@ def evaluate(policy, files: tuple):
     from scorer.claims.metrics import Evaluation, claim_columns, claim_keys, full_data
     gold_path, predictions_path = files
     labels = tuple(policy.labels)
-    gold = _checked_labels(read_items(gold_path, "gold"), gold_path, labels)
+    gold = read_items(gold_path, "gold", labels)
     if not gold:
         raise ScorerError(f"{gold_path}: no item; a gold file gives each item its label")
-    predictions = _checked_labels(read_items(predictions_path, "predictions"),
-                                  predictions_path, labels)
+    predictions = read_items(predictions_path, "predictions", labels)
     gold_line = {item_id: line for line, item_id, _label in gold}
     predicted = {}
     for line, item_id, label in predictions:
         if item_id not in gold_line:
+            near = (f" (the gold has {_shown(item_id.strip())}: white space around an id is "
+                    f"part of it)" if item_id.strip() in gold_line else "")
             raise ScorerError(f"{predictions_path} line {line}: id {_shown(item_id)} is not "
-                              f"an item of the gold ({gold_path})")
+                              f"an item of the gold ({gold_path}){near}")
         predicted[item_id] = (line, label)
     missing = [(line, item_id) for line, item_id, _label in gold if item_id not in predicted]
     if missing:
@@ -278,14 +288,21 @@ def evaluate(policy, files: tuple):
 
 # -- reading the files ---------------------------------------------------------------
 
-def read_items(path: str, role: str) -> list:
+def read_items(path: str, role: str, labels: tuple | None = None) -> list:
     """``(line, id, label)`` of every item of a gold or predictions file, in
-    file order; an id given twice, or a line that is not an item, is an
-    error naming the file and line."""
+    file order; an id given twice, a line that is not an item, or (given the
+    policy's ``labels``) a label not among them is an error naming the file
+    and line.  A UTF-8 byte-order mark at the start (as
+    spreadsheet programs and some Windows editors write) is not part of the
+    first line."""
     from scorer.textfile import read_text
     text = read_text(path)
+    bom = text.startswith(BOM)
     first = next((line for line in text.splitlines() if line.strip()), "")
-    items = _json_items(path) if first.lstrip().startswith("{") else _tsv_items(path, text)
+    tsv = not first.lstrip(BOM + " \t").startswith("{")
+    items = _tsv_items(path, text[1:] if bom else text) if tsv else _json_items(path, bom)
+    if labels is not None:
+        _check_labels(items, path, labels, tsv)
     seen: dict = {}
     for line, item_id, _label in items:
         earlier = seen.setdefault(item_id, line)
@@ -295,10 +312,14 @@ def read_items(path: str, role: str) -> list:
     return items
 
 
-def _json_items(path: str) -> list:
+#: The UTF-8 byte-order mark, as text.
+BOM = "\ufeff"
+
+
+def _json_items(path: str, bom: bool = False) -> list:
     from scorer.claims.jsonl import read_objects, type_name
     items = []
-    for line, item in read_objects(path):
+    for line, item in read_objects(path, skip_bom=bom):
         for key in ("id", "label"):
             if key not in item:
                 raise ScorerError(f"{path} line {line}: no '{key}'; an item is "
@@ -311,8 +332,8 @@ def _json_items(path: str) -> list:
             raise ScorerError(f"{path} line {line}: 'label' must be a string, not "
                               f"{type_name(label)}")
         item_id = item_id if isinstance(item_id, str) else str(item_id)
-        if not item_id:
-            raise ScorerError(f"{path} line {line}: an empty id")
+        if not item_id.strip():
+            raise ScorerError(f"{path} line {line}: an empty id ({_shown(item_id)})")
         if _CONTROL.search(item_id):
             raise ScorerError(f"{path} line {line}: id {_shown(item_id)} holds a tab, a line "
                               f"break or another control character")
@@ -324,26 +345,45 @@ def _tsv_items(path: str, text: str) -> list:
     items = []
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for number, line in enumerate(lines, 1):
-        if not line.strip() or (number == 1 and line == "id\tlabel"):
+        if not line.strip():
             continue
         cells = line.split("\t")
+        if number == 1 and [cell.strip().lower() for cell in cells] == ["id", "label"]:
+            continue                                   # the header
         if len(cells) != 2:
             raise ScorerError(f"{path} line {number}: {len(cells)} tab-separated column(s); "
                               f"an item is id<TAB>label (or a JSON line "
                               f'{{"id": ..., "label": ...}})')
-        if not cells[0]:
-            raise ScorerError(f"{path} line {number}: an empty id")
+        if not cells[0].strip():
+            raise ScorerError(f"{path} line {number}: an empty id ({_shown(cells[0])})")
         items.append((number, cells[0], cells[1]))
     return items
 
 
-def _checked_labels(items: list, path: str, labels: tuple) -> list:
+def _check_labels(items: list, path: str, labels: tuple, tsv: bool) -> None:
     known = set(labels)
     for line, _item_id, label in items:
         if label not in known:
             raise ScorerError(f"{path} line {line}: label {_shown(label)} is not one of the "
-                              f"policy's labels ({', '.join(map(repr, labels))})")
-    return items
+                              f"policy's labels ({', '.join(map(repr, labels))})"
+                              f"{_label_hint(label, labels, tsv and line == 1)}")
+
+
+def _label_hint(label: str, labels: tuple, first_tsv_line: bool) -> str:
+    """Why a label that is not the policy's may look as if it were one."""
+    for known in labels:
+        if unicodedata.normalize("NFC", label) == unicodedata.normalize("NFC", known):
+            return (f"; it differs from {known!r} only in its Unicode normalization (NFC, "
+                    f"NFD), so it looks the same but is not")
+    for known in labels:
+        if label.strip() == known:
+            return f"; it is {known!r} with white space around it"
+    for known in labels:
+        if label.casefold() == known.casefold():
+            return f"; labels differ by case: the policy has {known!r}"
+    if first_tsv_line:
+        return "; a header line, if this is one, is id<TAB>label"
+    return ""
 
 
 def _shown(text: str) -> str:

@@ -91,7 +91,7 @@ def options_from(given: dict) -> TrackOptions:
         text = given.get(name)
         if text is None:
             numbers[name] = default
-        elif not text.isdigit() or len(text) > 9 or int(text) < 1:
+        elif not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
             # (the length first: Python converts at most 4,300 digits)
             raise UsageError(f"-{name} must be a whole number of at least 1, not "
                              f"'{shorten(text)}'")

@@ -1,9 +1,12 @@
 """``-clusters FILE``: units that are not independent (several claims from one
 Wikipedia page, several queries about one entity) drawn and swapped together.
 
-The file has two columns per line, separated by white space: a unit id (a
-claim, an LDC query with ``-expand``, an SF query without) and its cluster
-id.  Empty lines and lines starting with ``#`` are skipped.
+The file has two columns per line, separated by a tab (or, on a line
+without one, by white space): a unit id (a claim, an item, an LDC query
+with ``-expand``, an SF query without) and its cluster id; tabs let an id
+hold a space.  Empty lines and lines
+starting with ``#`` are skipped; a UTF-8 byte-order mark at the start is
+not part of the first id.
 """
 from __future__ import annotations
 
@@ -27,11 +30,12 @@ class Clusters:
         for unit, cluster in self.cluster_of.items():
             if unit not in known:
                 raise ScorerError(f"-clusters {self.path} line {self.line_of[unit]}: unit "
-                                  f"'{unit}' is not in the gold (its units are the ones "
+                                  f"{_shown(unit)} is not in the gold (its units are the ones "
                                   f"resampled: claims, or queries)")
         missing = [unit for unit in units if unit not in self.cluster_of]
         if missing:
-            shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+            from scorer.limits import shorten
+            shown = ", ".join(map(shorten, missing[:5])) + (", ..." if len(missing) > 5 else "")
             raise ScorerError(f"-clusters {self.path}: {len(missing)} unit(s) of the gold have "
                               f"no cluster ({shown}); every unit needs a line")
 
@@ -60,25 +64,34 @@ def read_clusters(path: str) -> Clusters:
         text = read_text(path)
     except ScorerError as error:
         raise ScorerError(f"-clusters: {error}")
+    if text.startswith("\ufeff"):
+        text = text[1:]
     cluster_of, line_of = {}, {}
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"),
+                                  1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        cells = stripped.split()
+        cells = [cell.strip() for cell in stripped.split("\t")] if "\t" in stripped \
+            else stripped.split()
         if len(cells) != 2:
             raise ScorerError(f"-clusters {path} line {number}: expected two columns (unit id, "
                               f"cluster id), found {len(cells)}")
         unit, cluster = cells
         if unit in cluster_of:
             if cluster_of[unit] != cluster:
-                raise ScorerError(f"-clusters {path} line {number}: unit '{unit}' is in two "
-                                  f"clusters ('{cluster_of[unit]}' on line {line_of[unit]}, "
-                                  f"'{cluster}' here)")
-            raise ScorerError(f"-clusters {path} line {number}: unit '{unit}' is listed twice "
-                              f"(first on line {line_of[unit]})")
+                raise ScorerError(f"-clusters {path} line {number}: unit {_shown(unit)} is in "
+                                  f"two clusters ({_shown(cluster_of[unit])} on line "
+                                  f"{line_of[unit]}, {_shown(cluster)} here)")
+            raise ScorerError(f"-clusters {path} line {number}: unit {_shown(unit)} is listed "
+                              f"twice (first on line {line_of[unit]})")
         cluster_of[unit] = cluster
         line_of[unit] = number
     if not cluster_of:
         raise ScorerError(f"-clusters {path}: no line 'UNIT_ID CLUSTER_ID'")
     return Clusters(path, cluster_of, line_of)
+
+
+def _shown(text: str) -> str:
+    from scorer.limits import shorten
+    return repr(shorten(text))

@@ -116,8 +116,19 @@ def markdown_text(frame: pd.DataFrame, note: str = "") -> str:
             # tabulate leaves only None empty: NaN would read 'nan', pandas' NA '<NA>'
             shown[column] = pd.Series([None if pd.isna(value) else value
                                        for value in shown[column]], dtype=object)
+        if not pd.api.types.is_numeric_dtype(shown[column]):
+            shown[column] = pd.Series([_markdown_cell(value) for value in shown[column]],
+                                      dtype=object, index=shown.index)
     text = shown.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
     return text + (f"\n{note}\n" if note else "")
+
+
+def _markdown_cell(value):
+    """A text cell with its '|' escaped (a run named 'a|b' would split its row
+    into two cells); a backslash before it is escaped too."""
+    if isinstance(value, str) and "|" in value:
+        return value.replace("\\", "\\\\").replace("|", "\\|")
+    return value
 
 
 def _p_text(value) -> str:
