@@ -191,9 +191,14 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     if isinstance(figure_width, bool) or not isinstance(figure_width, (int, float)):
         raise ScorerError(f"figure_width must be a number of inches, not "
                           f"{type(figure_width).__name__}")
+    from scorer.look.plot import check_width
+    try:
+        figure_width = check_width(figure_width)
+    except ValueError as error:          # (10**400 has no float)
+        raise ScorerError(f"-figure_width {error}") from None
     options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,
                            trials=trials, correction=correction, baseline=baseline,
-                           clusters=clusters, figure_width=float(figure_width))
+                           clusters=clusters, figure_width=figure_width)
     request = track_request(files, policy, **switches)
     return build(request, options)
 

@@ -19,6 +19,8 @@ DEMO = ROOT / "fixtures" / "coldstart" / "demo" / "input"
 FEVER_INLINE = ROOT / "fixtures" / "fever" / "inline" / "predictions.jsonl"
 FEVER_BLIND = ROOT / "fixtures" / "fever" / "blind"
 SCIFACT = ROOT / "fixtures" / "scifact" / "basic"
+CLASSIFICATION = ROOT / "fixtures" / "classification" / "semeval" / "input"
+CLASSIFICATION_POLICY = ["-policy", str(ROOT / "configs" / "classification.yaml")]
 
 HUGE_DIGITS = "9" * 5000
 DEEP = 1200
@@ -38,6 +40,9 @@ class Case:
     line: Optional[int] = None
     #: text the output (error log, stdout, stderr) must hold
     expect: Optional[str] = None
+    #: True: the run must score (exit 0); False: it must be refused (exit 255);
+    #: None: either, as long as it is done right
+    scored: Optional[bool] = None
 
 
 def _read(path: Path) -> bytes:
@@ -548,5 +553,398 @@ def claim_cases() -> list:
     return cases
 
 
+def classification_files() -> dict:
+    """The gold (JSON lines) and the predictions, as id<TAB>label lines with a
+    header (the fixture) and as JSON lines; and the gold as id<TAB>label lines."""
+    gold = _read(CLASSIFICATION / "gold.jsonl")
+    tsv = _read(CLASSIFICATION / "predictions.tsv")
+    rows = [line.split(b"\t") for line in tsv.splitlines()[1:]]
+    as_json = _dump({"id": item.decode(), "label": label.decode()} for item, label in rows)
+    gold_tsv = b"".join(f"{o['id']}\t{o['label']}\n".encode() for o in _json_lines(
+        CLASSIFICATION / "gold.jsonl"))
+    return {"gold.jsonl": gold, "predictions.tsv": tsv, "predictions.jsonl": as_json,
+            "gold.tsv": gold_tsv}
+
+
+def _classification_argv(predictions: str = "predictions.tsv", gold: str = "gold.jsonl",
+                         policy=None) -> list:
+    return (["-policy", policy] if policy else list(CLASSIFICATION_POLICY)) + [gold, predictions]
+
+
+#: Policies of the classification cases: (label, text, scored, expected text)
+CLASSIFICATION_POLICIES = [
+    ("yes-no", "task: classification\nlabels: [yes, no, maybe]\n", False,
+     "YAML reads an unquoted yes, no, true, false, on or off as a boolean (true)"),
+    ("on-off-block", "task: classification\nlabels:\n  - on\n  - off\n", False,
+     "as a boolean (true), not as a name; put the name in quotes ('yes')"),
+    ("null-label", "task: classification\nlabels: [positive, negative, neutral, null]\n", False,
+     "YAML reads an unquoted null, ~ or an empty item as nothing"),
+    ("tilde-label", "task: classification\nlabels: [positive, negative, neutral, ~]\n", False,
+     "as nothing"),
+    ("empty-item", "task: classification\nlabels:\n  - positive\n  -\n", False, "as nothing"),
+    ("fraction-label", "task: classification\nlabels: [positive, negative, neutral, 1.50]\n",
+     False, "YAML reads it as the number 1.5"),
+    ("quoted-yes", "task: classification\nlabels: [positive, negative, neutral, 'yes']\n", True,
+     None),
+    ("whole-number-labels", "task: classification\nlabels: [positive, negative, neutral, 1, 2]\n",
+     True, None),
+    ("labels-scalar", "task: classification\nlabels: positive\n", False,
+     "label 'negative' is not one of the policy's labels ('positive')"),
+    ("labels-colon-string", "task: classification\nlabels: positive:negative:neutral\n", True,
+     None),
+    ("labels-mapping", "task: classification\nlabels: {a: 1}\n", False,
+     "policy key 'labels' must be a list"),
+    ("labels-empty", "task: classification\nlabels: []\n", False, "no label is given"),
+    ("no-labels", "task: classification\n", False, "no label is given"),
+    ("labels-twice", "task: classification\nlabels: [positive, negative, neutral, positive]\n",
+     False, "'positive' named twice"),
+    ("labels-blank", "task: classification\nlabels: [positive, negative, neutral, ' ']\n", False,
+     "an empty label"),
+    ("labels-tab", "task: classification\nlabels: [positive, negative, neutral, \"a\\tb\"]\n",
+     False, "holds a tab, a line break or another control character"),
+    ("labels-differ-by-case", "task: classification\nlabels: [positive, Positive, negative, "
+     "neutral]\n", True, None),
+    ("labels-nfc-nfd", "task: classification\nlabels: [positive, negative, neutral, "
+     "\"caf\u00e9\", \"cafe\u0301\"]\n", False, "differ only in their Unicode normalization"),
+    ("labels-same-metric-name", "task: classification\nlabels: [positive, negative, neutral, "
+     "'a b', 'a/b']\n", False, "give their metrics one name"),
+    ("label-255-bytes", "task: classification\nlabels: [positive, negative, neutral, "
+     + "x" * 255 + "]\n", True, None),
+    ("label-latex-html", "task: classification\nlabels: [positive, negative, neutral, "
+     "'\\\\textbf{x}%$&#_^~<script>']\n", True, None),
+    ("labels-10000", "task: classification\nlabels: [positive, negative, neutral, "
+     + ", ".join(f"l{i}" for i in range(9990)) + "]\n", True, None),
+    ("labels-100000", "task: classification\nlabels: [positive, negative, neutral, "
+     + ", ".join(f"l{i}" for i in range(99997)) + "]\n", False,
+     "the policy expands to more than 10,000 values"),
+    ("average-unknown", "task: classification\nlabels: [positive, negative, neutral]\n"
+     "average_labels: [Positive]\n", False, "'Positive' is not among the labels"),
+    ("average-empty", "task: classification\nlabels: [positive, negative, neutral]\n"
+     "average_labels: []\n", True, None),
+    ("average-yes", "task: classification\nlabels: [positive, negative, neutral]\n"
+     "average_labels: [yes]\n", False, "key 'average_labels': YAML reads an unquoted yes"),
+    ("max-evidence", "task: classification\nlabels: [positive, negative, neutral]\n"
+     "max_evidence: 3\n", False, "max_evidence do not apply to the task classification"),
+    ("task-upper", "task: CLASSIFICATION\nlabels: [positive, negative, neutral]\n", True, None),
+]
+
+
+def classification_cases() -> list:
+    """The classification task's files damaged as participants' files are,
+    and as a hostile one's are."""
+    cases = []
+    base = classification_files()
+    predictions_of = {"gold.jsonl": "predictions.tsv", "predictions.tsv": "predictions.tsv",
+                      "predictions.jsonl": "predictions.jsonl", "gold.tsv": "predictions.jsonl"}
+    # Whole files damaged: line ends, encodings, sizes, and for JSON lines the structure.
+    for name in ("gold.jsonl", "predictions.tsv", "predictions.jsonl", "gold.tsv"):
+        gold = name if name.startswith("gold") else "gold.jsonl"
+        argv = _classification_argv(predictions_of[name], gold)
+        damaged = _file_mutations(base[name])
+        if name.endswith(".jsonl"):
+            damaged += _json_structure_mutations(base[name])
+        for label, data in damaged:
+            files = dict(base)
+            files[name] = data
+            cases.append(Case(f"classification-{name}-file-{label}", files, list(argv), name))
+    # Each key of a JSON line given a value of every kind (line 2 at fault, but where
+    # the value is a good id: then the gold and predictions no longer pair).
+    for name, objects in (("gold.jsonl", _json_lines(CLASSIFICATION / "gold.jsonl")),
+                          ("predictions.jsonl", [json.loads(line) for line in
+                                                 base["predictions.jsonl"].splitlines()])):
+        for key in ("id", "label"):
+            for label in JSON_VALUES:
+                files = dict(base)
+                files[name] = _mutated_objects(objects, 1, key, label)
+                good_id = key == "id" and label in ("string", "number")
+                cases.append(Case(f"classification-{name}-{key}-{label}", files,
+                                  _classification_argv("predictions.jsonl"), name,
+                                  None if good_id else 2))
+    gold, tsv, jsonl = base["gold.jsonl"], base["predictions.tsv"], base["predictions.jsonl"]
+    # What participants' files hold: (label, file, its bytes, predictions file, line at
+    # fault or None, expected text or None; a case expecting no text and no line scores).
+    participant = [
+        ("bom-gold", "gold.jsonl", b"\xef\xbb\xbf" + gold, "predictions.tsv", None, None),
+        ("bom-tsv", "predictions.tsv", b"\xef\xbb\xbf" + tsv, "predictions.tsv", None, None),
+        ("bom-json", "predictions.jsonl", b"\xef\xbb\xbf" + jsonl, "predictions.jsonl", None,
+         None),
+        ("bom-crlf-tsv", "predictions.tsv", b"\xef\xbb\xbf" + tsv.replace(b"\n", b"\r\n"),
+         "predictions.tsv", None, None),
+        ("bom-twice", "predictions.tsv", b"\xef\xbb\xbf\xef\xbb\xbf" + tsv, "predictions.tsv",
+         1, "line 1: a byte-order mark (U+FEFF, invisible) inside the line"),
+        ("header-capitals", "predictions.tsv", tsv.replace(b"id\tlabel", b"ID\tLabel"),
+         "predictions.tsv", None, None),
+        ("header-other", "predictions.tsv", tsv.replace(b"id\tlabel", b"tweet_id\tsentiment"),
+         "predictions.tsv", 1, "a header line, if this is one, is id<TAB>label"),
+        ("header-in-gold-tsv", "gold.tsv", b"id\tlabel\n" + base["gold.tsv"], "predictions.tsv",
+         None, None),
+        ("header-twice", "predictions.tsv", b"id\tlabel\n" + tsv, "predictions.tsv", 2,
+         "label 'label' is not one of the policy's labels"),
+        ("crlf-json", "predictions.jsonl", jsonl.replace(b"\n", b"\r\n"), "predictions.jsonl",
+         None, None),
+        ("cr-json", "predictions.jsonl", jsonl.replace(b"\n", b"\r"), "predictions.jsonl", None,
+         None),
+        ("blank-lines-json", "predictions.jsonl", b"\n" + jsonl.replace(b"\n", b"\n\n") + b"\n\n",
+         "predictions.jsonl", None, None),
+        ("white-space-lines-json", "predictions.jsonl", jsonl.replace(b"\n", b"\n \t\n"),
+         "predictions.jsonl", None, None),
+        ("blank-lines-tsv", "predictions.tsv", tsv.replace(b"\n", b"\n\n"), "predictions.tsv",
+         None, None),
+        ("no-final-newline-json", "predictions.jsonl", jsonl.rstrip(b"\n"), "predictions.jsonl",
+         None, None),
+        ("indented-json", "predictions.jsonl", jsonl.replace(b"{", b"  {"), "predictions.jsonl",
+         None, None),
+        ("spaces-not-tabs", "predictions.tsv", tsv.replace(b"\t", b" "), "predictions.tsv", 1,
+         "1 tab-separated column(s); an item is id<TAB>label"),
+        ("score-column", "predictions.tsv", tsv.replace(b"\tneutral\n", b"\tneutral\t0.91\n"),
+         "predictions.tsv", 2, "3 tab-separated column(s)"),
+        ("trailing-tab", "predictions.tsv", tsv.replace(b"\n", b"\t\n"), "predictions.tsv", 1,
+         "3 tab-separated column(s)"),
+        ("id-trailing-space", "predictions.tsv", tsv.replace(b"t12\t", b"t12 \t"),
+         "predictions.tsv", 2, "(the gold has 't12': white space around an id is part of it)"),
+        ("label-trailing-space", "predictions.tsv", tsv.replace(b"\tneutral\n", b"\tneutral \n"),
+         "predictions.tsv", 2, "it is 'neutral' with white space around it"),
+        ("label-case", "predictions.tsv", tsv.replace(b"\tneutral\n", b"\tNeutral\n"),
+         "predictions.tsv", 2, "labels differ by case: the policy has 'neutral'"),
+        ("label-nfd", "predictions.tsv", tsv.replace(b"\tneutral\n", "\tneutral\u0301\n".encode()),
+         "predictions.tsv", 2, "only in its Unicode normalization (NFC, NFD)"),
+        ("id-blank-json", "gold.jsonl", gold.replace(b'"t01"', b'" "'), "predictions.tsv", 1,
+         "an empty id (' ')"),
+        ("id-blank-tsv", "predictions.tsv", tsv.replace(b"t12\t", b"  \t"), "predictions.tsv", 2,
+         "an empty id ('  ')"),
+        ("id-tab-json", "gold.jsonl", gold.replace(b'"t01"', b'"t\\t01"'), "predictions.tsv", 1,
+         "holds a tab, a line break or another control character"),
+        ("id-newline-json", "gold.jsonl", gold.replace(b'"t01"', b'"t\\n01"'), "predictions.tsv",
+         1, "holds a tab"),
+        ("id-nul-json", "gold.jsonl", gold.replace(b'"t01"', b'"t\\u000001"'), "predictions.tsv",
+         1, "holds a tab"),
+        ("id-nul-tsv", "predictions.tsv", tsv.replace(b"t12\t", b"t1\x002\t"), "predictions.tsv",
+         2, "is not an item of the gold"),
+        ("id-with-space", "gold.jsonl", gold.replace(b'"t01"', b'"t 01"'), "predictions.tsv",
+         None, "predictions.tsv line 3: id 't01' is not an item of the gold"),
+        ("id-float", "gold.jsonl", gold.replace(b'"t01"', b"1.0"), "predictions.tsv", 1,
+         "'id' must be a string or a whole number, not a number"),
+        ("id-nan", "gold.jsonl", gold.replace(b'"t01"', b"NaN"), "predictions.tsv", 1,
+         "'id' must be a string or a whole number, not a number"),
+        ("id-infinity", "gold.jsonl", gold.replace(b'"t01"', b"-Infinity"), "predictions.tsv", 1,
+         "not a number"),
+        ("id-1e400", "gold.jsonl", gold.replace(b'"t01"', b"1e400"), "predictions.tsv", 1,
+         "not a number"),
+        ("id-true", "gold.jsonl", gold.replace(b'"t01"', b"true"), "predictions.tsv", 1,
+         "not a boolean"),
+        ("id-5000-digits", "gold.jsonl", gold.replace(b'"t01"', HUGE_DIGITS.encode()),
+         "predictions.tsv", 1, "a number too long to read"),
+        ("label-nan", "gold.jsonl", gold.replace(b'"positive"', b"NaN", 1), "predictions.tsv", 1,
+         "'label' must be a string, not a number"),
+        ("label-number", "gold.jsonl", gold.replace(b'"positive"', b"1", 1), "predictions.tsv", 1,
+         "'label' must be a string, not a number"),
+        ("no-label-key", "gold.jsonl", gold.replace(b', "label": "positive"', b"", 1),
+         "predictions.tsv", 1, "no 'label'"),
+        ("key-case", "gold.jsonl", gold.replace(b'"label"', b'"Label"', 1), "predictions.tsv", 1,
+         "no 'label'"),
+        ("label-key-twice", "gold.jsonl", gold.replace(b'"label": "positive"}',
+                                                       b'"label": "negative", '
+                                                       b'"label": "positive"}', 1),
+         "predictions.tsv", None, None),
+        ("id-key-twice", "gold.jsonl", gold.replace(b'{"id": "t01"', b'{"id": "x", "id": "t01"',
+                                                    1), "predictions.tsv", None, None),
+        ("extra-keys", "gold.jsonl", gold.replace(b"}", b', "text": "a tweet", "score": NaN}'),
+         "predictions.tsv", None, None),
+        ("id-given-twice", "predictions.tsv", tsv + b"t01\tpositive\n", "predictions.tsv", 14,
+         "id 't01' is on line 3 too"),
+        ("id-1-and-quoted-1", "gold.jsonl", b'{"id": 1, "label": "positive"}\n'
+                                            b'{"id": "1", "label": "negative"}\n',
+         "predictions.tsv", 2, "id '1' is on line 1 too"),
+        ("unknown-id", "predictions.tsv", tsv.replace(b"t12\t", b"t13\t"), "predictions.tsv", 2,
+         "id 't13' is not an item of the gold (gold.jsonl)"),
+        ("missing-item", "predictions.tsv", tsv.replace(b"t12\tneutral\n", b""),
+         "predictions.tsv", None, "no prediction for id 't12' (gold.jsonl line 12)"),
+        ("utf16-tsv", "predictions.tsv", tsv.decode().encode("utf-16"), "predictions.tsv", None,
+         "the file is UTF-16 text; save it as UTF-8"),
+        ("utf16le-json", "predictions.jsonl", b"\xff\xfe" + jsonl.decode().encode("utf-16-le"),
+         "predictions.jsonl", None, "UTF-16"),
+        ("latin1", "predictions.tsv", tsv.replace(b"t12\t", b"t\xe912\t"), "predictions.tsv", 2,
+         "not valid UTF-8 (byte 0xe9)"),
+        ("json-after-tsv", "predictions.tsv", tsv + b'{"id": "t13", "label": "positive"}\n',
+         "predictions.tsv", 14, "1 tab-separated column(s)"),
+        ("tsv-after-json", "gold.jsonl", gold + b"t13\tpositive\n", "predictions.tsv", 13,
+         "not valid JSON"),
+        ("json-array-file", "gold.jsonl", b"[" + gold.replace(b"}\n", b"},").rstrip(b",")
+         + b"]\n", "predictions.tsv", 1, None),
+        ("id-1mb", "gold.jsonl", gold.replace(b'"t01"', b'"' + b"x" * 1_000_000 + b'"'),
+         "predictions.tsv", None, "predictions.tsv line 3: id 't01' is not an item of the gold"),
+        ("label-1mb", "predictions.tsv", tsv.replace(b"\tneutral\n", b"\t" + b"n" * 1_000_000
+                                                     + b"\n", 1), "predictions.tsv", 2,
+         "(1,000,000 characters)"),
+        ("line-10mb-json", "predictions.jsonl", jsonl.replace(b'"}', b'", "pad": "'
+                                                              + b"p" * 10_000_000 + b'"}', 1),
+         "predictions.jsonl", None, None),
+    ]
+    for label, name, data, predictions, line, expect in participant:
+        files = dict(base)
+        files[name] = data
+        gold_file = name if name.startswith("gold") else "gold.jsonl"
+        cases.append(Case(f"classification-{label}", files,
+                          _classification_argv(predictions, gold_file), name, line, expect,
+                          scored=line is None and expect is None))
+    # Ids with spaces and of a million characters, in both files: a result.
+    for label, item in (("id-with-space-both", b"t 01"), ("id-1mb-both", b"x" * 1_000_000)):
+        files = dict(base)
+        files["gold.jsonl"] = gold.replace(b'"t01"', b'"' + item + b'"')
+        files["predictions.tsv"] = tsv.replace(b"\nt01\t", b"\n" + item + b"\t")
+        cases.append(Case(f"classification-{label}", files, _classification_argv(), None,
+                          scored=True))
+    # Numeric ids in one file, their text in the other: the same ids.
+    numbered = _dump({"id": int(o["id"][1:]), "label": o["label"]}
+                     for o in _json_lines(CLASSIFICATION / "gold.jsonl"))
+    files = dict(base)
+    files["gold.jsonl"] = numbered
+    files["predictions.tsv"] = tsv.replace(b"\nt0", b"\n").replace(b"\nt1", b"\n1")
+    cases.append(Case("classification-numeric-and-text-ids", files, _classification_argv(),
+                      "gold.jsonl", scored=True))
+    files = dict(files)
+    files["predictions.tsv"] = tsv.replace(b"\nt", b"\n")   # 01 is not 1
+    cases.append(Case("classification-leading-zero-ids", files, _classification_argv(),
+                      "predictions.tsv", 3, "id '01' is not an item of the gold", False))
+    # 100,000 items: a result.
+    many = 100_000
+    files = dict(base)
+    files["gold.jsonl"] = b"".join(b'{"id": %d, "label": "%s"}\n' % (i, (b"positive", b"negative",
+                                                                      b"neutral")[i % 3])
+                                   for i in range(many))
+    files["predictions.tsv"] = b"".join(b"%d\t%s\n" % (i, (b"positive", b"negative",
+                                                          b"neutral")[i % 5 % 3])
+                                        for i in range(many))
+    cases.append(Case("classification-100000-items", files, _classification_argv(), None,
+                      scored=True))
+    # Files that are not files, and files in the wrong places.
+    for label, argv, at_fault, expect in (
+            ("predictions-as-gold", _classification_argv("gold.jsonl", "predictions.tsv"), None,
+             None),
+            ("gold-twice", _classification_argv("gold.jsonl"), "gold.jsonl", "given twice"),
+            ("gold-only", CLASSIFICATION_POLICY + ["gold.jsonl"], None,
+             "classification needs two files, the gold then the predictions; 1 given"),
+            ("three-files", CLASSIFICATION_POLICY + ["gold.jsonl", "predictions.tsv",
+                                                     "predictions.jsonl"], None,
+             "3 given"),
+            ("folder-as-predictions", _classification_argv("."), ".", "Is a directory"),
+            ("folder-as-gold", _classification_argv(gold="."), ".", "Is a directory"),
+            ("dev-null-predictions", _classification_argv("/dev/null"), "/dev/null",
+             "/dev/null: no prediction for id 't01'"),
+            ("dev-null-gold", _classification_argv(gold="/dev/null"), "/dev/null",
+             "/dev/null: no item"),
+            ("missing-predictions", _classification_argv("nothere.tsv"), "nothere.tsv",
+             "No such file"),
+            ("no-policy", ["gold.jsonl", "predictions.tsv"], "gold.jsonl",
+             "the task is Cold Start because no -policy chose another"),
+            ("switch-max-evidence", CLASSIFICATION_POLICY + ["-max_evidence", "3", "gold.jsonl",
+                                                             "predictions.tsv"], None,
+             "-max_evidence does not apply to the task classification"),
+            ("switch-expand", CLASSIFICATION_POLICY + ["-expand", "CSSF17", "gold.jsonl",
+                                                       "predictions.tsv"], None,
+             "does not apply to the task classification"),
+            ("switch-labels", CLASSIFICATION_POLICY + ["-labels", "a:b", "gold.jsonl",
+                                                       "predictions.tsv"], None,
+             "Unknown switch: -labels"),
+            ("bootstrap", CLASSIFICATION_POLICY + ["-bootstrap", "50", "-seed", "3",
+                                                   "gold.jsonl", "predictions.tsv"], None, None),
+            ("samples-of-fever", CLASSIFICATION_POLICY + ["-samples", "boot.txt", "gold.jsonl",
+                                                          "predictions.tsv"], "boot.txt",
+             "is not an item of the gold"),
+            ("samples-empty", CLASSIFICATION_POLICY + ["-samples", "empty.txt", "gold.jsonl",
+                                                       "predictions.tsv"], "empty.txt", None),
+            ("file-name-looks-like-a-switch", _classification_argv("./-bootstrap"), None,
+             None)):
+        files = dict(base)
+        files["boot.txt"] = b"1 137 2 137\n"
+        files["empty.txt"] = b""
+        files["-bootstrap"] = tsv
+        scored = label in ("predictions-as-gold", "bootstrap", "file-name-looks-like-a-switch")
+        cases.append(Case(f"classification-{label}", files, argv, at_fault, expect=expect,
+                          scored=scored))
+    for label, text, scored, expect in CLASSIFICATION_POLICIES:
+        files = dict(base)
+        files["policy.yaml"] = text.encode("utf-8")
+        if label == "whole-number-labels":
+            files["predictions.tsv"] = tsv.replace(b"t12\tneutral", b"t12\t1")
+        if label == "quoted-yes":
+            files["predictions.tsv"] = tsv.replace(b"t12\tneutral", b"t12\tyes")
+        cases.append(Case(f"classification-policy-{label}", files,
+                          _classification_argv(policy="policy.yaml"),
+                          None if scored else ("policy.yaml", "gold.jsonl"), expect=expect,
+                          scored=scored))
+    return cases
+
+
+#: A JSON line's text damaged where msgspec (typed, skipping unknown keys) and
+#: the standard library could read it apart: (label, old, new) replacements of
+#: the line's text, ``{ID}`` standing for its id's text.
+JSON_LINE_MUTATIONS = [
+    ("id-twice", b'{"id": {ID}', b'{"id": 999, "id": {ID}'),
+    ("id-twice-string-first", b'{"id": {ID}', b'{"id": "x", "id": {ID}'),
+    ("id-twice-string-last", b'{"id": {ID}', b'{"id": {ID}, "id": "x"'),
+    ("id-as-string", b'{"id": {ID}', b'{"id": "{ID}"'),
+    ("id-fraction", b'{"id": {ID}', b'{"id": {ID}.0'),
+    ("id-exponent", b'{"id": {ID}', b'{"id": {ID}e0'),
+    ("id-negative-zero", b'{"id": {ID}', b'{"id": -0'),
+    ("id-beyond-int64", b'{"id": {ID}', b'{"id": 18446744073709551616'),
+    ("id-nan", b'{"id": {ID}', b'{"id": NaN'),
+    ("id-1e400", b'{"id": {ID}', b'{"id": 1e400'),
+    ("id-escaped-key", b'{"id": {ID}', b'{"\\u0069d": {ID}'),
+    ("id-key-case", b'{"id": {ID}', b'{"ID": {ID}'),
+    ("extra-nan", b'{"id": {ID}', b'{"x": NaN, "id": {ID}'),
+    ("extra-infinity", b'{"id": {ID}', b'{"x": -Infinity, "id": {ID}'),
+    ("extra-1e400", b'{"id": {ID}', b'{"x": 1e400, "id": {ID}'),
+    ("extra-4400-digits", b'{"id": {ID}', b'{"x": 1' + b"0" * 4400 + b', "id": {ID}'),
+    ("extra-long-string", b'{"id": {ID}', b'{"x": "' + b"y" * 5000 + b'", "id": {ID}'),
+    ("extra-lone-surrogate", b'{"id": {ID}', b'{"x": "\\ud800", "id": {ID}'),
+    ("extra-surrogate-pair", b'{"id": {ID}', b'{"x": "\\ud83d\\ude00", "id": {ID}'),
+    ("extra-bad-escape", b'{"id": {ID}', b'{"x": "\\q", "id": {ID}'),
+    ("extra-control-character", b'{"id": {ID}', b'{"x": "a\x01b", "id": {ID}'),
+    ("extra-nul-escape", b'{"id": {ID}', b'{"x": "\\u0000", "id": {ID}'),
+    ("extra-65-deep", b'{"id": {ID}', b'{"x": ' + b"[" * 65 + b"]" * 65 + b', "id": {ID}'),
+    ("extra-trailing-comma", b'{"id": {ID}', b'{"x": [1,], "id": {ID}'),
+    ("extra-invalid-utf8", b'{"id": {ID}', b'{"x": "\xff", "id": {ID}'),
+    ("white-space-around", b'{"id": {ID}', b' \t{"id": {ID}'),
+    ("crlf", b'{"id": {ID}', b'\r\n{"id": {ID}'),
+]
+
+
+def claim_json_cases() -> list:
+    """FEVER and SciFact files with a line damaged as JSON_LINE_MUTATIONS
+    says: each read the same by msgspec and by the standard library
+    (tests/test_hostile.py compares them), and refused or scored as
+    ``json.loads`` reads the line."""
+    cases = []
+    fever_policy = ["-policy", str(ROOT / "configs" / "fever.yaml")]
+    scifact_policy = ["-policy", str(ROOT / "configs" / "scifact.yaml")]
+    blind = {"actual.jsonl": _read(FEVER_BLIND / "actual.jsonl"),
+             "predictions.jsonl": _read(FEVER_BLIND / "predictions.jsonl")}
+    scifact = {"gold.jsonl": _read(SCIFACT / "gold.jsonl"),
+               "predictions.jsonl": _read(SCIFACT / "predictions.jsonl")}
+    sets = [("fever-inline", {"predictions.jsonl": _read(FEVER_INLINE)}, "predictions.jsonl",
+             fever_policy + ["predictions.jsonl"]),
+            ("fever-blind-gold", blind, "actual.jsonl",
+             fever_policy + ["actual.jsonl", "predictions.jsonl"]),
+            ("fever-blind-predictions", blind, "predictions.jsonl",
+             fever_policy + ["actual.jsonl", "predictions.jsonl"]),
+            ("scifact-gold", scifact, "gold.jsonl",
+             scifact_policy + ["gold.jsonl", "predictions.jsonl"]),
+            ("scifact-predictions", scifact, "predictions.jsonl",
+             scifact_policy + ["gold.jsonl", "predictions.jsonl"])]
+    for prefix, base, name, argv in sets:
+        lines = base[name].split(b"\n")
+        claim_id = json.loads(lines[1])["id"]
+        for label, old, new in JSON_LINE_MUTATIONS:
+            old, new = (text.replace(b"{ID}", str(claim_id).encode()) for text in (old, new))
+            assert old in lines[1], (name, old)
+            files = dict(base)
+            files[name] = b"\n".join(lines[:1] + [lines[1].replace(old, new, 1)] + lines[2:])
+            others = tuple(n for n in files if n != name)
+            cases.append(Case(f"{prefix}-json-{label}", files, list(argv), (name,) + others))
+    return cases
+
+
 def all_cases() -> list:
-    return coldstart_cases() + policy_cases() + claim_cases() + device_cases()
+    return coldstart_cases() + policy_cases() + claim_cases() + device_cases() \
+        + classification_cases() + claim_json_cases()

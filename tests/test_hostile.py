@@ -91,6 +91,54 @@ def test_hostile_input(case, tmp_path, monkeypatch, capsys):
                    or f"{name} at line: {case.line}\n" in errlog for name in names), errlog
     if case.expect is not None:
         assert case.expect in errlog + captured.out + captured.err
+    if case.scored is not None:
+        assert status == (0 if case.scored else 255), (status, errlog, captured)
+
+
+# --------------------------------------- msgspec and the standard library
+#
+# scorer/claims/jsonl.py reads JSON lines through msgspec where it is
+# installed (and the files are large), through the standard library where it
+# is not: every new JSON case must give the same reports, log and exit status
+# either way (the same bytes, or the same refusal).
+
+JSON_CASES = [case for case in CASES
+              if case.name.startswith("classification-") or "-json-" in case.name]
+
+
+def _run_reading(way: str, case, work, monkeypatch, capsys) -> tuple:
+    from unittest import mock
+    from scorer.claims import jsonl
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir()
+    for name, data in case.files.items():
+        (work / name).write_bytes(data)
+    (work / "out").mkdir()
+    monkeypatch.chdir(work)
+    patch = mock.patch.object(jsonl, "FAST", False) if way == "stdlib" else \
+        mock.patch.object(jsonl, "FAST_MIN_BYTES", 0)
+    with patch:
+        status = main(["-output_file", "out/run", "-error_file", "out/run.errlog"] + case.argv)
+    captured = capsys.readouterr()
+    written = {name: (work / "out" / name).read_bytes()
+               for name in sorted(os.listdir(work / "out"))}
+    return status, written, captured.out, captured.err
+
+
+def test_the_json_cases_are_hundreds():
+    assert len(JSON_CASES) >= 300
+
+
+@pytest.mark.parametrize("case", JSON_CASES, ids=[case.name for case in JSON_CASES])
+def test_json_cases_read_alike_by_msgspec_and_the_standard_library(case, tmp_path,
+                                                                    monkeypatch, capsys):
+    from scorer.claims import jsonl
+    if jsonl.fast_json() is None:
+        pytest.skip("msgspec is not installed")
+    work = tmp_path / "work"
+    assert _run_reading("msgspec", case, work, monkeypatch, capsys) == \
+        _run_reading("stdlib", case, work, monkeypatch, capsys)
 
 
 # -------------------------------------------------------------- long names

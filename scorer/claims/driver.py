@@ -158,8 +158,9 @@ def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
         shown = ", ".join(keys[:3]) + (", ..." if len(keys) > 3 else "")
         how = (" (by gold line number: the ids are not unique or hold a blank, ':' or ',')"
                if key_source == "line" else "")
-        raise ScorerError(f"{source} line {line}: '{shorten(element.text())}' is not a {unit} "
-                          f"of the gold ({gold_path}), whose {unit}s a samples file names as "
+        article = "an" if unit[:1] in "aeiou" else "a"
+        raise ScorerError(f"{source} line {line}: '{shorten(element.text())}' is not {article} "
+                          f"{unit} of the gold ({gold_path}), whose {unit}s a samples file names as "
                           f"{shown}{how}")
     for number, draw, line in zip(samples.numbers, samples.draws, samples.line_numbers):
         if not len(draw):

@@ -28,13 +28,13 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def read_objects(path: str, skip_bom: bool = False) -> list[tuple[int, dict]]:
+def read_objects(path: str, lenient: bool = False) -> list[tuple[int, dict]]:
     """``(line number, object)`` for every line; each line must hold one JSON
-    object.  ``skip_bom``: a UTF-8 byte-order mark opening the file is not
-    part of its first line (the reference evaluators' ``json.loads`` refuses
-    it, so the claim tasks keep it)."""
+    object.  ``lenient``: a UTF-8 byte-order mark opening the file is not
+    part of its first line, and blank lines are skipped (the reference
+    evaluators' ``json.loads`` refuses both, so the claim tasks do too)."""
     objects = []
-    for block in object_blocks(path, any_decoder(path), skip_bom):
+    for block in object_blocks(path, any_decoder(path), lenient):
         objects += block
     return objects
 
@@ -42,7 +42,7 @@ def read_objects(path: str, skip_bom: bool = False) -> list[tuple[int, dict]]:
 _BOM = b"\xef\xbb\xbf"
 
 
-def object_blocks(path: str, decoder=None, skip_bom: bool = False):
+def object_blocks(path: str, decoder=None, lenient: bool = False):
     """The file's ``(line number, value)`` pairs a block of lines at a time
     (``textfile.read_blocks``: the file is never held whole, in bytes, text
     and lines at once), each line holding one JSON object.
@@ -52,11 +52,11 @@ def object_blocks(path: str, decoder=None, skip_bom: bool = False):
     typed decoder); every other line, and every line without a decoder, is
     read by the standard library with every check made (``_checked``),
     so that the values are those ``json.loads`` gives and every refusal is
-    the same, naming the file and line.
+    the same, naming the file and line.  ``lenient``: see :func:`read_objects`.
     """
     lines_before = 0
     for block in read_blocks(path):
-        if skip_bom and lines_before == 0 and block.startswith(_BOM):
+        if lenient and lines_before == 0 and block.startswith(_BOM):
             block = block[len(_BOM):]
         # Screens of the whole block, each one pass in C, so that the loop
         # tests each line only for what it may hold: a line nested too
@@ -76,20 +76,21 @@ def object_blocks(path: str, decoder=None, skip_bom: bool = False):
         found = []
         lines_before = _read_lines(path, _lines(text), lines_before, crowded,
                                    _SURROGATE_ESCAPE.search(text) is not None, found.append,
-                                   decoder)
+                                   decoder, lenient)
         yield found
 
 
 def _read_lines(path: str, lines: list, lines_before: int, crowded: set, escapes: bool,
-                append, decoder=None) -> int:
+                append, decoder=None, blank_ok: bool = False) -> int:
     """Append ``(line number, object)`` for each of ``lines`` (numbered on from
-    ``lines_before``); the number of the last line."""
+    ``lines_before``; a blank line is skipped when ``blank_ok``); the number of
+    the last line."""
     # The common line is one scanner call; any other (an error, white space
     # around the value, not an object, a possible surrogate) is read again by
     # _checked, which makes every check in order and says what is wrong.
     # A loop filling a list, not a generator: none resumed per line.
     if decoder is not None:
-        return _decode_lines(path, lines, lines_before, crowded, append, decoder)
+        return _decode_lines(path, lines, lines_before, crowded, append, decoder, blank_ok)
     scan = _scan
     number = lines_before
     for line in lines:
@@ -101,7 +102,9 @@ def _read_lines(path: str, lines: list, lines_before: int, crowded: set, escapes
         if end != len(line) or type(value) is not dict or \
                 (number in crowded and value_depth(value) > MAX_JSON_DEPTH) or \
                 (escapes and ("\\ud" in line or "\\uD" in line)):
-            value = _checked(path, number, line, escapes)
+            value = _checked(path, number, line, escapes, blank_ok)
+            if value is None:
+                continue
         append((number, value))
     return number
 
@@ -238,7 +241,7 @@ _NOT_OBJECTS = frozenset((list, str, int, float, bool, type(None)))
 
 
 def _decode_lines(path: str, lines: list, lines_before: int, crowded: set, append,
-                  decoder) -> int:
+                  decoder, blank_ok: bool = False) -> int:
     """:func:`_read_lines` through msgspec: each line it may read is decoded
     by it, any other line, or one it refuses, is read by ``_checked``."""
     decode = decoder.decode
@@ -258,15 +261,20 @@ def _decode_lines(path: str, lines: list, lines_before: int, crowded: set, appen
                 if type(value) in not_objects:
                     value = None
         if value is None:
-            value = _checked(path, number, line, True)
+            value = _checked(path, number, line, True, blank_ok)
+            if value is None:
+                continue
         append((number, value))
     return number
 
 
-def _checked(path: str, number: int, line: str, escapes: bool) -> dict:
+def _checked(path: str, number: int, line: str, escapes: bool, blank_ok: bool = False):
     """The object on line ``number``, every check made (``escapes``: the
-    file has an escape that may be a lone surrogate)."""
+    file has an escape that may be a lone surrogate); None for a blank line
+    when ``blank_ok``."""
     if not line or line.isspace():
+        if blank_ok:
+            return None
         raise ScorerError(f"{path} line {number}: empty line; every line must hold "
                           f"one JSON object (the reference evaluators stop here too)")
     if json_depth(line) > MAX_JSON_DEPTH:

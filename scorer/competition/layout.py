@@ -328,6 +328,10 @@ def submission_at(path: str, scratch: str, task: str,
     if os.path.isdir(path):
         return find_submission(path, scratch, task, max_size)
     if not os.path.isfile(path):
+        if os.path.exists(path):
+            # (/dev/null, a device, a pipe: the leaderboard takes a file)
+            raise ScorerError(f"{path}: not a file, a folder or a .zip (a device, a pipe or "
+                              f"a socket); give the submission's file")
         raise ScorerError(f"Could not open {path}: No such file or directory")
     base, name = os.path.split(os.path.abspath(path))
     _check_size(path, name, max_size)

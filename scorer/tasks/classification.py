@@ -4,9 +4,10 @@ each item has one gold label and each run predicts one label per item.
 
 Files: the gold, then the predictions; each either JSON Lines, one
 ``{"id": ..., "label": ...}`` object a line (an id a string or a whole
-number), or two tab-separated columns ``id<TAB>label`` (a first line
-``id<TAB>label`` is a header; blank lines are skipped).  A file whose first
-non-blank line starts with ``{`` is JSON Lines.  Gold and predictions are
+number; ``1`` and ``"1"`` are one id), or two tab-separated columns
+``id<TAB>label`` (a first line ``id<TAB>label``, in any case, is a header).
+Blank lines and a UTF-8 byte-order mark opening the file are skipped in
+both.  A file whose first non-blank line starts with ``{`` is JSON Lines.  Gold and predictions are
 paired by id: an id given twice, a prediction for an id the gold does not
 have, a gold item without a prediction, or a label the policy does not list
 is an error naming the file and line (nothing is written).
@@ -300,7 +301,7 @@ def read_items(path: str, role: str, labels: tuple | None = None) -> list:
     bom = text.startswith(BOM)
     first = next((line for line in text.splitlines() if line.strip()), "")
     tsv = not first.lstrip(BOM + " \t").startswith("{")
-    items = _tsv_items(path, text[1:] if bom else text) if tsv else _json_items(path, bom)
+    items = _tsv_items(path, text[1:] if bom else text) if tsv else _json_items(path)
     if labels is not None:
         _check_labels(items, path, labels, tsv)
     seen: dict = {}
@@ -316,10 +317,10 @@ def read_items(path: str, role: str, labels: tuple | None = None) -> list:
 BOM = "\ufeff"
 
 
-def _json_items(path: str, bom: bool = False) -> list:
+def _json_items(path: str) -> list:
     from scorer.claims.jsonl import read_objects, type_name
     items = []
-    for line, item in read_objects(path, skip_bom=bom):
+    for line, item in read_objects(path, lenient=True):
         for key in ("id", "label"):
             if key not in item:
                 raise ScorerError(f"{path} line {line}: no '{key}'; an item is "
@@ -347,6 +348,11 @@ def _tsv_items(path: str, text: str) -> list:
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        if BOM in line:
+            # (invisible: the id or label would look right in every message)
+            raise ScorerError(f"{path} line {number}: a byte-order mark (U+FEFF, invisible) "
+                              f"inside the line; save the file as UTF-8 (one mark at the "
+                              f"start, or none, is read)")
         cells = line.split("\t")
         if number == 1 and [cell.strip().lower() for cell in cells] == ["id", "label"]:
             continue                                   # the header

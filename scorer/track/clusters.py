@@ -3,8 +3,7 @@ Wikipedia page, several queries about one entity) drawn and swapped together.
 
 The file has two columns per line, separated by a tab (or, on a line
 without one, by white space): a unit id (a claim, an item, an LDC query
-with ``-expand``, an SF query without) and its cluster id; tabs let an id
-hold a space.  Empty lines and lines
+with ``-expand``, an SF query without) and its cluster id.  Empty lines and lines
 starting with ``#`` are skipped; a UTF-8 byte-order mark at the start is
 not part of the first id.
 """

@@ -1,0 +1,260 @@
+"""Hostile input to the commands around the scorer: the track (run names,
+-jobs, -trials, -figure_width, -clusters), the diff, the leaderboard
+program's -validate, and the Python API's typed arguments.  Each case gets a
+clear message and exit status 255 (the API: a ScorerError), or a result;
+never a traceback, and nothing half-written.  (``tests/test_hostile.py`` runs
+the catalogue of damaged input files.)"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import pathlib
+import random
+
+import pytest
+
+import scorer
+from scorer.problems import ScorerError
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+POLICY = str(ROOT / "configs" / "classification.yaml")
+LABELS = ("positive", "negative", "neutral")
+
+
+def _gold(ids) -> bytes:
+    return "".join(json.dumps({"id": item, "label": LABELS[k % 3]}) + "\n"
+                   for k, item in enumerate(ids)).encode("utf-8")
+
+
+def _predictions(ids, seed: int) -> bytes:
+    draw = random.Random(seed)
+    return "".join(f"{item}\t{draw.choice(LABELS)}\n" for item in ids).encode("utf-8")
+
+
+IDS = [f"t{i:02d}" for i in range(1, 13)]
+
+
+def _run(module: str, argv: list, folder) -> tuple:
+    """(exit status, stdout and stderr) of ``python -m module argv``, in-process."""
+    import importlib
+    main = importlib.import_module(module + ".__main__").main if module != "scorer" \
+        else importlib.import_module("scorer.cli").main
+    out = io.StringIO()
+    previous = os.getcwd()
+    os.chdir(folder)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            status = main(argv)
+    finally:
+        os.chdir(previous)
+    text = out.getvalue()
+    assert "Traceback" not in text, text
+    return status, text
+
+
+def _track(folder, names, extra=(), ids=IDS) -> tuple:
+    (folder / "gold.jsonl").write_bytes(_gold(ids))
+    runs = folder / "runs"
+    runs.mkdir(exist_ok=True)
+    paths = []
+    for k, name in enumerate(names):
+        path = runs / f"{name}.tsv"
+        path.write_bytes(_predictions(ids, k))
+        paths.append(str(path.relative_to(folder)))
+    return _run("scorer.track", ["-policy", POLICY, "-jobs", "1", "-output_dir", "T", *extra,
+                                 "gold.jsonl", *paths], folder)
+
+
+# -------------------------------------------------------------- run names
+
+def _cells(row: str) -> int:
+    """The cells of a Markdown table row, '\\|' being text."""
+    return len(row.replace("\\\\", "").replace("\\|", "").strip().strip("|").split("|"))
+
+
+def test_run_names_of_every_kind_make_whole_tables(tmp_path):
+    names = ["p|ipe", "a\\|b", "50%", "a&b", "x$y", "#1", "{x}", "~t", "^c", "back\\slash",
+             "<b>", '"q"', "'s'", "a b", "é-ünï", "😀", "-help", "n" * 200]
+    status, text = _track(tmp_path, names, ["-bootstrap", "20", "-seed", "1"])
+    assert status == 0, text
+    for table in ("leaderboard.md", "significance.md"):
+        rows = [line for line in (tmp_path / "T" / table).read_text("utf-8").splitlines()
+                if line.startswith("|")]
+        assert len({_cells(row) for row in rows}) == 1, table   # no row split by a '|'
+    board = (tmp_path / "T" / "leaderboard.md").read_text("utf-8")
+    assert "| p\\|ipe " in board and "| a\\\\\\|b " in board
+    page = (tmp_path / "T" / "index.html").read_text("utf-8")
+    assert "&lt;b&gt;" in page
+    ranked = json.loads((tmp_path / "T" / "leaderboard.json").read_text("utf-8"))
+    assert sorted(row["run"] for row in ranked) == sorted(names)
+
+
+@pytest.mark.parametrize("name", ["a\tb", "a\nb", "a\rb", "a\x1bb", "a\x7fb"])
+def test_a_run_name_with_a_control_character_is_refused(tmp_path, name):
+    status, text = _track(tmp_path, ["plain", name])
+    assert status == 255
+    assert "holds a tab, a line break or another control character; rename the file" in text
+    assert not (tmp_path / "T").exists()
+    assert [entry for entry in os.listdir(tmp_path) if entry.startswith(".")] == []
+
+
+# -------------------------------------------------------- numbers as text
+
+@pytest.mark.parametrize("switch, value", [
+    ("-jobs", "²"), ("-jobs", "٣"), ("-trials", "٣"), ("-trials", "１０"),
+    ("-figure_width", "٣"), ("-figure_width", "1_0"), ("-figure_width", "7e0"),
+    ("-figure_width", "nan"), ("-figure_width", "infinity"), ("-figure_width", "0x7")])
+def test_a_number_not_in_ascii_decimal_digits_is_refused_naming_its_switch(tmp_path, switch,
+                                                                           value):
+    """'²' passed str.isdigit() and then broke int() (a traceback); '٣' and
+    '1_0' were read as 3 and 10."""
+    status, text = _track(tmp_path, ["a", "b"], [switch, value])
+    assert status == 255 and switch in text, text
+    assert not (tmp_path / "T").exists()
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "1_0"])
+def test_the_diffs_top_takes_ascii_digits(tmp_path, value):
+    (tmp_path / "gold.jsonl").write_bytes(_gold(IDS))
+    (tmp_path / "a.tsv").write_bytes(_predictions(IDS, 1))
+    assert _run("scorer", ["-policy", POLICY, "-output_file", "a", "gold.jsonl", "a.tsv"],
+                tmp_path)[0] == 0
+    status, text = _run("scorer.diff", ["-top", value, "a", "a"], tmp_path)
+    assert status == 255 and "-top needs a whole number" in text
+
+
+def test_the_diff_and_the_page_order_ids_of_any_digits(tmp_path):
+    """Ids of digits other than ASCII's ('²' is a digit to str.isdigit() but
+    not to int()) broke the diff's and the page's ordering with a traceback."""
+    ids = ["²", "¹²", "٣", "10", "9", "x²", "t 1"]
+    status, text = _track(tmp_path, ["a", "b"], ["-bootstrap", "10", "-seed", "2"], ids=ids)
+    assert status == 0, text
+    runs = tmp_path / "T" / "runs"
+    status, text = _run("scorer.diff", ["-output_file", str(tmp_path / "d"),
+                                        str(runs / "a" / "run"), str(runs / "b" / "run")],
+                        tmp_path)
+    assert status == 1, text         # the runs score differently
+    import csv
+    with open(tmp_path / "d.diff.csv", encoding="utf-8", newline="") as f:
+        order = [row["query"] for row in csv.DictReader(f)]
+    assert order and "²" in (tmp_path / "d.diff").read_text("utf-8") + "".join(order)
+    # whole numbers (of the digits int() reads: ٣ is 3) first, in number order
+    numbers = [item for item in order if item.isdecimal()]
+    assert order[:len(numbers)] == sorted(numbers, key=int)
+
+
+# ---------------------------------------------------------------- -clusters
+
+CLUSTERS = "".join(f"t{i:02d}\tc{i % 4}\n" for i in range(1, 13))
+
+
+@pytest.mark.parametrize("label, data", [
+    ("bom", "\ufeff" + CLUSTERS), ("crlf", CLUSTERS.replace("\n", "\r\n")),
+    ("cr", CLUSTERS.replace("\n", "\r")), ("spaces", CLUSTERS.replace("\t", "   ")),
+    ("comments-and-blank-lines", "# unit cluster\n\n" + CLUSTERS.replace("\n", "\n\n"))])
+def test_a_clusters_file_as_people_write_it_reads_as_the_plain_one(tmp_path, label, data):
+    results = {}
+    for name, text in (("plain", CLUSTERS), (label, data)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "clusters.txt").write_bytes(text.encode("utf-8"))
+        status, output = _track(folder, ["a", "b", "c"],
+                                ["-bootstrap", "30", "-seed", "4", "-clusters", "clusters.txt"])
+        assert status == 0, output
+        results[name] = [(folder / "T" / table).read_bytes()
+                         for table in ("leaderboard.csv", "significance.csv")]
+    assert results[label] == results["plain"]
+
+
+def test_a_bom_inside_a_clusters_file_is_shown(tmp_path):
+    (tmp_path / "clusters.txt").write_text("t01\tc1\n\ufefft02\tc1\n", encoding="utf-8")
+    status, text = _track(tmp_path, ["a", "b"],
+                          ["-bootstrap", "10", "-seed", "1", "-clusters", "clusters.txt"])
+    assert status == 255 and "line 2: unit '\\ufefft02' is not in the gold" in text
+
+
+# ------------------------------------------------------- the leaderboard
+
+def test_validate_names_a_device_as_such(tmp_path):
+    (tmp_path / "gold.jsonl").write_bytes(_gold(IDS))
+    status, text = _run("scorer.competition", ["-validate", os.devnull, "-policy", POLICY,
+                                               "gold.jsonl"], tmp_path)
+    assert status == 255
+    assert f"{os.devnull}: not a file, a folder or a .zip (a device" in text
+
+
+# ------------------------------------------------------------------ the API
+
+@pytest.fixture
+def classified(tmp_path, monkeypatch):
+    (tmp_path / "gold.jsonl").write_bytes(_gold(IDS))
+    (tmp_path / "run.tsv").write_bytes(_predictions(IDS, 1))
+    (tmp_path / "other.tsv").write_bytes(_predictions(IDS, 2))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("files, message", [
+    ([b"gold.jsonl", b"run.tsv"], "files must be paths (str or os.PathLike), not bytes "
+                                  "(b'gold.jsonl'); decode it with os.fsdecode()"),
+    (b"gold.jsonl", "files must be a path or a list of paths (str or os.PathLike), not bytes"),
+    (None, "not NoneType"), (5, "not int"), ({"gold.jsonl": 1}, "not dict"),
+    ([["gold.jsonl"], "run.tsv"], "files must be paths (str or os.PathLike), not list"),
+    (["gold.jsonl", 3], "not int"),
+    (["gold\0.jsonl", "run.tsv"], "a file name cannot hold a NUL character"),
+])
+def test_score_refuses_what_is_not_a_path(classified, files, message):
+    """A bytes path became the text "b'gold.jsonl'" (or, alone, its letters'
+    numbers: '111 is given twice'); None, a number: a TypeError traceback."""
+    with pytest.raises(ScorerError) as error:
+        scorer.score(files, POLICY)
+    assert message in str(error.value)
+    with pytest.raises(ScorerError) as error:
+        scorer.score_track(files, POLICY)
+    assert message in str(error.value)
+
+
+def test_score_takes_path_objects_and_any_iterable(classified):
+    by_text = scorer.score(["gold.jsonl", "run.tsv"], POLICY)
+    by_path = scorer.score((pathlib.Path(name) for name in ("gold.jsonl", "run.tsv")),
+                           pathlib.Path(POLICY), samples=None)
+    assert by_path.values == by_text.values
+    assert by_path.reports["summary"] == by_text.reports["summary"]
+
+
+@pytest.mark.parametrize("switches, message", [
+    ({"bootstrap": 10 ** 5000, "seed": 1}, "bootstrap: a number of 16,610 bits is too large"),
+    ({"bootstrap": 5, "seed": -(10 ** 5000)}, "seed: a number of 16,610 bits is too large"),
+    ({"bootstrap": 5, "seed": b"1"}, "seed must be a string, a whole number"),
+    ({"bootstrap": 5.0, "seed": 1}, "bootstrap must be a string, a whole number"),
+    ({"samples": b"boot.txt"}, "samples must be a string"),
+    ({"plot": "yes"}, "plot is a switch without a value"),
+    ({"labels": ["positive"]}, "Unknown switch: -labels"),
+])
+def test_score_refuses_switches_of_the_wrong_kind(classified, switches, message):
+    with pytest.raises(ScorerError) as error:
+        scorer.score(["gold.jsonl", "run.tsv"], POLICY, **switches)
+    assert message in str(error.value)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"trials": 10 ** 30}, "trials must be at most 999,999,999"),
+    ({"jobs": 10 ** 12}, "jobs must be at most 999,999,999"),
+    ({"jobs": -(10 ** 5000)}, "jobs must be a whole number of at least 1, not a huge negative"),
+    ({"jobs": "2"}, "jobs must be a whole number of at least 1, not '2'"),
+    ({"figure_width": 10 ** 400}, "-figure_width must be a width in inches"),
+    ({"figure_width": float("nan")}, "-figure_width must be between 2 and 40 inches"),
+    ({"output_dir": b"T"}, "output_dir must be a string, not bytes"),
+    ({"clusters": b"c.txt"}, "clusters must be a string, not bytes"),
+    ({"baseline": 1}, "baseline must be a string, not int"),
+])
+def test_score_track_refuses_options_of_the_wrong_kind(classified, options, message):
+    """trials=10**30 was taken (the command line stops at nine digits): the
+    track would have run for ever; figure_width=10**400 was an OverflowError."""
+    with pytest.raises(ScorerError) as error:
+        scorer.score_track(["gold.jsonl", "run.tsv", "other.tsv"], POLICY, bootstrap=5, seed=1,
+                           **options)
+    assert message in str(error.value)
+    assert sorted(os.listdir(classified)) == ["gold.jsonl", "other.tsv", "run.tsv"]
