@@ -258,3 +258,25 @@ def test_score_track_refuses_options_of_the_wrong_kind(classified, options, mess
                            **options)
     assert message in str(error.value)
     assert sorted(os.listdir(classified)) == ["gold.jsonl", "other.tsv", "run.tsv"]
+
+
+def test_a_folder_of_tsv_predictions_is_a_folder_of_runs(tmp_path):
+    """A classification run may be id<TAB>label lines: a folder of them was
+    'no run found among the files' (only *.jsonl files were looked for)."""
+    (tmp_path / "gold.jsonl").write_bytes(_gold(IDS))
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "empty").mkdir()
+    for k, name in enumerate(("a.tsv", "b.jsonl", "notes.txt")):
+        data = _predictions(IDS, k) if name != "b.jsonl" else "".join(
+            json.dumps({"id": item, "label": "neutral"}) + "\n" for item in IDS).encode()
+        (tmp_path / "runs" / name).write_bytes(data)
+    status, text = _run("scorer.track", ["-policy", POLICY, "-jobs", "1", "-output_dir", "T",
+                                         "gold.jsonl", "runs"], tmp_path)
+    assert status == 0, text
+    ranked = json.loads((tmp_path / "T" / "leaderboard.json").read_text("utf-8"))
+    assert sorted(row["run"] for row in ranked) == ["a", "b"]
+    status, text = _run("scorer.track", ["-policy", POLICY, "-jobs", "1", "-output_dir", "T2",
+                                         "gold.jsonl", "empty"], tmp_path)
+    assert status == 255
+    assert "no run found among the files (for Classification: " in text
+    assert "a folder stands for its *.jsonl and *.tsv files" in text

@@ -108,10 +108,14 @@ class TableTask(Task):
         """The predictions file's name."""
         return os.path.basename(outcome.evaluation.files[-1])
 
+    #: what a track takes for a run's file in a folder of runs
+    run_suffixes: tuple = (".jsonl",)
+
     def find_runs(self, paths: list) -> tuple:
         """(the files every run shares, the runs: TrackRun) of a track's files:
-        the gold file, then one predictions file (or a folder of ``*.jsonl``
-        files) per run, each named by its file name without extension."""
+        the gold file, then one predictions file (or a folder of such files,
+        ending as ``run_suffixes`` says) per run, each named by its file name
+        without extension."""
         if len(paths) < 2:
             raise ScorerError(f"a {self.title} track needs the gold file, then one "
                               f"predictions file per run")
@@ -119,7 +123,7 @@ class TableTask(Task):
         for path in paths[1:]:
             if os.path.isdir(path):
                 rest += sorted(os.path.join(path, name) for name in os.listdir(path)
-                               if name.endswith(".jsonl"))
+                               if name.endswith(self.run_suffixes))
             else:
                 rest.append(path)
         return [gold], checked_runs([TrackRun(run_name(path), (path,)) for path in rest])

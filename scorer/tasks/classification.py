@@ -66,7 +66,9 @@ class Classification(TableTask):
     summary = "classification labels (accuracy and F1 as scikit-learn computes them)"
     files_help = "gold then predictions, JSON lines {\"id\", \"label\"} or id<TAB>label lines"
     track_files_help = ("the gold file, then one predictions file per run (named by the file "
-                        "name without extension; a folder stands for its *.jsonl files)")
+                        "name without extension; a folder stands for its *.jsonl and *.tsv "
+                        "files)")
+    run_suffixes = (".jsonl", ".tsv")
     submission = "one predictions file (JSON lines {\"id\", \"label\"} or id<TAB>label lines)"
     headline = "macro_f1"
 

@@ -89,7 +89,8 @@ def build(request, options: TrackOptions) -> TrackResult:
     _check_options(options, task.name, metric, dict(catalogue))
     shared, runs = task.find_runs(list(request.files))
     if not runs:
-        raise ScorerError("no run found among the files")
+        raise ScorerError(f"no run found among the files (for {task.title}: "
+                          f"{task.track_files_help})")
     if options.baseline is not None and options.baseline not in {run.name for run in runs}:
         raise ScorerError(f"-baseline {options.baseline}: no run of that name; the runs are "
                           f"{_listed([run.name for run in runs])}")
