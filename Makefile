@@ -8,22 +8,21 @@
 #              track page (make bench-page alone), then the
 #              leaderboard's scoring program against a direct run
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
-# make docs  - set up .venv with the docs extra if needed, build the site into
-#              docs/_build/html (index.html); any warning fails the build
+# make docs  - set up .venv if needed, build the site into docs/_build/html
+#              (index.html); any warning fails the build (make test checks it too)
 
 PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-stamp
-DOCS_STAMP = $(VENV)/.docs-installed-stamp
 DEMO    = fixtures/coldstart/demo/input
 OUT     = out/demo
 
 .PHONY: demo test bench bench-page regen-golden docs clean
 
-$(STAMP): setup.cfg pyproject.toml
+$(STAMP): setup.cfg pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,docs]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -52,12 +51,8 @@ bench: $(STAMP)
 bench-page: $(STAMP)
 	$(PY) bench/page_bench.py
 
-$(DOCS_STAMP): $(STAMP) setup.cfg
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[docs]'
-	touch $(DOCS_STAMP)
-
 # -E: a fresh read every time, since the generated reference follows the code.
-docs: $(DOCS_STAMP)
+docs: $(STAMP)
 	rm -rf docs/_build
 	$(PY) -m sphinx -E -W --keep-going -q -b html docs docs/_build/html
 	@echo "docs built: docs/_build/html/index.html"

@@ -125,7 +125,7 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
 
 def score_request(request) -> ScoreResult:
     """Score a :class:`scorer.request.Request` (nothing is written), as
-    :func:`score` does."""
+    :func:`scorer.score` does."""
     from scorer import quickexit, scoring, tasks
     from scorer.problems import Problems
     # As if written at a prefix (the reports of a prefix, not of a stream).
@@ -161,7 +161,7 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     ``per_query`` DataFrames, ``exit_status``, ``warnings``): a run with errors
     is part of the track (its leaderboard ``status`` is not ``ok``, and
     ``exit_status`` is 255, the command line's), so this does not raise for it.
-    ``trials=None``: 10,000 trials and the normal tail beyond them; ``correction``
+    ``trials=None``: 10,000 trials and the tail rule beyond them; ``correction``
     "holm" or "bh"; ``baseline``: a run name; ``clusters``: a clusters file
     (docs/statistics.md)."""
     from scorer.track.build import TrackOptions, build, track_request

@@ -1,16 +1,17 @@
 """A metric as a function of summed per-unit statistics.
 
 Every headline metric of every task is a ratio (or a harmonic mean of two
-ratios) of sums over units: Cold Start macro AP is Σ AP / Σ [GT > 0] over
-queries, micro P is Σ Right / Σ (Submitted - Ignored), a claim metric is one
-column sum over another.  So a run's metric is written once as a
-``(units x k)`` matrix of per-unit statistics and a finishing rule; a
-bootstrap sample is ``multiplicity @ matrix``, and swapping units between two
-runs (approximate randomization) is a sum of matrix products.  No Python loop
-runs per sample.
+ratios, or the mean of several: a macro average) of sums over units: Cold
+Start macro AP is Σ AP / Σ [GT > 0] over queries, micro P is Σ Right /
+Σ (Submitted - Ignored), a claim metric is one column sum over another, a
+macro F1 over labels the mean of Σ 2tp / Σ (gold + predicted) per label.  So
+a run's metric is written once as a ``(units x k)`` matrix of per-unit
+statistics and a finishing rule; a bootstrap sample is ``multiplicity @
+matrix``, and swapping units between two runs (approximate randomization) is
+a sum of matrix products.  No Python loop runs per sample.
 
 The unit is what the bootstrap draws: the LDC query (Cold Start with
-``-expand``), the SF query (without), the claim (SciFact, FEVER).
+``-expand``), the SF query (without), the claim (SciFact, FEVER), the item.
 """
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ import numpy as np
 RATIO = "ratio"                  # [numerator, denominator] -> n / d (if_empty when d = 0)
 PRECISION, RECALL, F1 = "precision", "recall", "f1"   # [right, scored, ground truth]
 HARMONIC_MEAN = "harmonic_mean"  # [p numerator, p denominator, r numerator, r denominator]
+#: [numerator 1, denominator 1, numerator 2, ...] -> the mean of the k ratios (a macro
+#: average; if_empty[0] for each empty denominator)
+MEAN_OF_RATIOS = "mean_of_ratios"
 WIDTH = {RATIO: 2, PRECISION: 3, RECALL: 3, F1: 3, HARMONIC_MEAN: 4}
 
 
@@ -66,6 +70,9 @@ def finish(rule: str, sums: np.ndarray, if_empty: tuple = (0.0, 0.0)) -> np.ndar
     if rule == HARMONIC_MEAN:
         return _harmonic(_ratio(sums[..., 0], sums[..., 1], if_empty[0]),
                          _ratio(sums[..., 2], sums[..., 3], if_empty[1]))
+    if rule == MEAN_OF_RATIOS:
+        ratios = np.ascontiguousarray(_ratio(sums[..., 0::2], sums[..., 1::2], if_empty[0]))
+        return np.add.reduce(ratios, axis=-1) / ratios.shape[-1]
     right, scored, truth = sums[..., 0], sums[..., 1], sums[..., 2]
     p = _ratio(right, scored, 0.0)
     r = _ratio(right, truth, 0.0)

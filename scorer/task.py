@@ -54,8 +54,9 @@ class PolicyKey:
 
 class Task:
     """The record of one task.  Subclasses set the attributes and override
-    the methods their task needs; the defaults suit a task scored from a
-    gold file and one predictions file per run."""
+    the methods (``scorer.claims.task.TableTask`` fills in those of a task
+    scored from a gold file, one predictions file per run and a per-unit
+    counts table)."""
 
     #: the name a policy file gives (``task: NAME``) and the registry knows
     name = ""
@@ -93,11 +94,12 @@ class Task:
         """Each policy key's default, in key order."""
         return {key.name: key.default for key in self.policy_keys}
 
-    def validate_policy(self, policy, where, origin) -> None:
+    def validate_policy(self, policy, where, origin, source: str) -> None:
         """Refuse settings that cannot be scored together (ScorerError).
         ``where(key)``: the policy file and key a value came from, for a
         message's start (empty for a switch); ``origin(key)``: the switch, the
-        file and key, or the default, for a message naming the setting."""
+        file and key, or the default, for a message naming the setting;
+        ``source``: the policy file (or "command line")."""
 
     def digest_values(self, policy) -> tuple:
         """What :meth:`scorer.policy.Policy.digest` hashes: the task and every
@@ -105,9 +107,33 @@ class Task:
         return (self.name, *(getattr(policy, key.name) for key in self.policy_keys
                              if key.in_digest))
 
-    def help_lines(self) -> list:
-        """Lines -help adds for this task (its metrics, its choices)."""
+    def settings_text(self, policy) -> list:
+        """(key, text) of each policy setting, as ``.params`` shows them (a
+        list joined with ':')."""
+        shown = []
+        for key in self.policy_keys:
+            value = key.written(getattr(policy, key.name))
+            shown.append((key.name, ":".join(value) if isinstance(value, list) else str(value)))
+        return shown
+
+    #: the policy keys a run's signature names besides the policy's digest
+    signature_keys: tuple = ()
+
+    #: what -help says of the metrics' names, after "NAME metrics (...)"
+    metrics_note = ""
+
+    def explanations(self) -> list:
+        """(metric name, what it measures) of every metric, for -help and the docs."""
         return []
+
+    def help_lines(self) -> list:
+        """Lines -help adds for this task: its metrics and what they measure."""
+        import textwrap
+        lines = [f"{self.name} metrics (run.json and .summary{self.metrics_note}):"]
+        for name, text in self.explanations():
+            lines += textwrap.wrap(text, width=80, initial_indent=f"  {name + ':':33}",
+                                   subsequent_indent=" " * 35)
+        return lines
 
     # -- a request ---------------------------------------------------------------
 
@@ -134,6 +160,17 @@ class Task:
         """Score a request: an outcome with ``reports`` (scorer.reports.Reports)
         and the task's scores as data.  ``samples``: the request's samples,
         read or drawn already (a track's runs share them)."""
+        raise NotImplementedError
+
+    # -- scorer.diff: reading a .debug ------------------------------------------------
+
+    #: whether the task's .debug starts with a "#NAME:" header (else: the Perl's layout)
+    debug_header = True
+    #: the reports besides the .debug that scorer.diff reads beside it
+    diff_tables: tuple = ("summary",)
+
+    def read_debug(self, path: str, lines: list):
+        """This task's ``.debug`` (``lines``: its lines) for scorer.diff."""
         raise NotImplementedError
 
     # -- metrics --------------------------------------------------------------------
@@ -163,9 +200,8 @@ class Task:
 
     def unit_table(self, outcome):
         """(unit keys, {column: one value per unit}): the counts table of a
-        run whose outcome has one (``outcome.evaluation``), else None."""
-        evaluation = getattr(outcome, "evaluation", None)
-        return None if evaluation is None else (evaluation.keys, evaluation.columns)
+        run, when the task has one (else None)."""
+        return None
 
     # -- a leaderboard ----------------------------------------------------------------
 
@@ -185,17 +221,14 @@ class Task:
     def check_references(self, request, files: list) -> None:
         """Read a leaderboard's reference ``files`` as every submission's run
         will; a problem that would fail every submission is a ScorerError
-        naming the file.  The default: the gold file alone."""
-        if len(files) != 1:
-            raise ScorerError(f"a {self.name} leaderboard's reference is the gold file alone "
-                              f"(the participant's predictions are the other file); "
-                              f"{len(files)} files given: {' '.join(files)}")
+        naming the file."""
+        raise NotImplementedError
 
     # -- pictures ---------------------------------------------------------------------
 
     def picture_title(self, outcome) -> str:
-        """The title of a run's picture (``-plot``): the predictions file's name."""
-        return os.path.basename(outcome.evaluation.files[-1])
+        """The title of a run's picture (``-plot``)."""
+        raise NotImplementedError
 
     def interval_key(self, code: str):
         """(variant, aggregate, hop, metric) of a ``.confidence`` code, as
@@ -208,20 +241,8 @@ class Task:
     run_switches: tuple = ()
 
     def find_runs(self, paths: list) -> tuple:
-        """(the files every run shares, the runs: TrackRun) of a track's files:
-        the gold file, then one predictions file (or a folder of ``*.jsonl``
-        files) per run, each named by its file name without extension."""
-        if len(paths) < 2:
-            raise ScorerError(f"a {self.title} track needs the gold file, then one "
-                              f"predictions file per run")
-        gold, rest = paths[0], []
-        for path in paths[1:]:
-            if os.path.isdir(path):
-                rest += sorted(os.path.join(path, name) for name in os.listdir(path)
-                               if name.endswith(".jsonl"))
-            else:
-                rest.append(path)
-        return [gold], checked_runs([TrackRun(run_name(path), (path,)) for path in rest])
+        """(the files every run shares, the runs: TrackRun) of a track's files."""
+        raise NotImplementedError
 
     def check_track_request(self, request) -> None:
         """This task's rules for a track's request (its samples)."""

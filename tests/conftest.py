@@ -77,15 +77,27 @@ def _skip_reason(report) -> str:
     return reason[len("Skipped: "):] if reason.startswith("Skipped: ") else reason
 
 
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """The last lines of a run: each optional suite that did not run (or ran
-    with less), with how to run it; one line each."""
-    stats = terminalreporter.stats
+    """The last lines of a run, after the short summary of skips and failures:
+    each optional suite that did not run (or ran with less), with how to run
+    it; one line each."""
+    yield
+    lines = optional_suites(terminalreporter.stats)
+    if lines:
+        terminalreporter.section("optional suites")
+        for line in lines:
+            terminalreporter.write_line(line)
+
+
+def optional_suites(stats: dict) -> list:
+    """The lines of :func:`pytest_terminal_summary` for a run's reports (by
+    outcome); none when nothing ran (--collect-only)."""
     ran = {report.nodeid.split("::")[0].rsplit("/", 1)[-1]
            for outcome in ("passed", "failed", "skipped", "error", "xfailed", "xpassed")
            for report in stats.get(outcome, []) if getattr(report, "nodeid", "")}
     if not ran:
-        return                  # nothing ran (--collect-only, an error at collection)
+        return []
     skipped: dict = {}
     for report in stats.get("skipped", []):
         reason = _skip_reason(report)
@@ -102,7 +114,5 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                      f"project (../fever-scorer, ../scifact-evaluator) or name {them} in "
                      f"FEVER_SCORER_DIR, SCIFACT_EVALUATOR_DIR")
     lines += [f"other: {len(reports)} skipped: {reason}" for reason, reports in skipped.items()]
-    terminalreporter.section("optional suites")
-    for line in lines or ["none skipped (Perl comparisons, reference cases, browser, LaTeX "
-                          "tables, reference evaluators: those this run holds)"]:
-        terminalreporter.write_line(line)
+    return lines or ["none skipped (Perl comparisons, reference cases, browser, LaTeX tables, "
+                     "reference evaluators: those this run holds)"]

@@ -101,6 +101,38 @@ def test_runs_tied_with_the_best_are_marked(tmp_path):
     assert cells.count('class="tied"') == 2
 
 
+@pytest.mark.parametrize("compared", ["baseline", "adjacent"])
+def test_runs_never_tested_against_the_best_are_not_called_worse(tmp_path, compared):
+    """-baseline and -compare adjacent test few pairs with the best and give no
+    groups: the picture says which runs were not tested against the best rather
+    than calling them significantly worse, and has no empty group column."""
+    view = fake_track(runs=6, queries=5, seed=8)
+    runs = view.runs
+    rows = view.significance.copy()
+    rows["p_holm"] = 0.001                          # every pair tested is significant
+    if compared == "baseline":
+        picked = (rows.run_a == runs[3]) | (rows.run_b == runs[3])
+    else:
+        picked = [runs.index(a) + 1 == runs.index(b) for a, b in zip(rows.run_a, rows.run_b)]
+    board = view.leaderboard.assign(rank_low=pd.array(range(1, 7), dtype="Int64"),
+                                    rank_high=pd.array(range(2, 8), dtype="Int64"),
+                                    group=pd.array([None] * 6, dtype="Int64"))
+    view = TrackView(**{**view.__dict__, "significance": rows[picked], "leaderboard": board})
+    tested_with_best = runs[3] if compared == "baseline" else runs[1]
+    assert view.worse_than_best() == {tested_with_best} and view.tied_with_best() == set()
+    texts = svg_texts(draw(view, tmp_path)[1])
+    assert "significantly worse than the best" in texts
+    assert "not tested against the best" in texts
+    assert "ranks" in texts.split("\n") and "group" not in texts.split("\n")
+    # with groups, every run is tested against the best: no such entry
+    grouped = TrackView(**{**view.__dict__, "significance": rows,
+                           "leaderboard": board.assign(group=pd.array([1, 1, 2, 2, 3, 3],
+                                                                       dtype="Int64"))})
+    assert grouped.worse_than_best() == set(runs[2:])
+    texts = svg_texts(draw(grouped, tmp_path, "grouped")[1])
+    assert "not tested against the best" not in texts and "group" in texts.split("\n")
+
+
 def test_a_track_without_samples_has_dots_and_no_bars(tmp_path):
     view = fake_track(runs=5, queries=5, seed=2, samples=False)
     assert view.tied_with_best() == set()

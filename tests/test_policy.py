@@ -236,8 +236,9 @@ def test_every_bundled_key_is_known():
 
 @pytest.mark.parametrize("text, message", [
     ("task: coldstart\nrihgt: [CORRECT]\n",
-     "{path}: unknown policy key(s) rihgt; known keys: task, right, wrong, ignore, "
-     "justifications, discipline, fields, max_evidence, labels, leaderboard"),
+     "{path}: unknown policy key(s) rihgt; known keys: task, labels, "
+     "average_labels, right, wrong, ignore, fields, justifications, discipline, max_evidence, "
+     "leaderboard"),
     ("task: coldstart\nright: [CORRECT\n",
      "{path} line 3: not a valid YAML policy: expected ',' or ']', but got '<stream end>'"),
     ("- right\n- wrong\n", "{path}: a policy file must be a mapping of keys to values"),
@@ -250,7 +251,7 @@ def test_bad_policy_files(tmp_path, text, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("task: trec\n", "{path}: unknown task 'trec'; known tasks: coldstart, fever, scifact"),
+    ("task: trec\n", "{path}: unknown task 'trec'; known tasks: classification, coldstart, fever, scifact"),
     # the file and key are named before the Perl's message 
     ("wrong: [CORRECT]\n", "{path}, key 'wrong': Unexpected choice CORRECT for WRONG"),
     ("ignore: [UNASSESSED, INEXACT, CORRECT]\n",

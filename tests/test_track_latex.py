@@ -149,6 +149,17 @@ def test_rank_ranges_and_groups_are_shown_once_the_leaderboard_has_them():
     assert "Rank range" in text and "Group" in text
     assert "Rank range" not in latex.leaderboard_tex(view.leaderboard, view.metric,
                                                      view.metric_title, [], view.signature, "t")
+    # -baseline and -compare adjacent give rank ranges but no groups; without samples
+    # neither: a column of dashes and a caption explaining it are left out
+    no_groups = latex.leaderboard_tex(board.assign(group=pd.array([None] * 6, dtype="Int64")),
+                                      view.metric, view.metric_title, [], view.signature, "t")
+    assert "Rank range" in no_groups and "Group" not in no_groups
+    neither = latex.leaderboard_tex(
+        board.assign(group=pd.array([None] * 6, dtype="Int64"),
+                     rank_low=pd.array([None] * 6, dtype="Int64"),
+                     rank_high=pd.array([None] * 6, dtype="Int64")),
+        view.metric, view.metric_title, [], view.signature, "t")
+    assert "Rank range" not in neither and "Group" not in neither
 
 
 def test_too_many_metrics_lose_precision_and_recall_first_and_the_caption_says_so():

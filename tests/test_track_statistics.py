@@ -18,8 +18,10 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import binomtest
 
 import scorer
+from scorer import cli
 from scorer.track import comparisons, statistics
 from scorer.track.__main__ import main as track_main
 
@@ -148,10 +150,15 @@ def _independent(out: Path, trials: int, seed: int, clusters: dict = None, tail=
         p = (1 + hits) / (1 + trials)
         if tail and hits < 10:
             g = np.bincount(cluster_of, weights=x / n_units)
-            n = np.count_nonzero(np.bincount(cluster_of, weights=(x != 0).astype(float)))
-            z = abs(observed) / math.sqrt(float(np.sum(g ** 2)))
-            p = min(max(math.erfc(z / math.sqrt(2)), 2.0 ** max(1 - n, -1022)),
-                    11 / (1 + trials))
+            moved = np.abs(g[np.abs(g) > 1e-12])
+            if moved.max() - moved.min() <= 1e-9 * moved.max():
+                # every cluster that moves moves by the same amount: the sign test
+                p = max(binomtest(int(np.sum(g > 1e-12)), len(moved)).pvalue, 2.0 ** -1022)
+            else:
+                n = np.count_nonzero(np.bincount(cluster_of, weights=(x != 0).astype(float)))
+                z = abs(observed) / math.sqrt(float(np.sum(g ** 2)))
+                p = min(max(math.erfc(z / math.sqrt(2)), 2.0 ** max(1 - n, -1022)),
+                        11 / (1 + trials))
         deltas = sampled[:, a] - sampled[:, b]
         shifted = np.abs(deltas - observed) >= abs(observed) * (1 - 1e-9) - 1e-12
         rows.append({"delta": observed, "p_randomization": p,
@@ -276,6 +283,33 @@ def test_a_trials_count_too_small_for_the_family_warns_everywhere(tmp_path, caps
         assert "-trials 500 is too small" in (out / name).read_text(), name
     track = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=50, seed=1, trials=6000)
     assert track.warnings == []
+    # Benjamini-Hochberg divides by the number of small p-values: with many pairs at
+    # the smallest p, pairs are significant, and the warning says when they can be.
+    track = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=50, seed=1, trials=500,
+                               correction="bh")
+    # (the old warning said no bh-adjusted p could be below 28/501 = 0.0559)
+    assert min(track.significance.p_bh) < 0.01 and track.significance.significant.sum() >= 10
+    [warning] = track.warnings
+    assert "no bh-adjusted p can be below" not in warning
+    assert ("a bh-adjusted p can be below 0.005 (the level 0.05 over 10) only where at least "
+            "12 pairs are at or near that smallest p together, and below 0.05 only where at "
+            "least 2 are") in warning
+
+
+def test_how_the_p_values_were_made_is_said_wherever_they_are_shown(tmp_path):
+    """significance.md, track.params and the page say alike how many p-values
+    came from the trials and how many from the tail rule, and which rule."""
+    files = _fever_track(tmp_path, 60, [0.95, 0.9, 0.4, 0.3])
+    out = tmp_path / "track"
+    assert track_main(["-policy", FEVER_POLICY, "-bootstrap", "50", "-seed", "1", "-jobs", "1",
+                       "-output_dir", str(out)] + files) == 0
+    significance = pd.read_csv(out / "significance.csv")
+    tail = int((significance.p_randomization < 11 / 10001).sum())
+    note = (f"p_randomization: 10000 trials; {tail} of 6 p-values from the exact sign test "
+            f"(fewer than 10 trials reached the observed difference).")
+    assert 0 < tail < 6
+    for name in ("significance.md", "track.params", "index.html"):
+        assert note in (out / name).read_text(), name
 
 
 # -- calibration on exchangeable runs --------------------------------------------------
@@ -330,6 +364,51 @@ def test_the_normal_tail_is_not_far_below_the_exact_swap_distribution():
                 assert tail >= exact / 2, (exact, tail)
                 checked += 1
     assert checked > 50
+
+
+def test_the_tail_of_a_mean_of_0_1_values_is_the_exact_sign_test():
+    """Where every unit that differs differs by the same amount (accuracy, FEVER's
+    strict score), the swap distribution is the sign test's: the tail rule gives
+    its exact p (scipy's binomtest), not the normal approximation, which is 10 to
+    25 % below it there and would make pairs significant that are not."""
+    rng = np.random.default_rng(8)
+    below = 0
+    for _ in range(60):
+        n = int(rng.integers(200, 3000))
+        a = (rng.random(n) < rng.uniform(0.5, 0.8)).astype(float)
+        b = np.where(rng.random(n) < rng.uniform(0.5, 0.95), a, (rng.random(n) < 0.4) * 1.0)
+        stacked = np.stack([a, np.ones(n), b, np.ones(n)], 1)
+        wins, losses = int(np.sum(a > b)), int(np.sum(a < b))
+        if wins == losses:
+            continue
+        exact = max(binomtest(wins, wins + losses).pvalue, 2.0 ** -1022)
+        p, is_exact = statistics.tail_p("ratio", (0.0, 0.0), stacked, 2, (0, 1))
+        assert is_exact and p == pytest.approx(exact, rel=1e-9)
+        normal = statistics.normal_tail_p("ratio", (0.0, 0.0), stacked, 2, (0, 1))
+        below += 1e-7 < exact < 1e-3 and normal < 0.95 * exact
+    assert below > 5          # what the exact rule mends
+    # Clusters: the sign test over clusters whose sums differ by the same amount.
+    a, b = np.array([1.0, 1, 0, 1, 1, 1, 0, 0]), np.array([0.0, 0, 0, 1, 0, 0, 1, 0])
+    stacked = np.stack([a, np.ones(8), b, np.ones(8)], 1)
+    clusters = np.array([0, 0, 1, 1, 2, 2, 3, 3])          # sums 2, 0, 2, -1
+    assert statistics.sign_test_counts("ratio", stacked, 2, (0, 1), clusters) is None
+    clusters = np.array([0, 1, 1, 1, 2, 3, 3, 3])          # sums 1, 1, 1, 0
+    assert statistics.sign_test_counts("ratio", stacked, 2, (0, 1), clusters) == (3, 0)
+    # Not a sign test: values other than 0 and 1, or denominators that differ.
+    c = np.array([1.0, 0.5, 0, 1, 0.5, 1, 0, 0])          # differences 1, 0.5 and -1
+    assert statistics.tail_p("ratio", (0.0, 0.0), np.stack([c, np.ones(8), b, np.ones(8)], 1),
+                             2, (0, 1))[1] is False
+    assert statistics.sign_test_counts("ratio", np.stack([a, a, b, np.ones(8)], 1), 2,
+                                       (0, 1)) is None
+    assert statistics.sign_test_counts("f1", np.zeros((8, 6)), 2, (0, 1)) is None
+
+
+def test_the_exact_sign_test_reaches_the_smallest_double_without_underflow():
+    assert statistics.sign_test_p(10, 0) == 2 / 2 ** 10
+    assert statistics.sign_test_p(3000, 0) == 2.0 ** -1022
+    assert statistics.sign_test_p(5, 5) == 1.0 and statistics.sign_test_p(1, 0) == 1.0
+    assert statistics.sign_test_p(2000, 1500) == pytest.approx(
+        binomtest(2000, 3500).pvalue, rel=1e-9)
 
 
 def test_the_tail_is_never_zero_however_far_apart_the_runs():
@@ -533,7 +612,7 @@ def test_claim_runs_in_a_track_equal_single_runs_and_share_one_samples_file(tmp_
         name = Path(path).stem
         single = tmp_path / f"single-{name}"
         single.mkdir()
-        assert scorer.cli.main(["-policy", FEVER_POLICY, "-bootstrap", "30", "-seed", "5",
+        assert cli.main(["-policy", FEVER_POLICY, "-bootstrap", "30", "-seed", "5",
                                 "-output_file", str(single / "run"), "-error_file",
                                 str(single / "run.errlog"), files[0], path]) == 0
         assert sorted(os.listdir(single)) == sorted(os.listdir(out / "runs" / name))

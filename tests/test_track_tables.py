@@ -194,6 +194,37 @@ def test_markdown_shows_p_values_too_small_for_4_decimals_as_below_them():
     assert tables.csv_text(frame).splitlines()[1].split(",")[3] == "3e-19"
 
 
+def test_markdown_leaves_missing_numbers_empty_as_the_csv_does(tmp_path):
+    """A run whose file has an error has no numbers, and wins/ties/losses are
+    empty for a metric that is not a mean of per-claim values (FEVER's f1): the
+    Markdown a person reads first shows empty cells there, not 'nan' or '<NA>'."""
+    gold, lines = [], []
+    for i in range(30):
+        gold.append({"id": i, "verifiable": "VERIFIABLE", "label": "SUPPORTS", "claim": "c",
+                     "evidence": [[[i, i, f"P{i}", 0]]]})
+    write_lines(tmp_path / "gold.jsonl", gold)
+    for name, right in (("good", 25), ("fair", 12)):
+        write_lines(tmp_path / f"{name}.jsonl", [
+            {"id": i, "predicted_label": "SUPPORTS" if i < right else "REFUTES",
+             "predicted_evidence": [[f"P{i}", 0]] if i < right + 3 else []} for i in range(30)])
+    (tmp_path / "broken.jsonl").write_text('{"id": 0, "predicted_label":\n')
+    out = tmp_path / "track"
+    assert track_main(["-policy", str(ROOT / "configs" / "fever.yaml"), "-bootstrap", "20",
+                       "-seed", "1", "-jobs", "1", "-metric", "f1", "-output_dir", str(out),
+                       str(tmp_path / "gold.jsonl"), str(tmp_path / "good.jsonl"),
+                       str(tmp_path / "fair.jsonl"), str(tmp_path / "broken.jsonl")]) == 255
+    for name in ("leaderboard.md", "significance.md"):
+        table = (out / name).read_text().split("\n\n")[0]
+        assert "nan" not in table and "<NA>" not in table, name
+    board = [[cell.strip() for cell in line.split("|")[1:-1]]
+             for line in (out / "leaderboard.md").read_text().splitlines()[2:5]]
+    assert board[2][:4] == ["", "broken", "f1", ""] and board[2][-1] == "errors"
+    pair = [cell.strip() for cell in (out / "significance.md").read_text().splitlines()[2]
+            .split("|")[1:-1]]
+    assert pair[:2] == ["good", "fair"] and pair[6:9] == ["", "", ""]
+    assert pd.read_csv(out / "significance.csv").wins.isna().all()
+
+
 def png_width(path: Path) -> int:
     return int.from_bytes(path.read_bytes()[16:20], "big")
 

@@ -13,9 +13,13 @@ Directives (MyST: ```` ```{scorer-switches} scorer ```` and so on):
 ``scorer-categories``, ``scorer-disciplines``, ``scorer-fields``
     Cold Start's policy categories, matching disciplines and table columns.
 ``scorer-metrics TASK``
-    the metric explanations of a claim task (``scifact``, ``fever``).
+    the metric explanations of a task (``classification``, ``coldstart``,
+    ``fever``, ``scifact``).
 ``scorer-track-metrics``
     every metric a track can rank by (``-metric``), per task.
+``scorer-tasks``
+    every task of the registry (scorer/tasks/): what it scores, its files, its
+    policy keys with their defaults, its own switches.
 ``scorer-modules``
     every module of the package from its docstrings (autodoc), with a list
     of them first; ``:exclude:`` names modules documented elsewhere.
@@ -67,10 +71,11 @@ def competition_switches() -> list:
 
 
 def command_switches(command: str) -> set:
-    """The name of every switch ``command`` takes (without the dash)."""
+    """The name of every switch ``command`` takes (without the dash), its
+    GNU-style spellings (``--help``) included."""
     from scorer import switches
     aliases = {alias.lstrip("-") for alias in switches.ALIASES}
-    scorer_names = {row[0] for row in scorer_switches()} | aliases
+    scorer_names = set(switches.scorer_table()) | aliases
     if command == "scorer":
         return scorer_names
     if command == "track":
@@ -130,10 +135,15 @@ def fields() -> list:
             for name, (header, form, _justify, text) in FIELDS.items()]
 
 
-def claim_metrics(task: str) -> list:
-    """(name, explanation) of every metric of a claim task."""
-    from scorer.claims.metrics import explain
-    return [tuple(line.split(": ", 1)) for line in explain(task).splitlines()]
+def task_metrics(task: str) -> list:
+    """(name, explanation) of every metric of a task."""
+    from scorer import tasks
+    return tasks.get(task).explanations()
+
+
+def task_names() -> tuple:
+    from scorer import tasks
+    return tasks.names()
 
 
 def track_metrics() -> list:
@@ -141,6 +151,16 @@ def track_metrics() -> list:
     task (and kind of run, where the metrics differ)."""
     from scorer import tasks
     return [entry for task in tasks.every() for entry in task.catalogues()]
+
+
+def task_records() -> list:
+    """(name, title, summary, files, [(key, default, help)], [switch names]) of
+    every task, in the registry's order."""
+    from scorer import tasks
+    return [(task.name, task.title, task.summary, task.files_help,
+             [(key.name, key.default, key.help) for key in task.policy_keys],
+             [switch.name for switch in task.switches])
+            for task in tasks.every()]
 
 
 def package_modules(exclude=()) -> list:
@@ -280,10 +300,11 @@ class MetricsDirective(_Generated):
 
     def lines(self):
         task = self.arguments[0]
-        if task not in ("scifact", "fever"):
-            raise self.error(f"scorer-metrics: a claim task (scifact, fever), not {task!r}")
+        if task not in task_names():
+            raise self.error(f"scorer-metrics: a task ({', '.join(task_names())}), "
+                             f"not {task!r}")
         return list_table(["metric", "what it measures"],
-                          [[_literal(n), t] for n, t in claim_metrics(task)], [32, 68])
+                          [[_literal(n), t] for n, t in task_metrics(task)], [32, 68])
 
 
 class TrackMetricsDirective(_Generated):
@@ -293,6 +314,29 @@ class TrackMetricsDirective(_Generated):
             out += [f"**{heading}** (the first is the default headline):", ""]
             out += list_table(["-metric", "title"],
                               [[_literal(n), t] for n, t in metrics], [30, 70])
+        return out
+
+
+def _default(value) -> str:
+    """A policy key's default as a policy file writes it."""
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+class TasksDirective(_Generated):
+    def lines(self):
+        out = []
+        for name, title, summary, files, keys, own in task_records():
+            out += [f".. rubric:: {title} (``task: {name}``)", "",
+                    f"Scores {summary}; files: {files}.", ""]
+            if keys:
+                out += list_table(["policy key", "default", "meaning"],
+                                  [[_literal(key), _literal(_default(default)), text]
+                                   for key, default, text in keys], [20, 30, 50])
+            if own:
+                out += ["Its own switches (refused for another task): "
+                        + ", ".join(f"``-{switch}``" for switch in own) + ".", ""]
         return out
 
 
@@ -322,4 +366,5 @@ def setup(app):
     app.add_directive("scorer-metrics", MetricsDirective)
     app.add_directive("scorer-track-metrics", TrackMetricsDirective)
     app.add_directive("scorer-modules", ModulesDirective)
+    app.add_directive("scorer-tasks", TasksDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

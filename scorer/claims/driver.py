@@ -1,9 +1,13 @@
-"""The claim tasks' driver: a Request in, the report texts out.
+"""The driver of the tasks scored from a per-unit counts table (SciFact,
+FEVER, and any task whose record declares it so): a Request in, the report
+texts out.
 
-``run(request, problems)`` reads the files, scores them, resamples when
-asked, and returns ``(extension, text)`` pairs in write order; the caller
-writes them (atomically) and the error log.  Fatal input problems raise
-:class:`~scorer.problems.ScorerError`.
+``score(request, problems)`` has the task's record read and score the files
+(``Task.evaluate``: an :class:`~scorer.claims.metrics.Evaluation`),
+resamples when asked, and returns the reports in write order (``.summary``,
+``.debug`` written by the record, ``.json``, ``.params``, then the bootstrap's);
+the caller writes them (atomically) and the error log.  Fatal input problems
+raise :class:`~scorer.problems.ScorerError`.
 """
 from __future__ import annotations
 
@@ -126,26 +130,27 @@ def _sample_values(evaluation: Evaluation, samples: SampleSet):
     from scorer.claims import resample
     n_samples = len(samples)
     block = max(1, _BLOCK_CELLS // max(len(evaluation.keys), 1))
-    parts = [resample.sample_values(evaluation.task, evaluation.counts,
+    parts = [resample.sample_values(evaluation.declared, evaluation.counts,
                                     samples.multiplicities(evaluation.keys, start=start,
                                                            stop=min(start + block, n_samples)))
              for start in range(0, n_samples, block)] or [
-        resample.sample_values(evaluation.task, evaluation.counts,
+        resample.sample_values(evaluation.declared, evaluation.counts,
                                samples.multiplicities(evaluation.keys))]
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
 def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
-                     gold_path: str) -> None:
-    """A samples file must hold samples, each drawing claims of the gold
-    (``keys``, from :func:`gold_keys` or the run's evaluation), one plain
-    claim id a token.  Samples of another split or of redacted ids drew
-    nothing, and their empty samples gave intervals of [0, 0] around any
-    score.  Refused with the file, line and id, as Cold Start refuses samples
-    of unknown queries."""
+                     gold_path: str, unit: str = "claim") -> None:
+    """A samples file must hold samples, each drawing claims (``unit``: the
+    task's word for them) of the gold (``keys``, from :func:`gold_keys` or
+    the run's evaluation), one plain claim id a token.  Samples of another
+    split or of redacted ids drew nothing, and their empty samples gave
+    intervals of [0, 0] around any score.  Refused with the file, line and
+    id, as Cold Start refuses samples of unknown queries."""
     if not len(samples):
         # scorer.samples refuses 0 samples for the same reason: intervals of nothing.
-        raise ScorerError(f"{path}: no samples; expected lines 'NUMBER CLAIM_ID CLAIM_ID ...'")
+        raise ScorerError(f"{path}: no samples; expected lines "
+                          f"'NUMBER {unit.upper()}_ID {unit.upper()}_ID ...'")
     known = set(keys)
     for element, (source, line) in zip(samples.elements, samples.origins):
         if element.members == (element.group,) and element.group in known:
@@ -153,13 +158,13 @@ def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
         shown = ", ".join(keys[:3]) + (", ..." if len(keys) > 3 else "")
         how = (" (by gold line number: the ids are not unique or hold a blank, ':' or ',')"
                if key_source == "line" else "")
-        raise ScorerError(f"{source} line {line}: '{shorten(element.text())}' is not a claim "
-                          f"of the gold ({gold_path}), whose claims a samples file names as "
+        raise ScorerError(f"{source} line {line}: '{shorten(element.text())}' is not a {unit} "
+                          f"of the gold ({gold_path}), whose {unit}s a samples file names as "
                           f"{shown}{how}")
     for number, draw, line in zip(samples.numbers, samples.draws, samples.line_numbers):
         if not len(draw):
-            raise ScorerError(f"{path} line {line}: sample {number} draws no claim; a sample "
-                              f"draws claims of the gold, as many as it has")
+            raise ScorerError(f"{path} line {line}: sample {number} draws no {unit}; a sample "
+                              f"draws {unit}s of the gold, as many as it has")
 
 
 def check_gold(task: str, path: str) -> tuple:
@@ -222,34 +227,37 @@ class Outcome:
 
 
 def run(request, problems: Problems) -> Reports:
-    """Score one claim-task run: the reports, in write order."""
+    """Score one run: the reports, in write order."""
     return score(request, problems).reports
 
 
 def score(request, problems: Problems, samples: SampleSet | None = None) -> Outcome:
-    """Score one claim-task run: the reports and the evaluation (``samples``:
-    the request's samples when the caller has read or drawn them already)."""
+    """Score one run: the reports and the evaluation (``samples``: the
+    request's samples when the caller has read or drawn them already)."""
+    from scorer import task
     policy = request.policy
-    if policy.task not in TASKS:
-        raise ScorerError(f"the claims driver scores {' and '.join(TASKS)}, not '{policy.task}'")
+    record = task.get(policy.task)
     if request.bootstrap is not None and request.seed is None:
         raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
-    evaluation = evaluate(policy, request.files, problems)
+    evaluation = record.evaluate(policy, request.files, problems)
     if samples is None:
         samples, generated = sample_set(request, evaluation)
     else:
         generated = request.bootstrap is not None
     if samples is not None and not generated:
         check_sample_ids(samples, request.samples, evaluation.keys, evaluation.key_source,
-                         evaluation.files[0])
+                         evaluation.files[0], record.unit)
     seed = request.seed if generated else None
-    signature = reports.signature(policy, samples, seed)
+    settings = record.settings_text(policy)
+    signature = reports.signature(policy, [(key, text) for key, text in settings
+                                           if key in record.signature_keys], samples, seed)
     texts = [
         ("summary", reports.summary_text(evaluation)),
-        ("debug", lambda: reports.debug_pieces(evaluation)),
-        ("json", reports.json_text(evaluation, signature)),
+        ("debug", lambda: record.debug_pieces(evaluation)),
+        ("json", reports.json_text(evaluation, signature, record.units)),
         ("params", reports.params_text(
-            invocation=request.invocation(), policy=policy, policy_file=request.policy_file, files=evaluation.files,
+            invocation=request.invocation(), policy=policy, settings=settings,
+            policy_file=request.policy_file, files=evaluation.files,
             samples_file=request.samples, bootstrap=request.bootstrap if generated else None,
             seed=seed, signature_line=signature)),
     ]
@@ -257,15 +265,15 @@ def score(request, problems: Problems, samples: SampleSet | None = None) -> Outc
         return Outcome(Reports.from_pairs(texts), evaluation)
     from scorer.claims import resample
     drawn = isinstance(samples, resample.DrawnClaims)
-    values = samples.values(evaluation.task, evaluation.columns) if drawn else \
+    values = samples.values(evaluation.declared, evaluation.columns) if drawn else \
         _sample_values(evaluation, samples)
     rows = resample.confidence_rows(values, evaluation.metrics)
-    names = reports.metric_names(evaluation.task)
+    names = [metric.name for metric in evaluation.declared]
     texts.append(("samplescores", reports.samplescores_text(samples.numbers, values)))
     texts.append(("confidence", reports.confidence_text(rows, names)))
     if drawn:
         problems.record("CLAIM_WARNING",
-                        f"{len(samples):,} samples of {len(evaluation.keys):,} claims are "
+                        f"{len(samples):,} samples of {len(evaluation.keys):,} {record.units} are "
                         f"{len(samples) * len(evaluation.keys):,} draws: too many to write to "
                         f".bootsamples (as text, several GB), which is not written; the same "
                         f"-bootstrap and -seed draw the same samples again")

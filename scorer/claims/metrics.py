@@ -8,7 +8,13 @@ the value follows from the per-claim counts table.  Two kinds exist:
   over claims, with a fixed value when the denominator is 0;
 * :class:`HarmonicMean`: ``2 * p * r / (p + r)`` from two ratios' values (0
   when both are 0), the way both reference scorers compute F1 -- from the
-  float precision and recall, not from the counts.
+  float precision and recall, not from the counts;
+* :class:`Mean`: the mean of other metrics' values (a macro average), summed
+  as numpy sums (pairwise), the way scikit-learn averages.
+
+A task whose metrics follow its policy (one per label of the policy, say)
+declares them per run; every function here takes the declarations, or a
+claim task's name for its registry entry.
 
 The full-data values (:func:`full_data`) add each column left to right in file
 order with plain float addition, as the reference scorers do; the bootstrap
@@ -61,6 +67,29 @@ class HarmonicMean:
     @property
     def columns(self) -> tuple:
         return ()
+
+class Mean:
+    """The mean of other metrics' values (``of``: their names), with numpy's
+    summation (pairwise), as scikit-learn's macro averages are made."""
+
+    __slots__ = ("name", "explanation", "of")
+
+    def __init__(self, name: str, explanation: str, of: tuple):
+        self.name = name
+        self.explanation = explanation
+        self.of = tuple(of)
+
+    @property
+    def columns(self) -> tuple:
+        return ()
+
+
+def mean(values) -> float:
+    """The mean of ``values`` as numpy (and so scikit-learn) computes it:
+    a pairwise sum divided by the count."""
+    import numpy as np
+    return float(np.add.reduce(np.asarray(values, dtype=np.float64)) / len(values))
+
 
 #: Every claim row has ``claims`` = 1, so a sum of it counts claims.
 CLAIMS = "claims"
@@ -123,13 +152,15 @@ FEVER_METRICS = (
 REGISTRY = {"scifact": SCIFACT_METRICS, "fever": FEVER_METRICS}
 
 
-def metrics_of(task: str) -> tuple:
-    return REGISTRY[task]
+def metrics_of(task) -> tuple:
+    """The declarations of ``task``: a claim task's name (its registry
+    entry), or the declarations themselves."""
+    return REGISTRY[task] if isinstance(task, str) else tuple(task)
 
 
-def explain(task: str) -> str:
+def explain(task) -> str:
     """One line per metric: name and explanation (for ``-help`` and reports)."""
-    return "".join(f"{m.name}: {m.explanation}\n" for m in REGISTRY[task])
+    return "".join(f"{m.name}: {m.explanation}\n" for m in metrics_of(task))
 
 
 def ordered_sum(values) -> float:
@@ -145,12 +176,15 @@ def harmonic_mean(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r != 0 else 0.0
 
 
-def full_data(task: str, table) -> dict:
-    """Every metric of ``task`` over all rows of the counts table, in registry
-    order (``table``: the column lists of :class:`Evaluation`, or its DataFrame)."""
+def full_data(task, table) -> dict:
+    """Every metric of ``task`` (a claim task's name, or the declarations) over
+    all rows of the counts table, in declaration order (``table``: the column
+    lists of :class:`Evaluation`, or its DataFrame).  The ratios first, then
+    what is made of them."""
+    declared = metrics_of(task)
     values: dict = {}
     totals: dict = {}
-    for metric in REGISTRY[task]:
+    for metric in declared:
         if isinstance(metric, Ratio):
             for column in metric.columns:
                 if column not in totals:
@@ -160,20 +194,23 @@ def full_data(task: str, table) -> dict:
             numerator, denominator = totals[metric.numerator], totals[metric.denominator]
             values[metric.name] = (numerator / denominator if denominator != 0
                                    else metric.if_empty)
-        else:
+    for metric in declared:
+        if isinstance(metric, Mean):
+            values[metric.name] = mean([values[name] for name in metric.of])
+        elif isinstance(metric, HarmonicMean):
             values[metric.name] = harmonic_mean(values[metric.precision], values[metric.recall])
-    return {name: float(value) for name, value in values.items()}
+    return {metric.name: float(values[metric.name]) for metric in declared}
 
 
 class Evaluation:
     """One scored run of a claim task."""
 
     __slots__ = ("task", "files", "keys", "columns", "outcomes", "metrics", "max_evidence",
-                 "key_source", "debug", "_counts")
+                 "key_source", "debug", "declared", "_counts")
 
     def __init__(self, task: str, files: tuple, keys: list, columns: dict, outcomes: list,
                  metrics: dict, max_evidence: int | None = None, key_source: str = "id",
-                 debug=None):
+                 debug=None, declared: tuple | None = None):
         self.task = task
         #: Paths of the files read, in the order given (gold first).
         self.files = files
@@ -192,6 +229,9 @@ class Evaluation:
         self.max_evidence = max_evidence
         #: How claim keys were made ("id" or "line"), stated in the reports.
         self.key_source = key_source
+        #: The metric declarations ``metrics`` follow (a claim task's registry entry
+        #: unless given)
+        self.declared = metrics_of(task if declared is None else declared)
         self._counts = None
 
     @property
@@ -252,12 +292,12 @@ def claim_keys(texts: list | None, lines: list) -> tuple[list, str]:
     return [f"line{line}" for line in lines], "line"
 
 
-def unit_statistic(task: str, name: str, table, keys: list):
+def unit_statistic(task, name: str, table, keys: list):
     """Metric ``name`` as per-claim statistics (:class:`scorer.statistic.UnitStatistic`):
-    the claim is the unit, and the metric's ratio (or harmonic mean of two)
-    finishes the column sums, as the full-data values do."""
+    the claim is the unit, and the metric's ratio (or harmonic mean of two,
+    or mean of several) finishes the column sums, as the full-data values do."""
     from scorer import statistic
-    by_name = {metric.name: metric for metric in REGISTRY[task]}
+    by_name = {metric.name: metric for metric in metrics_of(task)}
     metric = by_name[name]
 
     def columns(ratio: Ratio) -> list:
@@ -267,6 +307,16 @@ def unit_statistic(task: str, name: str, table, keys: list):
     if isinstance(metric, Ratio):
         return statistic.UnitStatistic(list(keys), _stack(columns(metric), len(keys)),
                                        statistic.RATIO, (metric.if_empty, 0.0))
+    if isinstance(metric, Mean):
+        ratios = [by_name[part] for part in metric.of]
+        if not all(isinstance(ratio, Ratio) for ratio in ratios) \
+                or len({ratio.if_empty for ratio in ratios}) > 1:
+            raise ValueError(f"{name}: a mean of ratios with one value for an empty "
+                             f"denominator is what the statistics finish")
+        return statistic.UnitStatistic(
+            list(keys), _stack([column for ratio in ratios for column in columns(ratio)],
+                               len(keys)),
+            statistic.MEAN_OF_RATIOS, (ratios[0].if_empty, 0.0))
     p, r = by_name[metric.precision], by_name[metric.recall]
     return statistic.UnitStatistic(list(keys), _stack(columns(p) + columns(r), len(keys)),
                                    statistic.HARMONIC_MEAN, (p.if_empty, r.if_empty))

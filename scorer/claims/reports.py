@@ -22,7 +22,7 @@ from scorer.version import __version__
 from scorer.textfile import fingerprint_lines
 from scorer.claims import fever as fever_task
 from scorer.claims.jsonl import json_string, shows
-from scorer.claims.metrics import Evaluation, metrics_of
+from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
 
 #: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).
@@ -41,12 +41,14 @@ def _limit_text(max_evidence: int | None) -> str:
     return "all" if max_evidence is None else str(max_evidence)
 
 
-def signature(policy: Policy, samples: SampleSet | None, seed: int | None) -> str:
-    """What produced the numbers, in one line (sacrebleu style)."""
+def signature(policy: Policy, settings: list, samples: SampleSet | None,
+              seed: int | None) -> str:
+    """What produced the numbers, in one line (sacrebleu style); ``settings``:
+    (key, text) of the policy settings named besides the policy's digest."""
     return "|".join((
         f"scorer:{__version__}",
         f"task:{policy.task}",
-        f"max_evidence:{_limit_text(policy.max_evidence)}",
+        *(f"{key}:{text}" for key, text in settings),
         f"policy:{policy.digest()}",
         f"samples:{_samples_digest(samples)}",
         f"seed:{'none' if seed is None else seed}",
@@ -76,22 +78,22 @@ def summary_text(evaluation: Evaluation) -> str:
     return _table(("Metric", "Score"), rows)
 
 
-def json_text(evaluation: Evaluation, signature_line: str) -> str:
+def json_text(evaluation: Evaluation, signature_line: str, units: str = "claims") -> str:
+    """``units``: the word for what the task counts, the key of their number."""
     document = {"task": evaluation.task,
-                "claims": len(evaluation.keys),
+                units: len(evaluation.keys),
                 "metrics": dict(evaluation.metrics),
                 "signature": signature_line}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def params_text(*, invocation: str, policy: Policy, policy_file: str | None, files: tuple,
-                samples_file: str | None, bootstrap: int | None, seed: int | None,
-                signature_line: str) -> str:
-    """``invocation``: ``cwd$ program arguments`` (Request.invocation)."""
-    lines = ["#Invoked as:", invocation, "", "#Policy Selected:",
-             f"  task => {policy.task}",
-             f"  max_evidence => {_limit_text(policy.max_evidence)}",
-             f"  labels => {':'.join(policy.labels)}"]
+def params_text(*, invocation: str, policy: Policy, settings: list, policy_file: str | None,
+                files: tuple, samples_file: str | None, bootstrap: int | None,
+                seed: int | None, signature_line: str) -> str:
+    """``invocation``: ``cwd$ program arguments`` (Request.invocation);
+    ``settings``: (key, text) of the policy's settings (Task.settings_text)."""
+    lines = ["#Invoked as:", invocation, "", "#Policy Selected:", f"  task => {policy.task}"]
+    lines += [f"  {key} => {text}" for key, text in settings]
     if policy_file:
         lines.append(f"  policy_file => {policy_file}")
     lines += ["", "#Files:"]
@@ -130,10 +132,6 @@ def confidence_text(rows: list, names: list) -> str:
                  *("%0.4f" % v for v in highs)]
         lines.append(name.ljust(width) + " " + " ".join(cells) + "\n")
     return "".join(lines)
-
-
-def metric_names(task: str) -> list:
-    return [metric.name for metric in metrics_of(task)]
 
 
 # ---------------------------------------------------------------- .debug

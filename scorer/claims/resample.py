@@ -22,7 +22,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from scorer.claims.metrics import HarmonicMean, Ratio, metrics_of
+from scorer.claims.metrics import HarmonicMean, Mean, Ratio, metrics_of
 from scorer.stats import CONFIDENCE_LEVELS, percentile_indices
 
 #: Above this many distinct values a fractional column is summed group by group
@@ -60,19 +60,22 @@ def column_sums(table: pd.DataFrame, multiplicities: np.ndarray, columns) -> dic
     return sums
 
 
-def sample_values(task: str, table: pd.DataFrame, multiplicities: np.ndarray) -> pd.DataFrame:
-    """Every metric of ``task`` for every sample: a (samples x metrics) DataFrame."""
+def sample_values(task, table: pd.DataFrame, multiplicities: np.ndarray) -> pd.DataFrame:
+    """Every metric of ``task`` (a claim task's name, or the declarations) for
+    every sample: a (samples x metrics) DataFrame."""
     metrics = metrics_of(task)
     columns = [c for m in metrics for c in m.columns]
     sums = column_sums(table, multiplicities, columns)
     return values_of_sums(task, sums, np.asarray(multiplicities).shape[0])
 
 
-def values_of_sums(task: str, sums: dict, n_samples: int) -> pd.DataFrame:
-    """Every metric of ``task`` for every sample from the samples' column sums."""
+def values_of_sums(task, sums: dict, n_samples: int) -> pd.DataFrame:
+    """Every metric of ``task`` (a claim task's name, or the declarations) for
+    every sample from the samples' column sums."""
     metrics = metrics_of(task)
     values: dict = {}
     with np.errstate(divide="ignore", invalid="ignore"):
+        # The ratios first, then what is made of them (as full_data does).
         for metric in metrics:
             if isinstance(metric, Ratio):
                 numerator, denominator = sums[metric.numerator], sums[metric.denominator]
@@ -80,13 +83,20 @@ def values_of_sums(task: str, sums: dict, n_samples: int) -> pd.DataFrame:
                     denominator != 0,
                     numerator / np.where(denominator != 0, denominator, 1.0),
                     metric.if_empty)
-            elif isinstance(metric, HarmonicMean):
+        for metric in metrics:
+            if isinstance(metric, HarmonicMean):
                 p, r = values[metric.precision], values[metric.recall]
                 total = p + r
                 values[metric.name] = np.where(
                     total != 0, 2 * p * r / np.where(total != 0, total, 1.0), 0.0)
-    frame = pd.DataFrame({name: np.asarray(v, dtype=np.float64).reshape(n_samples)
-                          for name, v in values.items()})
+            elif isinstance(metric, Mean):
+                # One row per sample, summed along the row as the full data's mean is.
+                parts = np.stack([np.broadcast_to(values[name], (n_samples,))
+                                  for name in metric.of], axis=1)
+                values[metric.name] = np.add.reduce(parts, axis=1) / len(metric.of)
+    frame = pd.DataFrame({metric.name: np.asarray(values[metric.name],
+                                                  dtype=np.float64).reshape(n_samples)
+                          for metric in metrics})
     return frame
 
 
@@ -173,9 +183,10 @@ class DrawnClaims:
         text = f"claims bootstrap|seed:{self.seed}|B:{len(self)}|claims:{claims.hexdigest()}"
         return sha256(text.encode("utf-8")).hexdigest()[:12]
 
-    def values(self, task: str, columns: dict) -> pd.DataFrame:
-        """Every metric of ``task`` for every sample (``columns``: the
-        evaluation's counts table, column -> one value per claim)."""
+    def values(self, task, columns: dict) -> pd.DataFrame:
+        """Every metric of ``task`` (a claim task's name, or the declarations)
+        for every sample (``columns``: the evaluation's counts table, column ->
+        one value per claim)."""
         metrics = metrics_of(task)
         names = list(dict.fromkeys(c for m in metrics for c in m.columns))
         n = len(self.keys)

@@ -1,20 +1,157 @@
-"""What SciFact and FEVER share as tasks (scorer/tasks/scifact.py and
-fever.py are their records): a gold file and one predictions file per run,
-evidence read up to ``max_evidence``, a label set, the claims driver."""
+"""What the tasks scored from a per-unit counts table share as records
+(:class:`~scorer.claims.task.TableTask`: a gold file and one predictions
+file per run, the driver of ``claims/driver.py``, a ``.debug`` of blocks),
+and what SciFact and FEVER share besides
+(:class:`~scorer.claims.task.ClaimTask`: evidence read up to
+``max_evidence``, a label set).  ``scorer/tasks/`` holds the records."""
 from __future__ import annotations
+
+import os
 
 from scorer.claims.policy import HELP as MAX_EVIDENCE_HELP
 from scorer.claims.policy import read_max_evidence
 from scorer.policy import check_labels, list_value
+from scorer.problems import ScorerError
 from scorer.switches import Switch
-from scorer.task import PolicyKey, Task
+from scorer.task import PolicyKey, Task, TrackRun, checked_runs, run_name
+
+
+class TableTask(Task):
+    """A task scored from a gold file and one predictions file per run, through
+    a per-unit counts table: subclasses say how a run is read and scored
+    (``evaluate``), what its ``.debug`` says (``debug_pieces``, and
+    ``debug_layout`` for the diff), how a gold file names its units
+    (``gold_keys``); the driver, the bootstrap, the track and the leaderboard
+    do the rest."""
+
+    def score(self, request, problems, samples=None):
+        from scorer.claims import driver
+        return driver.score(request, problems, samples=samples)
+
+    def evaluate(self, policy, files: tuple, problems):
+        """Read and score the files of one run: a
+        :class:`scorer.claims.metrics.Evaluation` (its counts table, per-unit
+        outcomes, metric values)."""
+        raise NotImplementedError
+
+    def debug_pieces(self, evaluation):
+        """The ``.debug`` text of an evaluation, piece by piece."""
+        raise NotImplementedError
+
+    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
+                   per_query: bool = True):
+        """A scored run as data (scorer.results.RunResult): its values, the
+        per-unit statistics of each metric (when asked), the per-unit rows
+        (unless ``per_query`` is False: then made when first wanted)."""
+        from scorer.claims.metrics import unit_statistic
+        from scorer.results import RunResult, claim_table_rows
+        result = RunResult(name, status)
+        evaluation = outcome.evaluation
+        for metric, value in evaluation.metrics.items():
+            result.values[metric] = float(value)
+            if statistics:
+                result.statistics[metric] = unit_statistic(evaluation.declared, metric,
+                                                           evaluation.counts, evaluation.keys)
+            result.per_hop.append((self.units, "", "ALL", metric, float(value)))
+        if per_query:
+            result.per_query += claim_table_rows(evaluation.keys, evaluation.columns)
+        return result
+
+    def unit_table(self, outcome):
+        """(unit keys, {column: one value per unit}): the counts table of a
+        run whose outcome has one (``outcome.evaluation``), else None."""
+        evaluation = getattr(outcome, "evaluation", None)
+        return None if evaluation is None else (evaluation.keys, evaluation.columns)
+
+    def debug_layout(self):
+        """How the diff reads the blocks of this task's ``.debug``
+        (scorer.diff.debugfile.BlockLayout)."""
+        raise NotImplementedError
+
+    def read_debug(self, path: str, lines: list):
+        """This task's ``.debug`` (``lines``: its lines) for scorer.diff."""
+        from scorer.diff.debugfile import read_blocks
+        return read_blocks(path, lines, self.debug_layout())
+
+    # -- a leaderboard and a track: the gold file is the reference --------------------
+
+    def check_references(self, request, files: list) -> None:
+        """Read a leaderboard's reference ``files`` as every submission's run
+        will; a problem that would fail every submission is a ScorerError
+        naming the file: the gold file alone, and -samples drawing its units."""
+        if len(files) != 1:
+            raise ScorerError(f"a {self.name} leaderboard's reference is the gold file alone "
+                              f"(the participant's predictions are the other file); "
+                              f"{len(files)} files given: {' '.join(files)}")
+        keys, key_source = self.reference_gold_keys(files[0])
+        if request.samples:
+            # Samples of units the gold does not have would fail every submission.
+            from scorer.bootstrap import read_samples
+            from scorer.claims.driver import check_sample_ids
+            check_sample_ids(read_samples(request.samples), request.samples, keys, key_source,
+                             files[0], self.unit)
+
+    def gold_keys(self, path: str) -> tuple:
+        """``(unit keys, key source)`` of a gold file, as a run against it names
+        its units in samples files ("id" or "line"); a ScorerError when the
+        file cannot be the gold (a track stops before any run is scored)."""
+        raise NotImplementedError
+
+    def reference_gold_keys(self, path: str) -> tuple:
+        """:meth:`gold_keys` of a leaderboard's gold file, read as strictly as
+        every submission's run will read it."""
+        return self.gold_keys(path)
+
+    # -- pictures and a track's runs --------------------------------------------------
+
+    def picture_title(self, outcome) -> str:
+        """The predictions file's name."""
+        return os.path.basename(outcome.evaluation.files[-1])
+
+    def find_runs(self, paths: list) -> tuple:
+        """(the files every run shares, the runs: TrackRun) of a track's files:
+        the gold file, then one predictions file (or a folder of ``*.jsonl``
+        files) per run, each named by its file name without extension."""
+        if len(paths) < 2:
+            raise ScorerError(f"a {self.title} track needs the gold file, then one "
+                              f"predictions file per run")
+        gold, rest = paths[0], []
+        for path in paths[1:]:
+            if os.path.isdir(path):
+                rest += sorted(os.path.join(path, name) for name in os.listdir(path)
+                               if name.endswith(".jsonl"))
+            else:
+                rest.append(path)
+        return [gold], checked_runs([TrackRun(run_name(path), (path,)) for path in rest])
+
+    def read_shared_inputs(self, request, shared: list, draw):
+        """Read the files every run shares, so that a fatal problem there stops
+        the track before anything is scored; the samples the request asks
+        for, read or drawn once for all runs (``draw(groups)`` draws
+        -bootstrap's samples of ``(group, members)`` pairs), else None (then
+        the track draws them over the runs' units after scoring): the gold
+        file, whose units are the samples' groups."""
+        keys, key_source = self.gold_keys(shared[0])
+        if request.bootstrap is not None and not request.samples:
+            # Drawn as each run would draw them alone (every unit of the gold is a group).
+            return draw([(key, (key,)) for key in keys])
+        if not request.samples:
+            return None
+        from scorer.bootstrap import read_samples
+        from scorer.claims.driver import check_sample_ids
+        samples = read_samples(request.samples)
+        # The gold names the units every run's samples draw (a FEVER run's blind
+        # predictions by the gold line they are paired with, whatever their ids).
+        check_sample_ids(samples, request.samples, keys, key_source, shared[0], self.unit)
+        return samples
+
 
 MAX_EVIDENCE = Switch("max_evidence", sets_policy=True,
                       help="Claim tasks: predicted evidence read per claim (a number, or "
                            "'all'); overrides the policy")
 
 
-class ClaimTask(Task):
+class ClaimTask(TableTask):
     unit, units = "claim", "claims"
     switches = (MAX_EVIDENCE,)
     report_extensions = ("summary", "debug", "json", "params", "samplescores", "confidence",
@@ -32,22 +169,16 @@ class ClaimTask(Task):
                 PolicyKey("labels", "claim tasks: the labels the gold and predictions may use "
                                     "(list)", self.labels, list_value))
 
-    def validate_policy(self, policy, where, origin) -> None:
+    def validate_policy(self, policy, where, origin, source: str) -> None:
         check_labels(policy, where, self.labels)
 
     @property
     def summary(self) -> str:
         return f"{self.title} predictions"
 
-    def help_lines(self) -> list:
-        import textwrap
+    def explanations(self) -> list:
         from scorer.claims.metrics import metrics_of
-        lines = [f"{self.name} metrics (run.json and .summary):"]
-        for metric in metrics_of(self.name):
-            lines += textwrap.wrap(metric.explanation, width=80,
-                                   initial_indent=f"  {metric.name + ':':33}",
-                                   subsequent_indent=" " * 35)
-        return lines
+        return [(metric.name, metric.explanation) for metric in metrics_of(self.name)]
 
     def digest_values(self, policy) -> tuple:
         # The layout of the policy record before each task had its own keys
@@ -56,9 +187,15 @@ class ClaimTask(Task):
         return (self.name, (), (), (), "1:3", "ASSESSED", (), policy.max_evidence,
                 policy.labels)
 
-    def score(self, request, problems, samples=None):
+    signature_keys = ("max_evidence",)
+
+    def evaluate(self, policy, files: tuple, problems):
         from scorer.claims import driver
-        return driver.score(request, problems, samples=samples)
+        return driver.evaluate(policy, files, problems)
+
+    def debug_pieces(self, evaluation):
+        from scorer.claims import reports
+        return reports.debug_pieces(evaluation)
 
     # -- metrics: the reference scorer's, by its own names -----------------------------
 
@@ -75,47 +212,12 @@ class ClaimTask(Task):
         # The reference scorers' own names are the titles (-help explains them).
         return [(metric.name, f"{self.title} {metric.name}") for metric in ordered]
 
-    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
-                   per_query: bool = True):
-        from scorer.claims.metrics import unit_statistic
-        from scorer.results import RunResult, claim_table_rows
-        result = RunResult(name, status)
-        evaluation = outcome.evaluation
-        for metric, value in evaluation.metrics.items():
-            result.values[metric] = float(value)
-            if statistics:
-                result.statistics[metric] = unit_statistic(evaluation.task, metric,
-                                                           evaluation.counts, evaluation.keys)
-            result.per_hop.append((self.units, "", "ALL", metric, float(value)))
-        if per_query:
-            result.per_query += claim_table_rows(evaluation.keys, evaluation.columns)
-        return result
+    # -- a leaderboard and a track: the gold file is the reference --------------------
 
-    # -- a leaderboard: the gold file is the reference ---------------------------------
-
-    def check_references(self, request, files: list) -> None:
-        super().check_references(request, files)
+    def gold_keys(self, path: str) -> tuple:
         from scorer.claims import driver
-        keys, key_source = driver.reference_gold_keys(self.name, files[0])
-        if request.samples:
-            # Samples of claims the gold does not have would fail every submission.
-            from scorer.bootstrap import read_samples
-            driver.check_sample_ids(read_samples(request.samples), request.samples, keys,
-                                    key_source, files[0])
+        return driver.check_gold(self.name, path)
 
-    # -- a track: the gold file, then one predictions file per run ---------------------
-
-    def read_shared_inputs(self, request, shared: list, draw):
+    def reference_gold_keys(self, path: str) -> tuple:
         from scorer.claims import driver
-        keys, key_source = driver.check_gold(self.name, shared[0])
-        if request.bootstrap is not None and not request.samples:
-            # Drawn as each run would draw them alone (every claim of the gold is a group).
-            return draw([(key, (key,)) for key in keys])
-        if not request.samples:
-            return None
-        from scorer.bootstrap import read_samples
-        samples = read_samples(request.samples)
-        # The gold names the claims every run's samples draw (a FEVER run's blind
-        # predictions by the gold line they are paired with, whatever their ids).
-        driver.check_sample_ids(samples, request.samples, keys, key_source, shared[0])
-        return samples
+        return driver.reference_gold_keys(self.name, path)

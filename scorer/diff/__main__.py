@@ -52,8 +52,8 @@ def load_side(name: str) -> align.Side:
     debug = debugfile.read(debug_path)
     side = align.Side(name, debug)
     if prefix is not None:
-        extensions = ("sf", "ldcmax", "summary") if debug.task == "coldstart" else ("summary",)
-        for extension in extensions:
+        from scorer import task
+        for extension in task.get(debug.task).diff_tables:
             path = f"{prefix}.{extension}"
             if os.path.isfile(path):
                 setattr(side, extension, read_table(path))

@@ -22,6 +22,7 @@ import math
 from collections import Counter
 from typing import Optional
 
+from scorer import task
 from scorer.diff import hashorder
 from scorer.diff.debugfile import ClaimsDebug, ColdStartDebug, exact_ap
 from scorer.diff.tables import exact_f1, number
@@ -331,7 +332,7 @@ def diff_coldstart(a: Side, b: Side, queries: Optional[frozenset] = None) -> Dif
     touched = ({c.query for c in changes} | {key[1] for key, *_ in ap_changes}
                | {key[0].split(":", 1)[0] for key in sf_counts_only}
                | {m.key[0].split(":", 1)[0] for m in f1_moves})
-    return Diff("coldstart", a, b, queries, transitions, changes, ap_changes, f1_moves,
+    return Diff(a.debug.task, a, b, queries, transitions, changes, ap_changes, f1_moves,
                 ap_moves, aggregates, len(all_queries), sorted(touched), sf_counts_only,
                 ldcmax_moves, ldcmax_counts_only, sorted(ties), hash_aggregates,
                 scores_known=a.sf is not None and b.sf is not None)
@@ -487,7 +488,7 @@ def diff_claims(a: Side, b: Side, queries: Optional[frozenset] = None) -> Diff:
         ca, cb = in_a.get(claim_id), in_b.get(claim_id)
         transitions[(ca.predicted if ca else NOT_LISTED, cb.predicted if cb else NOT_LISTED)] += 1
         verdicts[(ca.label if ca else NOT_LISTED, cb.label if cb else NOT_LISTED)] += 1
-        change = _claim_change(a.debug.task, ca, cb)
+        change = _claim_change(a.debug.layout, ca, cb)
         if change is not None:
             changes.append(change)
     aggregates = _aggregates(a.summary, b.summary) if queries is None else []
@@ -500,16 +501,19 @@ def _claim_order(claim_id: str) -> tuple:
     return (0, int(claim_id), "") if claim_id.isdigit() else (1, 0, claim_id)
 
 
-def _claim_state(task: str, claim) -> str:
+def _claim_state(layout, claim) -> str:
     if claim is None:
         return NOT_LISTED
-    strict = ("strict " + claim.strict[0]) if task == "fever" and claim.strict else \
-        ("rationalized " + (",".join(claim.strict) or "none"))
-    scores = " ".join(f"{name}={value}" for name, value in claim.scores)
-    return f"label {claim.predicted} ({claim.label}, gold {claim.gold}); {strict}; {scores}"
+    parts = [f"label {claim.predicted} ({claim.label}, gold {claim.gold})"]
+    if layout.strict:
+        word, _in_a_change, none = layout.strict
+        parts.append(f"{word} {','.join(claim.strict) or none}")
+    if claim.scores:
+        parts.append(" ".join(f"{name}={value}" for name, value in claim.scores))
+    return "; ".join(parts)
 
 
-def _claim_change(task: str, ca, cb) -> Optional[Change]:
+def _claim_change(layout, ca, cb) -> Optional[Change]:
     either = ca if ca is not None else cb
     if ca is not None and cb is not None:
         words, detail = [], []
@@ -520,12 +524,9 @@ def _claim_change(task: str, ca, cb) -> Optional[Change]:
         if ca.gold != cb.gold:
             words.append(f"gold label {ca.gold} -> {cb.gold}")
         if ca.strict != cb.strict:
-            if task == "fever":
-                words.append(f"strict {ca.strict[0] if ca.strict else '-'} -> "
-                             f"{cb.strict[0] if cb.strict else '-'}")
-            else:
-                words.append("rationalized abstracts " + (",".join(ca.strict) or "none")
-                             + " -> " + (",".join(cb.strict) or "none"))
+            _in_a_state, word, none = layout.strict
+            words.append(f"{word} {','.join(ca.strict) or none} -> "
+                         f"{','.join(cb.strict) or none}")
         lost, gained = sorted(ca.evidence - cb.evidence), sorted(cb.evidence - ca.evidence)
         if lost or gained:
             words.append(f"evidence -{len(lost)} +{len(gained)}")
@@ -544,7 +545,7 @@ def _claim_change(task: str, ca, cb) -> Optional[Change]:
         side = "A" if cb is None else "B"
         words, detail, counts = [f"only in {side}"], [], True
     return Change(either.id, "", "", either.id, side, ", ".join(words),
-                  _claim_state(task, ca), _claim_state(task, cb), counts, detail)
+                  _claim_state(layout, ca), _claim_state(layout, cb), counts, detail)
 
 
 # ------------------------------------------------------------------- texts
@@ -592,7 +593,9 @@ def diff_text(diff: Diff, top: int) -> str:
                    + " (aggregates not compared)")
     out += ["", "SUMMARY", "",
             "Scoring differences: " + ("yes" if diff.scoring else "none")]
-    unit = "queries" if diff.task == "coldstart" else "claims"
+    responses = isinstance(diff.a.debug, ColdStartDebug)
+    record = task.get(diff.task)
+    unit = record.units
     scoring_queries = diff.scoring_queries()
     out.append(f"{unit.capitalize()} touched: {len(diff.queries_touched)} of "
                f"{diff.queries_total} ({len(scoring_queries)} with a scoring difference)")
@@ -600,11 +603,11 @@ def diff_text(diff: Diff, top: int) -> str:
     only_b = sum(c.side == "B" for c in diff.changes)
     changed = sum(c.side == "both" for c in diff.changes)
     unscoring = sum(not c.counts for c in diff.changes)
-    what = "responses" if diff.task == "coldstart" else "claims"
-    counts = "row" if diff.task == "coldstart" else "claim"
+    what = "responses" if responses else record.units
+    counts = "row" if responses else record.unit
     out.append(f"{what.capitalize()}: {changed} changed, {only_a} only in A, {only_b} only "
                f"in B; {unscoring} of these leave their {counts}'s counts unchanged")
-    label = "post-policy assessments" if diff.task == "coldstart" else "predicted labels"
+    label = "post-policy assessments" if responses else "predicted labels"
     out += ["", f"Transitions of {label} (rows A, columns B; {NOT_LISTED}: not in that "
                 f".debug):"]
     out += _matrix(diff.transitions) if diff.transitions else ["  (nothing to align)"]
@@ -612,7 +615,7 @@ def diff_text(diff: Diff, top: int) -> str:
         out += ["", "Transitions of label verdicts (the predicted label against the gold "
                     "label):"]
         out += _matrix(diff.verdicts)
-    if diff.task == "coldstart":
+    if responses:
         out += ["", f"Top {top} .sf rows by change in F1:"]
         if diff.a.sf is None or diff.b.sf is None:
             out.append("  F1 not compared: no .sf beside " +
@@ -672,15 +675,17 @@ def _changes_text(diff: Diff) -> list:
     for item in diff.ap_changes:
         by_query.setdefault(item[0][1], []).append(("ap", item))
     out = []
-    for query in sorted(by_query, key=_claim_order if diff.task != "coldstart" else str):
-        out += [RULE, ("CLAIM " if diff.task != "coldstart" else "") + query]
+    responses = isinstance(diff.a.debug, ColdStartDebug)
+    head = "" if responses else diff.a.debug.layout.head + " "
+    for query in sorted(by_query, key=str if responses else _claim_order):
+        out += [RULE, head + query]
         row = None
         for kind, item in by_query[query]:
             if kind == "response":
-                if diff.task == "coldstart" and item.row != row:
+                if responses and item.row != row:
                     row = item.row
                     out.append(f"  row {row} (hop {item.hop})")
-                out += _change_lines(item, diff.task)
+                out += _change_lines(item, responses)
             else:
                 key, pa, pb, lines, scoring = item
                 run = f" run {key[0]}" if key[0] else ""
@@ -691,11 +696,12 @@ def _changes_text(diff: Diff) -> list:
     return out
 
 
-def _change_lines(change: Change, task: str) -> list:
+def _change_lines(change: Change, responses: bool) -> list:
+    """``responses``: a Cold Start response's change (else a claim's, an item's)."""
     mark = {"A": "-", "B": "+", "both": "~"}[change.side]
-    indent = "    " if task == "coldstart" else "  "
+    indent = "    " if responses else "  "
     lines = [f"{indent}{mark} {change.change}"]
-    if task == "coldstart":
+    if responses:
         lines.append(f"{indent}    {change.before}  ->  {change.after}")
         lines.append(f"{indent}    SUBMISSION: {change.id}")
     else:

@@ -1,13 +1,16 @@
 """Reading a ``.debug`` report back into keyed rows, for ``python -m scorer.diff``.
 
-Three layouts are read:
+Two layouts are read, each by the task whose ``.debug`` it is (the task's
+record says which: ``Task.read_debug``):
 
 * Cold Start (ours, and CS-Score-MASTER.pl 2017.2.0's, which is the same
   layout, spec §5.4): per run, part 1 lists per SF row the responses whose
   post-policy labels differ from their pre-policy category; part 2 shows each
   AP computation (ground truth, ranking, mapped ECs, V);
-* SciFact and FEVER (ours, ``scorer/claims/reports.py``): a ``#task:`` header,
-  then one block of facts per claim.
+* blocks of facts (SciFact and FEVER, ``scorer/claims/reports.py``, and any
+  task whose record gives a layout): a ``#task:`` header, then one block of
+  facts per claim (item); a :class:`BlockLayout` of the task says how its
+  blocks begin and end and what of their facts scores.
 
 The diff is the one reader of ``.debug`` (the design keeps every other step on
 the counts tables); a file that ends early or does not have one of these
@@ -103,13 +106,13 @@ class ColdStartDebug:
     responses: list      # of Response, file order
     rows: list           # SF row names, file order (with or without responses)
     ap: dict             # (run, query, level) -> APComputation; run '' if only one
-    task: str = "coldstart"
+    task: str = ""       # the task whose .debug it is
 
 
 @dataclasses.dataclass(frozen=True)
 class Claim:
-    """One claim block of a SciFact or FEVER ``.debug``: what scores, and the
-    evidence it was scored on."""
+    """One block of a ``.debug`` of blocks (a claim, an item): what scores,
+    and the evidence it was scored on."""
 
     id: str
     label: str           # RIGHT or WRONG
@@ -121,16 +124,34 @@ class Claim:
     gold: str = ""       # the gold label
 
 
+@dataclasses.dataclass(frozen=True)
+class BlockLayout:
+    """How a task's ``.debug`` of blocks is read and its changes told:
+    ``head``, the word a block starts with (CLAIM, ITEM); ``last_fact``, the
+    fact that ends a complete block; ``entry(id, facts, line)``, the block's
+    :class:`Claim`; ``strict``, what its ``strict`` values are called in a
+    block's state and in a change (empty: the task has none), and how none
+    is shown."""
+
+    head: str
+    last_fact: str
+    entry: object
+    strict: tuple = ()   # (in a state, in a change, when none)
+
+
 @dataclasses.dataclass
 class ClaimsDebug:
     path: str
-    task: str            # scifact or fever
+    task: str            # the task whose .debug it is
     claims: list         # of Claim, file order
+    layout: BlockLayout = None
 
 
 def read(path: str):
-    """A ``ColdStartDebug`` or a ``ClaimsDebug``; ScorerError naming file and
-    line when the file ends early or has an unknown layout."""
+    """A ``ColdStartDebug`` or a ``ClaimsDebug``, read by the task whose
+    ``.debug`` it is (its first line says: a ``#task:`` header, or the Perl's
+    layout); ScorerError naming file and line when the file ends early or has
+    an unknown layout."""
     lines = read_text(path).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -141,13 +162,20 @@ def read(path: str):
                               f"(its last line does not end)")
     if not lines:
         raise ScorerError(f"{path} line 1: empty file: not a .debug report")
+    from scorer import task
     first = lines[0]
-    if first.startswith("#scifact:") or first.startswith("#fever:"):
-        return _ClaimsReader(path, lines).read()
+    named = first[1:].split(":", 1)[0] if first.startswith("#") and ":" in first else None
+    headed = [record for record in task.every() if record.debug_header]
+    for record in headed:
+        if record.name == named:
+            return record.read_debug(path, lines)
     if first in (RULE, "", AP_BEGINS):
-        return _ColdStartReader(path, lines).read()
+        perl = [record for record in task.every() if not record.debug_header]
+        if perl:
+            return perl[0].read_debug(path, lines)
+    shown = "/".join(f"'#{record.name}:'" for record in headed)
     raise ScorerError(f"{path} line 1: unknown .debug layout: expected a Cold Start "
-                      f"report (a '=' rule) or a '#scifact:'/'#fever:' header, "
+                      f"report (a '=' rule) or a {shown} header, "
                       f"found '{_clip(first)}'")
 
 
@@ -193,7 +221,21 @@ class _Reader:
         return line[len(prefix):]
 
 
+def read_coldstart(path: str, lines: list, task: str) -> ColdStartDebug:
+    """A ``.debug`` of the Perl's layout (``lines``: its lines, without ends)."""
+    return _ColdStartReader(path, lines, task).read()
+
+
+def read_blocks(path: str, lines: list, layout: BlockLayout) -> ClaimsDebug:
+    """A ``.debug`` of a ``#task:`` header and blocks of facts."""
+    return _BlocksReader(path, lines, layout).read()
+
+
 class _ColdStartReader(_Reader):
+    def __init__(self, path: str, lines: list, task: str):
+        super().__init__(path, lines)
+        self.task = task
+
     def read(self) -> ColdStartDebug:
         responses, rows, runs = [], [], []
         while self.peek() is not None:
@@ -211,10 +253,11 @@ class _ColdStartReader(_Reader):
         if len(runs) == 1:
             # One run: no need to name it in keys.
             return ColdStartDebug(self.path, responses, rows,
-                                  {("", *key): value for key, value in runs[0][1].items()})
+                                  {("", *key): value for key, value in runs[0][1].items()},
+                                  self.task)
         return ColdStartDebug(self.path, responses, rows,
                               {(run, *key): value for run, ap in runs
-                               for key, value in ap.items()})
+                               for key, value in ap.items()}, self.task)
 
     def _part1(self, responses: list, rows: list) -> None:
         while True:
@@ -313,35 +356,39 @@ class _ColdStartReader(_Reader):
                                     tuple(ranking), start)
 
 
-class _ClaimsReader(_Reader):
-    #: The fact that ends a complete claim block.
-    LAST_FACT = {"scifact": "SENTENCE COUNTS", "fever": "RECALL"}
+class _BlocksReader(_Reader):
+    def __init__(self, path: str, lines: list, layout: BlockLayout):
+        super().__init__(path, lines)
+        self.layout = layout
 
     def read(self) -> ClaimsDebug:
         header = self.take("the header")
         task = header[1:].split(":", 1)[0]
+        word = self.layout.head.lower()
         try:
             announced = int(header.split(":", 1)[1].split()[0])
         except (IndexError, ValueError):
-            raise self.fail(f"expected '#{task}: N claim(s), ...', found '{_clip(header)}'",
+            raise self.fail(f"expected '#{task}: N {word}(s), ...', found '{_clip(header)}'",
                             line=1)
         claims = []
         while self.peek() is not None:
-            claims.append(self._claim(task))
+            claims.append(self._block())
         if len(claims) != announced:
             raise self.fail(f"the file is truncated: the header announces {announced} "
-                            f"claim(s), the file holds {len(claims)}", line=len(self.lines))
-        return ClaimsDebug(self.path, task, claims)
+                            f"{word}(s), the file holds {len(claims)}", line=len(self.lines))
+        return ClaimsDebug(self.path, task, claims, self.layout)
 
-    def _claim(self, task: str) -> Claim:
-        self.expect(RULE, "the list of claims")
+    def _block(self) -> Claim:
+        head, last_fact = self.layout.head, self.layout.last_fact
+        word = head.lower()
+        self.expect(RULE, f"the list of {word}s")
         start = self.i + 1
-        head = self.take("a claim")
-        if not head.startswith("CLAIM "):
+        line = self.take(f"a {word}")
+        if not line.startswith(head + " "):
             self.i -= 1
-            raise self.fail(f"expected 'CLAIM <id>' after the rule, found '{_clip(head)}'")
-        claim_id = head[len("CLAIM "):].split("\t", 1)[0]
-        inside = f"claim {claim_id} (from line {start})"
+            raise self.fail(f"expected '{head} <id>' after the rule, found '{_clip(line)}'")
+        claim_id = line[len(head) + 1:].split("\t", 1)[0]
+        inside = f"{word} {claim_id} (from line {start})"
         facts = []
         while self.peek() is not None and self.peek() != RULE:
             line = self.take(inside)
@@ -355,21 +402,22 @@ class _ClaimsReader(_Reader):
             name, _, rest = line[1:].partition(":\t")
             facts.append((name, tuple(rest.split("\t"))))
         named = [name for name, _ in facts if name != "--"]
-        if not named or named[-1] != self.LAST_FACT[task]:
+        if not named or named[-1] != last_fact:
             if self.peek() is None:
                 raise self.truncated(inside)
-            raise self.fail(f"{inside} does not end with {self.LAST_FACT[task]}")
-        return (_scifact_claim if task == "scifact" else _fever_claim)(claim_id, facts, start)
+            raise self.fail(f"{inside} does not end with {last_fact}")
+        return self.layout.entry(claim_id, facts, start)
 
 
-def _fact(facts: list, name: str) -> tuple:
+def fact(facts: list, name: str) -> tuple:
+    """The values of the first fact ``name`` of a block (() when absent)."""
     for fact, values in facts:
         if fact == name:
             return values
     return ()
 
 
-def _scifact_claim(claim_id: str, facts: list, line: int) -> Claim:
+def scifact_claim(claim_id: str, facts: list, line: int) -> Claim:
     evidence, rationalized, doc = set(), [], None
     for name, values in facts:
         if name == "PREDICTED ABSTRACT":
@@ -380,26 +428,26 @@ def _scifact_claim(claim_id: str, facts: list, line: int) -> Claim:
             rationalized.append(doc)
         elif name.startswith("SENTENCE ") and name != "SENTENCE COUNTS" and doc is not None:
             evidence.add(f"{doc}:{name[len('SENTENCE '):]}")
-    label = _fact(facts, "PREDICTED LABEL")
+    label = fact(facts, "PREDICTED LABEL")
     scores = tuple((f"{kind}_{cell.split(' ')[0]}", cell.split(" ")[-1])
                    for kind, name in (("abstract", "ABSTRACT COUNTS"),
                                       ("sentence", "SENTENCE COUNTS"))
-                   for cell in _fact(facts, name))
+                   for cell in fact(facts, name))
     return Claim(claim_id, label[-1] if label else "", tuple(sorted(rationalized)),
-                 frozenset(evidence), scores, line, *_labels(facts))
+                 frozenset(evidence), scores, line, *labels(facts))
 
 
-def _labels(facts: list) -> tuple:
+def labels(facts: list) -> tuple:
     """(predicted label, gold label) of a claim's facts ('' where absent)."""
-    return tuple((_fact(facts, name) or ("",))[0] for name in ("PREDICTED LABEL", "GOLD LABEL"))
+    return tuple((fact(facts, name) or ("",))[0] for name in ("PREDICTED LABEL", "GOLD LABEL"))
 
 
-def _fever_claim(claim_id: str, facts: list, line: int) -> Claim:
+def fever_claim(claim_id: str, facts: list, line: int) -> Claim:
     evidence = {values[0] for name, values in facts
                 if name.startswith("PREDICTED ") and name != "PREDICTED LABEL"
                 and len(values) > 1 and not values[1].startswith("NOT READ")}
-    label = _fact(facts, "PREDICTED LABEL")
-    strict = _fact(facts, "STRICT")
-    scores = tuple((name.lower(), _fact(facts, name)[0]) for name in ("PRECISION", "RECALL"))
+    label = fact(facts, "PREDICTED LABEL")
+    strict = fact(facts, "STRICT")
+    scores = tuple((name.lower(), fact(facts, name)[0]) for name in ("PRECISION", "RECALL"))
     return Claim(claim_id, label[-1] if label else "", strict[:1], frozenset(evidence),
-                 scores, line, *_labels(facts))
+                 scores, line, *labels(facts))

@@ -43,6 +43,7 @@ def track_page(view: TrackView, plot_svg: str) -> str:
         blocks.section("about", "How these numbers were made", blocks.definitions(
             [("Headline metric", metric_named(view.metric_title, view.metric)),
              ("Signature", view.signature), ("Invocation", view.invocation)]
+            + ([("Randomization test", view.randomization)] if view.randomization else [])
             + [("WARNING", warning) for warning in view.warnings])),
         blocks.section("leaderboard", "Leaderboard", leaderboard_table(view)),
         blocks.section("plot", "Scores and 95 % intervals",

@@ -50,6 +50,8 @@ METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None},
             "pdf": {"Creator": None, "Producer": None, "CreationDate": None}}
 
 BEST_COLOUR, TIED_COLOUR, OTHER_COLOUR = "#000000", "#d95f02", "#1b6ca8"
+#: runs whose difference from the best was not tested (-compare adjacent, -baseline)
+UNTESTED_COLOUR = "#8c8c8c"
 INTERVAL_COLOUR = "#777777"
 BAND_COLOUR = "#eeeeee"
 METRIC_COLOURS = ("#1b6ca8", "#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e",
@@ -156,7 +158,9 @@ def _side_columns(board: pd.DataFrame) -> list:
     """(heading, texts) of the columns right of the plot: the rank range and
     the group, when the leaderboard has them."""
     columns = []
-    if {"rank_low", "rank_high"} <= set(board.columns):
+    # a column that would be empty (no samples; groups with -compare adjacent or
+    # -baseline) is left out
+    if {"rank_low", "rank_high"} <= set(board.columns) and board["rank_low"].notna().any():
         texts = []
         for low, high in zip(board["rank_low"], board["rank_high"]):
             if not (_present(low) and _present(high)):
@@ -165,7 +169,7 @@ def _side_columns(board: pd.DataFrame) -> list:
                 low, high = int(low), int(high)
                 texts.append(str(low) if low == high else f"{low}\u2013{high}")
         columns.append(("ranks", texts))
-    if "group" in board.columns:
+    if "group" in board.columns and board["group"].notna().any():
         columns.append(("group", [str(int(g)) if isinstance(g, float) and g.is_integer()
                                   else str(g) if _present(g) else "" for g in board["group"]]))
     return columns
@@ -191,21 +195,24 @@ def leaderboard_figure(view: TrackView, width_in: float = DEFAULT_WIDTH_IN):
     plot_pt = max(MIN_PLOT_PT, row_pt * len(runs))
 
     axes = figure.add_axes((0.1, 0.1, 0.8, 0.8))
-    tied = view.tied_with_best()
+    tied, worse = view.tied_with_best(), view.worse_than_best()
     with_tests = view.significance is not None
     rows = range(len(runs))
     scores = [float(s) if _finite(s) else math.nan for s in board["score"]]
     lows = [float(v) if _finite(v) else math.nan for v in board["ci95_low"]]
     highs = [float(v) if _finite(v) else math.nan for v in board["ci95_high"]]
     has_intervals = any(_finite(v) for v in lows)
-    kinds = ["best" if i == 0 else "tied" if run in tied else "other" for i, run in enumerate(runs)]
+    kinds = ["best" if i == 0 else "tied" if run in tied else "worse" if run in worse
+             else "other" for i, run in enumerate(runs)]
     styles = {
         "best": (BEST_COLOUR, "D", "best run"),
-        "tied": (TIED_COLOUR, "o", f"group 1: not significantly worse than the best "
-                                   f"({view.correction_name}-adjusted p \u2265 "
-                                   f"{SIGNIFICANCE_LEVEL:g})"),
-        "other": (OTHER_COLOUR, "o", "significantly worse than the best" if with_tests
-                  else "other runs"),
+        "tied": (TIED_COLOUR, "o", ("group 1: " if view.groups() else "")
+                 + f"not significantly worse than the best ({view.correction_name}-adjusted "
+                   f"p \u2265 {SIGNIFICANCE_LEVEL:g})"),
+        "worse": (OTHER_COLOUR, "o", "significantly worse than the best"),
+        # -compare adjacent, -baseline: pairs with the best are not all tested
+        "other": (UNTESTED_COLOUR, "o", "not tested against the best") if with_tests
+        else (OTHER_COLOUR, "o", "other runs"),
     }
     handles = []
     for kind, (colour, marker, label) in styles.items():
@@ -224,7 +231,7 @@ def leaderboard_figure(view: TrackView, width_in: float = DEFAULT_WIDTH_IN):
                         "95\u2009% bootstrap interval"))
 
     side = _side_columns(board)
-    if "group" in board.columns:
+    if side and side[-1][0] == "group":
         # every other group on a grey band (a group's runs are mostly neighbours)
         for i, group in enumerate(side[-1][1]):
             if group.isdigit() and int(group) % 2 == 0:

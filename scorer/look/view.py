@@ -64,6 +64,10 @@ class TrackView:
     correction: str = "holm"
     #: what a reader must see (e.g. -trials too small for the family)
     warnings: tuple = ()
+    #: how the randomization p-values were made (the trials, and how many came
+    #: from the tail rule): what significance.md and track.params say under their
+    #: tables; empty without tests
+    randomization: str = ""
     #: the metrics the leaderboard table shows beside the headline (the others
     #: under "every metric"); None: every one
     main_metrics: Optional[tuple] = None
@@ -155,6 +159,28 @@ class TrackView:
             if best in (run_a, run_b) and run_a != run_b and p_holm >= SIGNIFICANCE_LEVEL:
                 tied.add(run_b if run_a == best else run_a)
         return tied
+
+    def worse_than_best(self) -> set:
+        """Runs significantly worse than the best one under the track's
+        correction: the groups after the first (where the leaderboard has
+        groups); else the other run of each pair with the best whose adjusted p
+        is below 0.05.  A run never tested against the best (``-compare
+        adjacent``, ``-baseline``) is in neither this nor :meth:`tied_with_best`."""
+        groups = self.groups()
+        if groups and self.runs:
+            return {run for run, group in groups.items() if group > 1}
+        rows = self.headline_significance()
+        if rows is None or not self.runs:
+            return set()
+        best = self.runs[0]
+        column = "p_bh" if self.correction == "bh" and "p_bh" in rows.columns else "p_holm"
+        worse = set()
+        for run_a, run_b, adjusted in zip(rows["run_a"], rows["run_b"], rows[column]):
+            run_a, run_b = str(run_a), str(run_b)
+            adjusted = math.nan if adjusted is None else float(adjusted)
+            if best in (run_a, run_b) and run_a != run_b and adjusted < SIGNIFICANCE_LEVEL:
+                worse.add(run_b if run_a == best else run_a)
+        return worse
 
     def sort_metric(self) -> Optional[str]:
         """The per-query metric that orders a run's queries (see query_metric)."""

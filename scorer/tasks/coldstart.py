@@ -14,6 +14,7 @@ class ColdStart(Task):
     name = "coldstart"
     title = "Cold Start"
     unit, units = "query", "queries"
+    # (in the order a leaderboard's policy.yaml has always listed them)
     policy_keys = (
         PolicyKey("right", "Cold Start: pre-policy categories counted as right (list)",
                   DEFAULTS["right"], list_value),
@@ -21,13 +22,13 @@ class ColdStart(Task):
                   DEFAULTS["wrong"], list_value),
         PolicyKey("ignore", "Cold Start: pre-policy categories ignored (list)",
                   DEFAULTS["ignore"], list_value),
+        PolicyKey("fields", "Cold Start: columns of the .sf and .ldcmax tables (list)",
+                  DEFAULTS["fields"], list_value, in_digest=False),
         PolicyKey("justifications", "Cold Start: 'A:B', justifications per document and in "
                                     "all (M = any number)", DEFAULTS["justifications"],
                   single_value),
         PolicyKey("discipline", "Cold Start: how a response finds its assessment: "
                                 + ", ".join(DISCIPLINES), DEFAULTS["discipline"], single_value),
-        PolicyKey("fields", "Cold Start: columns of the .sf and .ldcmax tables (list)",
-                  DEFAULTS["fields"], list_value, in_digest=False),
     )
     # The Perl scorer's switches (CS-Score-MASTER.pl -help), in the order a
     # refusal lists them.
@@ -77,7 +78,7 @@ class ColdStart(Task):
                         "(every run id is a run)")
     submission = "one Cold Start submission file (9 tab-separated columns, one run)"
 
-    def validate_policy(self, policy, where, origin) -> None:
+    def validate_policy(self, policy, where, origin, source: str) -> None:
         from scorer.coldstart.policy import validate
         validate(policy, where, origin)
 
@@ -91,6 +92,10 @@ class ColdStart(Task):
     def help_lines(self) -> list:
         from scorer.coldstart.policy import help_lines
         return help_lines()
+
+    def explanations(self) -> list:
+        from scorer.coldstart.units import METRICS
+        return [(metric.name, metric.title) for metric in METRICS]
 
     def check_request(self, request) -> None:
         from scorer.problems import ScorerError
@@ -144,6 +149,15 @@ class ColdStart(Task):
     def check_references(self, request, files: list) -> None:
         from scorer.coldstart.driver import check_references
         check_references(request, files)
+
+    # -- scorer.diff: the Perl's .debug, with the .sf and .ldcmax beside it -----------
+
+    debug_header = False
+    diff_tables = ("sf", "ldcmax", "summary")
+
+    def read_debug(self, path: str, lines: list):
+        from scorer.diff.debugfile import read_coldstart
+        return read_coldstart(path, lines, self.name)
 
     # -- pictures: per hop, the all-entry-point scores -------------------------------
 

@@ -15,6 +15,10 @@ class Fever(ClaimTask):
     submission = "one FEVER predictions file (JSON lines)"
 
 
+    def debug_layout(self):
+        from scorer.diff.debugfile import BlockLayout, fever_claim
+        return BlockLayout("CLAIM", "RECALL", fever_claim, ("strict", "strict", "-"))
+
     def leaderboard(self, request) -> tuple:
         return ("strict_score", "label_accuracy", "precision", "recall", "f1")
 

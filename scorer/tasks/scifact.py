@@ -15,6 +15,11 @@ class SciFact(ClaimTask):
     submission = "one SciFact predictions file (JSON lines)"
 
 
+    def debug_layout(self):
+        from scorer.diff.debugfile import BlockLayout, scifact_claim
+        return BlockLayout("CLAIM", "SENTENCE COUNTS", scifact_claim,
+                           ("rationalized", "rationalized abstracts", "none"))
+
     def leaderboard(self, request) -> tuple:
         return tuple(f"{kind}_{measure}"
                      for kind in ("abstract_label_only", "abstract_rationalized",

@@ -45,8 +45,8 @@ TRACK_SWITCHES = (
                               f"family-wise error; bh: Benjamini-Hochberg, false discovery "
                               f"rate) (Default = holm)"),
     Switch("trials", help=f"Approximate randomization trials per pair, exactly (Default = "
-                          f"{DEFAULT_TRIALS}, with the normal approximation of the tail they "
-                          f"cannot resolve)"),
+                          f"{DEFAULT_TRIALS}, with the exact sign test or a normal approximation "
+                          f"for the tail they cannot resolve)"),
     Switch("clusters", help="A file of two columns, unit id and cluster id: whole clusters are "
                             "drawn and swapped, for units that are not independent (needs "
                             "-bootstrap)"),

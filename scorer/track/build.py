@@ -43,7 +43,7 @@ class TrackOptions:
     jobs: int = 1
     metric: Optional[str] = None
     compare: str = "all"
-    #: approximate randomization trials; None: DEFAULT_TRIALS and the normal tail beyond
+    #: approximate randomization trials; None: DEFAULT_TRIALS and the tail rule beyond
     trials: Optional[int] = None
     correction: str = statistics.HOLM   # which adjusted p decides `significant` and groups
     baseline: Optional[str] = None      # compare every run with this one
@@ -71,7 +71,7 @@ class TrackResult:
     #: what a reader must know (a -trials too small for the family, ...)
     warnings: list = dataclasses.field(default_factory=list)
     #: how p_randomization was made: "R trials" and, at the default, how many
-    #: pairs' p-values came from the normal tail
+    #: pairs' p-values came from the tail rule
     randomization: str = ""
     #: the metrics a leaderboard shows beside the headline (leaderboard.tex, the
     #: page's table): the policy's leaderboard, else the task's default
@@ -281,9 +281,17 @@ def _randomization_note(options: TrackOptions, found) -> str:
         return ""
     if options.trials is not None:
         return f"p_randomization: {options.trials} trials, Monte Carlo p-values only."
+    exact, approximate = found.exact_tail_pairs, found.tail_pairs - found.exact_tail_pairs
+    if not exact:
+        source = "the normal approximation of the tail"
+    elif not approximate:
+        source = "the exact sign test"
+    else:
+        source = (f"the tail ({exact} from the exact sign test, {approximate} from the normal "
+                  f"approximation)")
     return (f"p_randomization: {DEFAULT_TRIALS} trials; {found.tail_pairs} of {len(found.rows)} "
-            f"p-values from the normal approximation of the tail (fewer than "
-            f"{statistics.TAIL_HITS} trials reached the observed difference).")
+            f"p-values from {source} (fewer than {statistics.TAIL_HITS} trials reached the "
+            f"observed difference).")
 
 
 def _seed(request) -> int:
@@ -300,7 +308,7 @@ def track_signature(task, request, samples, metric: str, options: TrackOptions,
         parts += [f"samples:{bootstrap.samples_digest(samples)}", f"B:{len(samples)}"]
     else:
         parts.append("samples:none")
-    trials = f"{DEFAULT_TRIALS}+normal_tail" if options.trials is None else options.trials
+    trials = f"{DEFAULT_TRIALS}+tail" if options.trials is None else options.trials
     parts += [f"compare:{options.compare}"]
     if options.baseline is not None:
         parts.append(f"baseline:{options.baseline}")
@@ -463,6 +471,7 @@ def track_view(result: TrackResult):
                      per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
                      signature=result.signature, invocation=invocation,
                      correction=result.correction, warnings=tuple(result.warnings),
+                     randomization=result.randomization,
                      main_metrics=tuple(result.main_metrics),
                      unit=task.unit, units=task.units, per_query_totals=totals)
 

@@ -14,7 +14,8 @@ import numpy as np
 from scorer.track import statistics
 
 #: Approximate randomization trials when -trials is not given; the tail beyond
-#: what they resolve then comes from the normal approximation.
+#: what they resolve then comes from the exact sign test where the swap
+#: distribution is one, else from the normal approximation.
 DEFAULT_TRIALS = 10_000
 #: The smallest adjusted p the family must be able to reach: the level over ten.
 RESOLUTION_FACTOR = 10
@@ -27,7 +28,7 @@ class Settings:
     compare: str = "all"                 # "all", "adjacent"
     baseline: Optional[str] = None       # a run name: every run against it
     correction: str = statistics.HOLM
-    trials: Optional[int] = None         # None: DEFAULT_TRIALS and the normal tail
+    trials: Optional[int] = None         # None: DEFAULT_TRIALS and the tail rule
     seed: int = 0
     clusters: Optional[np.ndarray] = None  # each unit's cluster number, or None
 
@@ -47,8 +48,10 @@ class Comparisons:
     groups: dict = dataclasses.field(default_factory=dict)        # run -> group number
     rows: list = dataclasses.field(default_factory=list)          # significance rows
     warnings: list = dataclasses.field(default_factory=list)
-    #: pairs whose p_randomization came from the tail rule
+    #: pairs whose p_randomization came from the tail rule ...
     tail_pairs: int = 0
+    #: ... and how many of those were the exact sign test's
+    exact_tail_pairs: int = 0
 
 
 def pairs_for(names: list, settings: Settings) -> list:
@@ -86,11 +89,12 @@ def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
                                          settings.seed, settings.clusters)
     p_random = []
     for pair, count in zip(pairs, hits):
-        tail = None
+        tail, exact = None, False
         if settings.with_tail and count < statistics.TAIL_HITS:
-            tail = statistics.normal_tail_p(rule, if_empty, stacked, n, pair, settings.clusters)
+            tail, exact = statistics.tail_p(rule, if_empty, stacked, n, pair, settings.clusters)
             result.tail_pairs += 1
-        p_random.append(statistics.resolved_p(int(count), trials, tail))
+            result.exact_tail_pairs += exact
+        p_random.append(statistics.resolved_p(int(count), trials, tail, exact))
     p_holm = statistics.holm(p_random)
     p_bh = statistics.benjamini_hochberg(p_random)
     chosen = p_holm if settings.correction == statistics.HOLM else p_bh
@@ -118,19 +122,40 @@ def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
 def resolution_warnings(m: int, settings: Settings) -> list:
     """A warning when the given -trials cannot resolve the family: its smallest
     p_randomization, 1 / (trials + 1), adjusted over ``m`` pairs stays above the
-    level over ten."""
+    level over ten.  Holm's adjusted p of that floor is ``m / (trials + 1)``;
+    Benjamini-Hochberg's is that for a pair that stands out alone, but smaller
+    where many pairs share the floor (it multiplies the i-th smallest p by m / i),
+    so its warning says how many must."""
     if settings.with_tail or m == 0:
         return []
     level = statistics.SIGNIFICANCE_LEVEL
-    floor = statistics.smallest_attainable_adjusted(m, 1 / (settings.trials + 1))
+    smallest = 1 / (settings.trials + 1)
+    floor = statistics.smallest_attainable_adjusted(m, smallest)
     if floor * RESOLUTION_FACTOR <= level:
         return []
     needed = math.ceil(RESOLUTION_FACTOR * m / level) - 1
+    resolution = level / RESOLUTION_FACTOR
+    if settings.correction == statistics.BH:
+        together = _pairs_needed(m, smallest, resolution)
+        at_level = _pairs_needed(m, smallest, level)
+        consequence = (f"and Benjamini-Hochberg multiplies the i-th smallest by {m}/i, so a "
+                       f"bh-adjusted p can be below {_short(resolution)} (the level {level:g} "
+                       f"over {RESOLUTION_FACTOR}) only where at least {together} pairs are at or "
+                       f"near that smallest p together")
+        if at_level > 1:
+            consequence += f", and below {level:g} only where at least {at_level} are"
+    else:
+        consequence = (f"so no {settings.correction}-adjusted p can be below {_short(floor)} "
+                       f"(the level {level:g} needs at most {_short(resolution)})")
     return [f"-trials {settings.trials} is too small for the {m} pairs compared: no "
-            f"p_randomization is below 1/{settings.trials + 1}, so no {settings.correction}-"
-            f"adjusted p can be below {_short(floor)} (the level {level:g} needs at most "
-            f"{_short(level / RESOLUTION_FACTOR)}); give -trials {needed} or more, or leave "
-            f"-trials out (10,000 trials and the normal tail beyond them)"]
+            f"p_randomization is below 1/{settings.trials + 1}, {consequence}; give -trials "
+            f"{needed} or more, or leave -trials out (10,000 trials and the tail rule beyond "
+            f"them)"]
+
+
+def _pairs_needed(m: int, smallest_p: float, level: float) -> int:
+    """The fewest pairs i at the smallest p with ``m p / i <= level`` (BH's step)."""
+    return max(1, math.ceil(m * smallest_p / level * (1 - 1e-12)))
 
 
 def _short(value: float) -> str:

@@ -417,11 +417,13 @@ def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_me
                        priority=2 if is_precision_or_recall(m) else 1)
                 for m in others]
     notes = []
-    if {"rank_low", "rank_high"} <= set(board.columns):
+    # a column that would hold only dashes (no samples; no groups with -compare
+    # adjacent or -baseline) is left out
+    if {"rank_low", "rank_high"} <= set(board.columns) and board["rank_low"].notna().any():
         columns.append(Column("Rank range", [_rank_range(lo, hi) for lo, hi in
                                              zip(board["rank_low"], board["rank_high"])]))
         notes.append("Rank range: the run's ranks in 95\u2009% of the bootstrap samples.")
-    if "group" in board.columns:
+    if "group" in board.columns and board["group"].notna().any():
         columns.append(Column("Group", [_group(g) for g in board["group"]]))
         notes.append("Group: a run and the runs below it not significantly worse than it, "
                      "from the best down.")

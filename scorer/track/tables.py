@@ -109,8 +109,13 @@ def markdown_text(frame: pd.DataFrame, note: str = "") -> str:
     show reads '<0.0001' (as in significance.tex), not 0.0000, which would
     claim a p of zero; the CSV and JSON twins hold every digit."""
     shown = frame.copy()
-    for column in (c for c in shown.columns if str(c).startswith("p_")):
-        shown[column] = [_p_text(value) for value in shown[column]]
+    for column in shown.columns:
+        if str(column).startswith("p_"):
+            shown[column] = [_p_text(value) for value in shown[column]]
+        elif shown[column].isna().any():
+            # tabulate leaves only None empty: NaN would read 'nan', pandas' NA '<NA>'
+            shown[column] = pd.Series([None if pd.isna(value) else value
+                                       for value in shown[column]], dtype=object)
     text = shown.to_markdown(index=False, floatfmt=".4f", missingval="") + "\n"
     return text + (f"\n{note}\n" if note else "")
 
