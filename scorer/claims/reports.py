@@ -144,7 +144,7 @@ def debug_pieces(evaluation: Evaluation):
     """The ``.debug`` text piece by piece (a claim a piece), for writing it
     without holding it whole: it is the largest report by far.  Each claim's
     text is made as it is scored (``evaluation.debug``; SciFact's layout in
-    :class:`scorer.claims.scifact._Scorer`), else from FEVER outcomes."""
+    ``scorer.claims.scifact._Scorer``), else from FEVER outcomes."""
     max_evidence = evaluation.max_evidence
     yield (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
            f"max_evidence {_limit_text(max_evidence)}\n")

@@ -20,7 +20,7 @@ detected per file (see :func:`read_predictions`).
 
 A run reads both files (the gold first: its errors come before those of the
 predictions, which come before any of scoring), then scores each claim and
-writes its ``.debug`` text in one step (:class:`_Scorer`), keeping only its
+writes its ``.debug`` text in one step (``_Scorer``), keeping only its
 row of counts: no record is made per abstract or sentence scored.  Where
 msgspec is installed and the files are large enough
 (:func:`scorer.claims.jsonl.decode_fast`), the lines are decoded into typed
