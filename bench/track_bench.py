@@ -243,7 +243,7 @@ def main() -> int:
           f"{'peak MiB':>9} {'pairs':>6} {'signif.':>7} {'min p_holm':>10} {'groups':>6} "
           f"{'size x':>6}  status")
     failed = False
-    for size in args.tracks.split(","):
+    for size in filter(None, args.tracks.split(",")):
         n_runs, ldc_queries = (int(x) for x in size.split("x"))
         directory = make_track(n_runs, ldc_queries)
         target = os.path.join(directory, "track-out")
@@ -272,7 +272,8 @@ def main() -> int:
         shown = ", ".join(f"{kind} {size / 2 ** 20:,.0f} MiB" for kind, size in sizes.items())
         largest = sorted(((os.path.getsize(os.path.join(target, name)), name)
                           for name in (os.listdir(target) if sizes else [])
-                          if os.path.isfile(os.path.join(target, name))), reverse=True)[:3]
+                          if os.path.isfile(os.path.join(target, name))
+                          and "bootsamples" not in name), reverse=True)[:3]
         met = result.status == "ok" and result.seconds <= 600 and together <= 4096
         print(f"{'FEVER ' + size:>20} {args.samples:>8} {result.seconds:8.1f} "
               f"{result.cpu_seconds:8.1f} {result.peak_mib:9.0f}  {result.status}; all "
