@@ -188,6 +188,28 @@ def test_a_long_leaderboard_continues_in_further_floats():
     assert rows == 100
 
 
+def float_rows(text: str) -> list:
+    return [len(part.split(r"\bottomrule")[0].strip().splitlines())
+            for part in text.split(r"\midrule")[1:]]
+
+
+@pytest.mark.parametrize("runs", [7, 24, 100])
+def test_a_table_in_several_floats_shares_its_rows_evenly(runs):
+    """The rows that need more than one float are shared evenly: 21 pairs that
+    need two floats are not 20 and a float of one row."""
+    view = fake_track(runs=runs, queries=3, seed=6,
+                      names=[f"team_{i}_" + "long_name_" * 4 for i in range(runs)])
+    for name, text in view_tables(view).items():
+        rows = float_rows(text)
+        assert sum(rows) == (runs if name == "leaderboard.tex"
+                             else min(runs * (runs - 1) // 2, latex.SIGNIFICANCE_ROWS)
+                             if runs * (runs - 1) // 2 <= latex.SIGNIFICANCE_ROWS else runs - 1)
+        if len(rows) > 1:
+            # every row of these tables is equally tall: counts differ by one at most
+            assert max(rows) - min(rows) <= 1, (name, rows)
+    assert len(float_rows(view_tables(view)["significance.tex"])) > 1
+
+
 def test_many_pairs_show_the_rank_neighbours_and_say_how_many_were_tested():
     view = fake_track(runs=30, queries=3, seed=8)   # 435 pairs
     text = view_tables(view)["significance.tex"]
