@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 import sys
 
-from scorer import output, quickexit, reportset, scoring, stopping, switches, tasks
+from scorer import output, quickexit, stopping, switches, tasks
 from scorer.problems import ERROR_EXIT_STATUS, Problems, ScorerError
-from scorer.request import from_switches
 from scorer.switches import UsageError
 
 
@@ -110,6 +109,8 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
     """Score and write every report of the run, or none of them (README,
     "Reports: all or none"): the reports and the error log form one
     ``output.FileSet``, committed at the very end."""
+    from scorer import reportset, scoring
+    from scorer.request import from_switches
     problems = Problems()
     written = output.FileSet()
     try:

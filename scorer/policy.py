@@ -224,7 +224,7 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
             settings[key.name] = key.read(merged[key.name], key, source, from_switch(key.name))
     settings["leaderboard"] = list_value(merged.get("leaderboard"), "leaderboard", source)
     policy = Policy(name, settings)
-    record.validate_policy(policy, where, origin)
+    record.validate_policy(policy, where, origin, source)
     validate_leaderboard(policy, source)
     return policy
 

@@ -1,16 +1,17 @@
 """A metric as a function of summed per-unit statistics.
 
 Every headline metric of every task is a ratio (or a harmonic mean of two
-ratios) of sums over units: Cold Start macro AP is Σ AP / Σ [GT > 0] over
-queries, micro P is Σ Right / Σ (Submitted - Ignored), a claim metric is one
-column sum over another.  So a run's metric is written once as a
-``(units x k)`` matrix of per-unit statistics and a finishing rule; a
-bootstrap sample is ``multiplicity @ matrix``, and swapping units between two
-runs (approximate randomization) is a sum of matrix products.  No Python loop
-runs per sample.
+ratios, or the mean of several: a macro average) of sums over units: Cold
+Start macro AP is Σ AP / Σ [GT > 0] over queries, micro P is Σ Right /
+Σ (Submitted - Ignored), a claim metric is one column sum over another, a
+macro F1 over labels the mean of Σ 2tp / Σ (gold + predicted) per label.  So
+a run's metric is written once as a ``(units x k)`` matrix of per-unit
+statistics and a finishing rule; a bootstrap sample is ``multiplicity @
+matrix``, and swapping units between two runs (approximate randomization) is
+a sum of matrix products.  No Python loop runs per sample.
 
 The unit is what the bootstrap draws: the LDC query (Cold Start with
-``-expand``), the SF query (without), the claim (SciFact, FEVER).
+``-expand``), the SF query (without), the claim (SciFact, FEVER), the item.
 """
 from __future__ import annotations
 

@@ -94,11 +94,12 @@ class Task:
         """Each policy key's default, in key order."""
         return {key.name: key.default for key in self.policy_keys}
 
-    def validate_policy(self, policy, where, origin) -> None:
+    def validate_policy(self, policy, where, origin, source: str) -> None:
         """Refuse settings that cannot be scored together (ScorerError).
         ``where(key)``: the policy file and key a value came from, for a
         message's start (empty for a switch); ``origin(key)``: the switch, the
-        file and key, or the default, for a message naming the setting."""
+        file and key, or the default, for a message naming the setting;
+        ``source``: the policy file (or "command line")."""
 
     def digest_values(self, policy) -> tuple:
         """What :meth:`scorer.policy.Policy.digest` hashes: the task and every

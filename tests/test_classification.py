@@ -140,6 +140,8 @@ def test_the_full_data_as_one_sample_gives_the_full_data_values(tmp_path):
      "predictions.tsv line 1: 3 tab-separated column(s); an item is id<TAB>label"),
     ("empty gold", "\n", "1\tpositive\n", "gold.jsonl: no item; a gold file gives each item"),
     ("not JSON", '{"id": 1, "label": "positive"\n', "1\tpositive\n", "gold.jsonl line 1:"),
+    ("a tab in an id", '{"id": "a\\tb", "label": "positive"}\n', "1\tpositive\n",
+     "gold.jsonl line 1: id 'a\\tb' holds a tab, a line break or another control character"),
 ])
 def test_bad_input_is_refused_naming_file_and_line(tmp_path, capsys, monkeypatch, name, gold,
                                                    predictions, message):
@@ -156,7 +158,10 @@ def test_bad_input_is_refused_naming_file_and_line(tmp_path, capsys, monkeypatch
 
 
 @pytest.mark.parametrize("policy, message", [
-    ("task: classification\n", "no label is given; a classification policy names its labels"),
+    ("task: classification\n", "p.yaml: no label is given; a classification policy names "
+                                "its labels"),
+    ("task: classification\nlabels: [a, \"b\\tc\"]\n",
+     "key 'labels': 'b\\tc' holds a tab, a line break or another control character"),
     ("task: classification\nlabels: [a, b, a]\n", "key 'labels': 'a' named twice"),
     ("task: classification\nlabels: [a, b]\naverage_labels: [a, c]\n",
      "key 'average_labels': 'c' is not among the labels ('a', 'b')"),

@@ -265,7 +265,7 @@ def score(request, problems: Problems, samples: SampleSet | None = None) -> Outc
         return Outcome(Reports.from_pairs(texts), evaluation)
     from scorer.claims import resample
     drawn = isinstance(samples, resample.DrawnClaims)
-    values = samples.values(evaluation.task, evaluation.columns) if drawn else \
+    values = samples.values(evaluation.declared, evaluation.columns) if drawn else \
         _sample_values(evaluation, samples)
     rows = resample.confidence_rows(values, evaluation.metrics)
     names = [metric.name for metric in evaluation.declared]
@@ -273,7 +273,7 @@ def score(request, problems: Problems, samples: SampleSet | None = None) -> Outc
     texts.append(("confidence", reports.confidence_text(rows, names)))
     if drawn:
         problems.record("CLAIM_WARNING",
-                        f"{len(samples):,} samples of {len(evaluation.keys):,} claims are "
+                        f"{len(samples):,} samples of {len(evaluation.keys):,} {record.units} are "
                         f"{len(samples) * len(evaluation.keys):,} draws: too many to write to "
                         f".bootsamples (as text, several GB), which is not written; the same "
                         f"-bootstrap and -seed draw the same samples again")

@@ -68,8 +68,9 @@ def sample_values(task, table: pd.DataFrame, multiplicities: np.ndarray) -> pd.D
     return values_of_sums(task, sums, np.asarray(multiplicities).shape[0])
 
 
-def values_of_sums(task: str, sums: dict, n_samples: int) -> pd.DataFrame:
-    """Every metric of ``task`` for every sample from the samples' column sums."""
+def values_of_sums(task, sums: dict, n_samples: int) -> pd.DataFrame:
+    """Every metric of ``task`` (a claim task's name, or the declarations) for
+    every sample from the samples' column sums."""
     metrics = metrics_of(task)
     values: dict = {}
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -181,9 +182,10 @@ class DrawnClaims:
         text = f"claims bootstrap|seed:{self.seed}|B:{len(self)}|claims:{claims.hexdigest()}"
         return sha256(text.encode("utf-8")).hexdigest()[:12]
 
-    def values(self, task: str, columns: dict) -> pd.DataFrame:
-        """Every metric of ``task`` for every sample (``columns``: the
-        evaluation's counts table, column -> one value per claim)."""
+    def values(self, task, columns: dict) -> pd.DataFrame:
+        """Every metric of ``task`` (a claim task's name, or the declarations)
+        for every sample (``columns``: the evaluation's counts table, column ->
+        one value per claim)."""
         from scorer.bootstrap import _bits
         metrics = metrics_of(task)
         names = list(dict.fromkeys(c for m in metrics for c in m.columns))

@@ -1,7 +1,8 @@
 """What the tasks scored from a per-unit counts table share as records
-(:class:`~scorer.claims.task.TableTask`: a gold file and one predictions file per run, the
-driver of ``claims/driver.py``, a ``.debug`` of blocks), and what SciFact
-and FEVER share besides (:class:`~scorer.claims.task.ClaimTask`: evidence read up to
+(:class:`~scorer.claims.task.TableTask`: a gold file and one predictions
+file per run, the driver of ``claims/driver.py``, a ``.debug`` of blocks),
+and what SciFact and FEVER share besides
+(:class:`~scorer.claims.task.ClaimTask`: evidence read up to
 ``max_evidence``, a label set).  ``scorer/tasks/`` holds the records."""
 from __future__ import annotations
 
@@ -168,7 +169,7 @@ class ClaimTask(TableTask):
                 PolicyKey("labels", "claim tasks: the labels the gold and predictions may use "
                                     "(list)", self.labels, list_value))
 
-    def validate_policy(self, policy, where, origin) -> None:
+    def validate_policy(self, policy, where, origin, source: str) -> None:
         check_labels(policy, where, self.labels)
 
     @property

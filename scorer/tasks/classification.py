@@ -39,6 +39,8 @@ from scorer.task import PolicyKey
 
 #: What a per-label metric name keeps of a label (anything else becomes "_").
 _NAME_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
+#: What no id or label may hold: it would split a line of the .debug.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 RULE = "=" * 80 + "\n"
 
 
@@ -68,16 +70,21 @@ class Classification(TableTask):
 
     # -- the policy -------------------------------------------------------------
 
-    def validate_policy(self, policy, where, origin) -> None:
+    def validate_policy(self, policy, where, origin, source: str) -> None:
         labels = policy.labels
         if not labels:
-            raise ScorerError(f"{where('labels') or 'policy: '}no label is given; a "
+            raise ScorerError(f"{where('labels') or source + ': '}no label is given; a "
                               f"classification policy names its labels (labels: [A, B, ...])")
         for key in ("labels", "average_labels"):
             values = getattr(policy, key)
             if any(not value.strip() for value in values):
                 raise ScorerError(f"{where(key)}an empty label in "
                                   f"{', '.join(repr(value) for value in values)}")
+            unwritable = [value for value in values if _CONTROL.search(value)]
+            if unwritable:
+                # A tab or a line break would split the lines of .debug and TSV files.
+                raise ScorerError(f"{where(key)}{unwritable[0]!r} holds a tab, a line break "
+                                  f"or another control character")
             repeated = sorted({value for value in values if values.count(value) > 1})
             if repeated:
                 raise ScorerError(f"{where(key)}{', '.join(map(repr, repeated))} named twice")
@@ -306,6 +313,9 @@ def _json_items(path: str) -> list:
         item_id = item_id if isinstance(item_id, str) else str(item_id)
         if not item_id:
             raise ScorerError(f"{path} line {line}: an empty id")
+        if _CONTROL.search(item_id):
+            raise ScorerError(f"{path} line {line}: id {_shown(item_id)} holds a tab, a line "
+                              f"break or another control character")
         items.append((line, item_id, label))
     return items
 

@@ -78,7 +78,7 @@ class ColdStart(Task):
                         "(every run id is a run)")
     submission = "one Cold Start submission file (9 tab-separated columns, one run)"
 
-    def validate_policy(self, policy, where, origin) -> None:
+    def validate_policy(self, policy, where, origin, source: str) -> None:
         from scorer.coldstart.policy import validate
         validate(policy, where, origin)
 
