@@ -162,6 +162,22 @@ def test_rank_ranges_and_groups_are_shown_once_the_leaderboard_has_them():
     assert "Rank range" not in neither and "Group" not in neither
 
 
+def test_a_run_scored_despite_errors_is_marked_in_the_paper_table():
+    """A Cold Start run whose file has errors is scored from the lines read (as
+    the Perl does): the paper's table marks it and its caption says why."""
+    view = fake_track(runs=5, seed=4)
+    assert list(view.leaderboard.status)[-1] == "errors"
+    text = latex.leaderboard_tex(view.leaderboard, view.metric, view.metric_title, [],
+                                 view.signature, "t")
+    rows = text.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines()
+    assert [row.split(" & ")[1].endswith("{*}") for row in rows] == [False] * 4 + [True]
+    assert "{*}: the run{'}s files have errors (its run.errlog says which); it was scored " \
+           "from the lines that could be read." in text
+    clean = latex.leaderboard_tex(view.leaderboard.assign(status="ok"), view.metric,
+                                  view.metric_title, [], view.signature, "t")
+    assert "{*}" not in clean and "run.errlog" not in clean
+
+
 def test_too_many_metrics_lose_precision_and_recall_first_and_the_caption_says_so():
     metrics = [f"{kind}_{measure}" for kind in ("abstract_label_only", "abstract_rationalized",
                                                 "sentence_selection", "sentence_label")

@@ -39,6 +39,7 @@ from typing import Optional
 import pandas as pd
 
 from scorer import linebreaks
+from scorer.look.view import ERRORS_NOTE
 from scorer.metricnames import is_precision_or_recall, metric_named
 
 #: Column width of a two-column page (ACL 219 pt, article's twocolumn 229.5 pt).
@@ -61,6 +62,7 @@ SIGNIFICANCE_ROWS = 120
 DIGITS = 4
 #: What a cell without a value shows.
 MISSING = "\u2013"
+
 
 
 @dataclasses.dataclass(frozen=True)
@@ -445,8 +447,14 @@ def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_me
         if _present(low) and _present(high) and cell != MISSING:
             cell += f" [{number(low)}, {number(high)}]"
         headline.append(cell)
+    # a run whose files have errors but which was scored (Cold Start scores the
+    # lines it could read, as the Perl does) is marked: its number is not like the others'
+    flagged = [_present(score) and str(status) == "errors" for score, status in
+               zip(board["score"], board["status"] if "status" in board.columns
+                   else [""] * len(board))]
     columns = [Column("Rank", ranks),
-               Column("Run", [str(r) for r in board["run"]], "l", RUN_WIDTH_PT),
+               Column("Run", [str(r) + ("*" if flag else "") for r, flag in
+                              zip(board["run"], flagged)], "l", RUN_WIDTH_PT),
                Column(metric + ("\n[95\u2009% CI]" if has_interval else ""), headline)]
     others = [m for m in dict.fromkeys(main_metrics) if m != metric and m in board.columns]
     # precision and recall go first when the page is too narrow (the F1 beside them stays)
@@ -464,6 +472,8 @@ def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_me
         columns.append(Column("Group", [_group(g) for g in board["group"]]))
         notes.append("Group: a run and the runs below it not significantly worse than it, "
                      "from the best down.")
+    if any(flagged):
+        notes.append(ERRORS_NOTE)
     if any(not _present(s) for s in board["score"]):
         notes.append(f"{MISSING}: not scored (errors in the run's files, or no response).")
 
