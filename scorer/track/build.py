@@ -282,13 +282,23 @@ def track_signature(task, request, samples, metric: str, options: TrackOptions,
     else:
         parts.append("samples:none")
     trials = f"{DEFAULT_TRIALS}+tail" if options.trials is None else options.trials
-    parts += [f"compare:{options.compare}"]
-    if options.baseline is not None:
-        parts.append(f"baseline:{options.baseline}")
-    parts += [f"correction:{options.correction}", f"trials:{trials}", f"seed:{_seed(request)}"]
+    # What was compared: every pair, rank neighbours, or every run with the baseline
+    compared = options.compare if options.baseline is None \
+        else f"baseline={signature_text(options.baseline)}"
+    parts += [f"compare:{compared}", f"correction:{options.correction}", f"trials:{trials}",
+              f"seed:{_seed(request)}"]
     if clusters is not None:
         parts.append(f"clusters:{clusters.digest()}")
     return "|".join(parts)
+
+
+def signature_text(name: str) -> str:
+    """A run name as the signature holds it: one token, the same for the same
+    name, with '%', '|' (which separates the parts), spaces and characters that
+    do not print written as the %XX of their UTF-8 bytes."""
+    return "".join("".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+                   if char in "%|" or char.isspace() or not char.isprintable() else char
+                   for char in name)
 
 
 # -- the folder ------------------------------------------------------------------------
