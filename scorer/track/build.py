@@ -102,6 +102,10 @@ def build(request, options: TrackOptions) -> TrackResult:
     # before anything is scored; the samples read (or drawn) once for all runs.
     samples = task.read_shared_inputs(request, shared,
                                       lambda groups: _draw(groups, request, clusters))
+    if samples is not None:
+        # -trials bounded before any run is scored (the units drawn: at least
+        # one per element; the exact count after scoring, in _assemble)
+        _check_trials(options, task, len(samples.elements), len(runs))
     run_request = request
     if request.bootstrap is None or not task.runs_draw_samples(request):
         # Then -seed seeds the track's randomization only, and the track draws
@@ -228,6 +232,7 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
     scored = tables.ranked(results, metric)
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
+        _check_trials(options, task, len(units), len(results))
         rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
         multiplicity = samples.group_multiplicities(units)
         sampled = statistics.bootstrap_values(rule, if_empty, stacked, len(scored), multiplicity)
@@ -265,6 +270,14 @@ def _randomization_note(options: TrackOptions, found) -> str:
     return (f"p_randomization: {DEFAULT_TRIALS} trials; {found.tail_pairs} of {len(found.rows)} "
             f"p-values from {source} (fewer than {statistics.TAIL_HITS} trials reached the "
             f"observed difference).")
+
+
+def _check_trials(options: TrackOptions, task, n_units: int, n_runs: int) -> None:
+    """Refuse a -trials that would run for hours, counting every run given."""
+    settings = comparisons.Settings(compare=options.compare, baseline=options.baseline,
+                                    trials=options.trials)
+    comparisons.check_trials(options.trials, n_units, n_runs,
+                             comparisons.pair_count(n_runs, settings), task.units)
 
 
 def _seed(request) -> int:
