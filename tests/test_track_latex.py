@@ -6,6 +6,7 @@ tests are skipped where pdflatex is not installed (Debian:
 apt-get install texlive-latex-base texlive-latex-recommended)."""
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -428,3 +429,72 @@ def test_a_track_without_samples_writes_a_significance_table_saying_so(tmp_path)
     assert "[95" not in texts["leaderboard.tex"]
     complaints, _pdf = compile_tables(tmp_path, texts, 1)
     assert complaints == []
+
+
+# -- the figure's parts in a paper ----------------------------------------------------------
+
+def has_graphicx() -> bool:
+    kpsewhich = shutil.which("kpsewhich")
+    return bool(kpsewhich) and subprocess.run([kpsewhich, "graphicx.sty"],
+                                              capture_output=True).returncode == 0
+
+
+@functools.lru_cache(maxsize=None)
+def figure_files(runs: int, width_in: float, directory: str) -> tuple:
+    """The leaderboard picture's PDF files of a track of ``runs`` runs with
+    60-character names, written into ``directory``; and the whole figure's PDF."""
+    from scorer.look import plot
+    names = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
+             for i in range(runs)]
+    view = fake_track(runs=runs, queries=3, seed=runs, names=names)
+    folder = Path(directory) / f"{runs}-{width_in}"
+    folder.mkdir(parents=True)
+    parts = plot.leaderboard_plot(view, str(folder / "leaderboard.png"),
+                                  str(folder / "leaderboard.svg"), str(folder / "leaderboard.pdf"),
+                                  width_in=width_in)
+    return folder, [Path(part).name for part in parts]
+
+
+def compile_figures(directory: Path, files: list, page, across: bool) -> list:
+    """Each of ``files`` in a figure of its own (``figure*`` when ``across`` on a
+    two-column page), ``\\includegraphics[width=\\linewidth]``; the log's complaints."""
+    environment = "figure*" if across and page != 1 else "figure"
+    document = (PREAMBLES[page] + "\\usepackage{graphicx}\n\\begin{document}\n"
+                + "".join(f"\\begin{{{environment}}}[tbp]\\centering\n"
+                          f"\\includegraphics[width=\\linewidth]{{{name}}}\n"
+                          f"\\caption{{The leaderboard, part {number} of {len(files)}.}}\n"
+                          f"\\end{{{environment}}}\n" for number, name in enumerate(files, 1))
+                + "\\end{document}\n")
+    (directory / "paper.tex").write_text(document, encoding="ascii")
+    subprocess.run([PDFLATEX, "-interaction=nonstopmode", "paper.tex"], cwd=directory,
+                   capture_output=True, text=True, errors="replace")
+    return COMPLAINTS.findall((directory / "paper.log").read_text(errors="replace"))
+
+
+@pytest.mark.skipif(PDFLATEX is None or not has_graphicx(),
+                    reason="pdflatex or graphicx is not installed (apt-get install "
+                           "texlive-latex-base texlive-latex-recommended)")
+@pytest.mark.parametrize("runs", [30, 100])
+@pytest.mark.parametrize("width_in", [7.0, 3.3])
+def test_every_part_of_the_figure_fits_the_page_at_the_line_width(tmp_path_factory, runs,
+                                                                  width_in):
+    """A two-column figure (7 in) across a two-column page (figure*) and a
+    one-column figure (3.3 in) in a column, each scaled to the line's width,
+    and both across a one-column page: no part is too tall (60-character names)."""
+    folder, files = figure_files(runs, width_in, str(tmp_path_factory.getbasetemp() / "figures"))
+    for page in (1, 2, "acl"):
+        assert compile_figures(folder, files, page, across=width_in >= 5) == [], (page, files)
+    if runs == 100:
+        assert len(files) > 1
+        # the picture whole would not go in: the test sees a figure too tall
+        whole = folder / "whole"
+        whole.mkdir()
+        from scorer.look import plot
+        import matplotlib
+        view = fake_track(runs=runs, queries=3, seed=runs, names=[
+            f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
+            for i in range(runs)])
+        with matplotlib.rc_context(plot.RC):
+            (whole / "all.pdf").write_bytes(plot._render(plot.leaderboard_figure(view, width_in),
+                                                         "pdf"))
+        assert "Float too large" in compile_figures(whole, ["all.pdf"], 1, across=False)
