@@ -33,7 +33,7 @@ def _signature(rows: dict) -> frozenset:
 
 def _combined_f1(rows: dict) -> float:
     """F1 of the summed counts of all rows of an SF query (spec §4.4, §4.1)."""
-    from scorer import stats  # numpy: only when there are LDC-MAX rows to explain
+    from scorer import stats
 
     def total(column):
         return sum(int(cells.get(column, 0) or 0) for cells in rows.values())
