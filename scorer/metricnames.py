@@ -20,7 +20,7 @@ def is_precision_or_recall(name: str) -> bool:
 
 def precision_recall_family(name: str) -> Optional[str]:
     """What a precision or recall shares with its partner and its F1: the name
-    without ``precision``, ``recall``, ``p`` or ``r`` ("ldcmean_macro_" of
-    ``ldcmean_macro_r``, "" of FEVER's ``precision``); None for another metric."""
+    without ``precision``, ``recall``, ``p`` or ``r`` (``"ldcmean_macro_"`` of
+    ``ldcmean_macro_r``, ``""`` of FEVER's ``precision``); None for another metric."""
     found = re.search(r"(^|_)(precision|recall|p|r)$", name)
     return name[:found.start(2)] if found else None
