@@ -1,10 +1,11 @@
 """The track's statistics recomputed by independent code from what the track
-folder holds (per-claim values in per_query.csv, track.bootsamples, the seed):
+folder holds (per-claim values in per_query.csv.gz, track.bootsamples, the seed):
 intervals, rank ranges, p-values, the normal tail, Holm and Benjamini-Hochberg,
 groups, wins/ties/losses; calibration on exchangeable runs; properties of the
 adjustments and groups; the new switches' bad inputs; determinism."""
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -22,7 +23,8 @@ from scipy.stats import binomtest
 
 import scorer
 from scorer import cli
-from scorer.track import comparisons, statistics
+from scorer.problems import ScorerError
+from scorer.track import build, comparisons, statistics
 from scorer.track.__main__ import main as track_main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,7 +126,7 @@ def group_numbers(scores: list, significant: dict) -> list:
 
 def _independent(out: Path, trials: int, seed: int, clusters: dict = None, tail=True):
     board = pd.read_csv(out / "leaderboard.csv")
-    per_claim = pd.read_csv(out / "per_query.csv", dtype={"query": str})
+    per_claim = pd.read_csv(out / "per_query.csv.gz", dtype={"query": str})
     strict = per_claim[per_claim.metric == "strict"].pivot(index="query", columns="run",
                                                            values="value")
     units = sorted(strict.index)
@@ -235,6 +237,22 @@ def test_bh_chooses_significance_and_groups_and_the_baseline_compares_with_one_r
     assert same.delta == everything.delta
     assert against.leaderboard.group.isna().all()       # groups need every pair
     assert not against.leaderboard.rank_low.isna().any()
+    # The signature says what was compared, and is the same for the same inputs.
+    assert "|compare:all|" in base.signature and "baseline" not in base.signature
+    assert f"|compare:baseline={runs[2]}|" in against.signature
+    assert "compare:all" not in against.signature
+    again = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=200, seed=2, trials=3000,
+                               baseline=runs[2])
+    assert again.signature == against.signature
+
+
+@settings(deadline=None, max_examples=300, derandomize=True)
+@given(st.text(min_size=1, max_size=20))
+def test_a_baseline_name_is_one_token_of_the_signature_and_reads_back(name):
+    from urllib.parse import unquote
+    token = build.signature_text(name)
+    assert "|" not in token and not any(c.isspace() or not c.isprintable() for c in token)
+    assert unquote(token, errors="surrogatepass") == name
 
 
 def _folder(files, tmp_path, extra) -> tuple:
@@ -486,6 +504,67 @@ def test_bad_statistics_switches_stop_the_track_before_anything_is_written(
     assert not out.exists() and not [n for n in os.listdir(tmp_path) if n.startswith(".track")]
 
 
+def test_trials_that_would_run_for_hours_are_refused_before_any_run_is_scored(
+        tmp_path, capsys, monkeypatch):
+    from scorer.track import runner
+    files = _fever_track(tmp_path, 300, [0.9, 0.7, 0.5])
+
+    def scored(*_args, **_kwargs):
+        raise AssertionError("a run was scored")
+
+    monkeypatch.setattr(runner, "score_runs", scored)
+    out = tmp_path / "track"
+    status = track_main(["-policy", FEVER_POLICY, "-bootstrap", "20", "-seed", "1",
+                         "-trials", "999999999", "-output_dir", str(out)] + files)
+    err = capsys.readouterr().err
+    assert status == 255 and "Traceback" not in err
+    # 3 runs, 3 pairs, 300 claims: 300 x (3 + 16) + 100 x 3 cells a trial
+    most = comparisons.MAX_WORK // (300 * 19 + 300)
+    assert (f"FATAL_ERROR: -trials 999,999,999 asks the randomization for too much work: at "
+            f"most {most:,} trials for 3 runs (3 pairs) over 300 claims") in err
+    assert not out.exists() and not [n for n in os.listdir(tmp_path) if n.startswith(".track")]
+
+
+@settings(deadline=None, max_examples=200, derandomize=True)
+@given(st.integers(1, 2_000_000), st.integers(2, 300), st.sampled_from(["all", "adjacent"]))
+def test_the_trials_bound_is_the_work_bound_and_never_below_the_default(units, runs, compare):
+    pairs = comparisons.pair_count(runs, comparisons.Settings(compare=compare))
+    assert pairs == len(comparisons.pairs_for(list(range(runs)),
+                                              comparisons.Settings(compare=compare)))
+    most = comparisons.most_trials(units, runs, pairs)
+    cells = units * (runs + 16) + 100 * pairs
+    assert most >= comparisons.DEFAULT_TRIALS
+    assert most * cells <= comparisons.MAX_WORK or most == comparisons.DEFAULT_TRIALS
+    assert (most + 1) * cells > comparisons.MAX_WORK
+    comparisons.check_trials(most, units, runs, pairs)
+    comparisons.check_trials(None, units, runs, pairs)
+    with pytest.raises(ScorerError, match=f"-trials {most + 1:,} .* at most {most:,} trials"):
+        comparisons.check_trials(most + 1, units, runs, pairs)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("stream", [_Terminal(), io.StringIO()])
+def test_long_randomization_shows_its_progress_on_a_terminal_only(monkeypatch, stream):
+    monkeypatch.setattr(comparisons, "PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(sys, "stderr", stream)
+    rng = np.random.default_rng(3)
+    matrices = [np.stack([(rng.random(50) < s).astype(float), np.ones(50)], 1)
+                for s in (0.8, 0.6, 0.4)]
+    stacked = statistics.stack(matrices)
+    sampled = np.zeros((10, 3))
+    comparisons.compare(["a", "b", "c"], [0.8, 0.6, 0.4], "accuracy", "ratio", (0.0,), stacked,
+                        sampled, comparisons.Settings(trials=5000))
+    if isinstance(stream, _Terminal):
+        assert "\rrandomization of 3 pairs: trials: 5000/5000 (100.0%" in stream.getvalue()
+        assert stream.getvalue().endswith("\n")
+    else:
+        assert stream.getvalue() == ""
+
+
 def test_the_help_lists_the_new_switches():
     result = subprocess.run([sys.executable, "-m", "scorer.track", "-help"], capture_output=True,
                             text=True, cwd=ROOT)
@@ -518,7 +597,7 @@ def test_the_folder_does_not_depend_on_jobs_or_the_hash_seed(tmp_path):
 # -- Cold Start: the headline rebuilt from per-query AP ------------------------------------
 
 def test_cold_start_ldcmean_ap_numbers_are_recomputed_from_per_query_ap(tmp_path):
-    """ldcmean_ap rebuilt from each SF query's AP at hop ALL (per_query.csv):
+    """ldcmean_ap rebuilt from each SF query's AP at hop ALL (per_query.csv.gz):
     per LDC query the mean of its entry points' AP, over the LDC queries with
     ground truth; then every interval, rank range, delta interval, count and
     p-value from track.bootsamples and the seed."""
@@ -547,7 +626,7 @@ def test_cold_start_ldcmean_ap_numbers_are_recomputed_from_per_query_ap(tmp_path
         for element in line.split()[1:]:
             ldc, members = element.split(":")
             ldc_of.update({member: ldc for member in members.split(",")})
-    per_query = pd.read_csv(out / "per_query.csv")
+    per_query = pd.read_csv(out / "per_query.csv.gz")
     per_query = per_query[per_query.hop == "ALL"]
     board = pd.read_csv(out / "leaderboard.csv")
     names = list(board.run)
@@ -632,3 +711,34 @@ def test_the_api_refuses_statistics_arguments_of_the_wrong_kind(tmp_path):
         with pytest.raises(scorer.problems.ScorerError, match=message):
             scorer.score_track(files, policy=FEVER_POLICY, bootstrap=10, seed=1,
                                **{keyword: value})
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_per_query_is_written_run_by_run_and_the_page_holds_what_it_shows(tmp_path, monkeypatch,
+                                                                          jobs):
+    """per_query.csv.gz, each run's part written by the process that scored it,
+    is the CSV of every run's rows (what the track without a folder returns,
+    run order, pandas' own text); the page holds the rows of each run's first
+    SHOWN_UNITS units (its worst first) and says where the rest are; the
+    track's per_query reads the file back."""
+    import gzip
+    from scorer.results import per_query
+    from scorer.track import runner
+    from scorer.track.tables import csv_text
+    files = _fever_track(tmp_path, 40, [0.9, 0.5, 0.7])
+    computed = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=20, seed=3)
+    monkeypatch.setattr(runner, "SHOWN_UNITS", 7)
+    out = tmp_path / "track"
+    written = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=20, seed=3,
+                                 output_dir=str(out), jobs=int(jobs))
+    expected = csv_text(per_query(computed.results))
+    assert expected.count("\n") == 1 + 3 * 40 * 9
+    assert gzip.decompress((out / "per_query.csv.gz").read_bytes()).decode() == expected
+    assert not (out / "per_query.csv").exists() and not (out / ".per_query").exists()
+    pd.testing.assert_frame_equal(written.per_query, computed.per_query)
+    page = (out / "index.html").read_text()
+    assert page.count("the first 7 of 40 claims; every one in per_query.csv.gz") == 3
+    data = json.loads(page.split('<script type="application/json" id="lazy-per-query">')[1]
+                      .split("</script>")[0])
+    assert 7 <= len(data["labels"]) <= 3 * 7 and len(data["tables"]) == 3
+    assert written.leaderboard.equals(computed.leaderboard)

@@ -23,6 +23,11 @@ METRIC_ORDER = ("P", "R", "F1", "AP")
 
 LEADERBOARD_COLUMNS = ("rank", "run", "metric", "score", "ci95_low", "ci95_high")
 #: The leaderboard's optional statistics columns (a track with samples has them):
+#: What a '*' after a run's name means (the picture, leaderboard.tex): a run
+#: whose files have errors but which has a score (Cold Start scores the lines it
+#: could read, as the Perl does), not like the others'.
+ERRORS_NOTE = ("*: the run's files have errors (its run.errlog says which); it was scored "
+               "from the lines that could be read.")
 #: each run's 95 % rank range and its group (docs/statistics.md).
 RANK_COLUMNS = ("rank_low", "rank_high", "group")
 SIGNIFICANCE_COLUMNS = ("run_a", "run_b", "metric", "delta", "p_bootstrap",
@@ -74,6 +79,10 @@ class TrackView:
     #: the word for the unit scored and drawn (the per-query table's rows), and its plural
     unit: str = "query"
     units: str = "queries"
+    #: run -> how many units it has rows of, where per_query holds only some of
+    #: them (a track's page shows the first thousand of a run, worst first;
+    #: per_query.csv.gz has every one); None or a run left out: all of them
+    per_query_totals: Optional[dict] = None
 
     def __post_init__(self):
         require_columns(self.leaderboard, LEADERBOARD_COLUMNS + ("status",), "leaderboard")
@@ -155,6 +164,13 @@ class TrackView:
             if best in (run_a, run_b) and run_a != run_b and p_holm >= SIGNIFICANCE_LEVEL:
                 tied.add(run_b if run_a == best else run_a)
         return tied
+
+    def scored_with_errors(self) -> set:
+        """Runs whose files have errors but which have a score (see ERRORS_NOTE)."""
+        board = self.leaderboard
+        return {str(run) for run, score, status in zip(board["run"], board["score"],
+                                                       board["status"])
+                if str(status) == "errors" and score is not None and not pd.isna(score)}
 
     def worse_than_best(self) -> set:
         """Runs significantly worse than the best one under the track's

@@ -20,7 +20,7 @@ from scorer import request as requests
 from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
 from scorer.request import PROGRAM, check_each_file_once
-from scorer.results import per_hop, per_query
+from scorer.results import PER_QUERY_HEADER, per_hop, per_query
 from scorer.textfile import fingerprints
 from scorer.track import comparisons, latex, runner, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
@@ -29,7 +29,8 @@ from scorer.version import __version__
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
                "leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "significance.csv",
-               "significance.md", "significance.tex", "per_query.csv", "track.params",
+               "significance.md", "significance.tex", "per_query.csv", "per_query.csv.gz",
+               "track.params",
                "track.bootsamples", "index.html"}
 COMPARE_CHOICES = ("all", "adjacent")
 DEFAULT_TRIALS = comparisons.DEFAULT_TRIALS
@@ -57,7 +58,9 @@ class TrackResult:
     metric_title: str
     leaderboard: object          # pandas DataFrame
     significance: object         # pandas DataFrame (empty without samples)
-    per_query: object
+    #: every run's per-query rows (pandas DataFrame); None where the track
+    #: wrote them to its folder's per_query.csv.gz, which ``per_query`` reads
+    per_query_rows: object
     per_hop: object
     signature: str
     invocation: str
@@ -74,9 +77,28 @@ class TrackResult:
     #: page's table): the policy's leaderboard, else the task's default
     main_metrics: tuple = ()
 
+    #: the folder's per_query.csv.gz, where the rows went (None: per_query_rows has them)
+    per_query_file: Optional[str] = None
+
     @property
     def exit_status(self) -> int:
         return 255 if any(r.status != "ok" for r in self.results) else 0
+
+    @property
+    def per_query(self):
+        """Every run's per-query rows (a DataFrame of results.PER_QUERY_COLUMNS),
+        read from the folder's per_query.csv.gz where the track wrote them there."""
+        if self.per_query_rows is None and self.per_query_file is not None:
+            self.per_query_rows = read_per_query(self.per_query_file)
+        return self.per_query_rows
+
+
+def read_per_query(path: str):
+    """per_query.csv.gz as the DataFrame it was written from (ids, hops and
+    metric names as text, values as doubles, an empty value as NaN)."""
+    import pandas as pd
+    return pd.read_csv(path, dtype={"run": str, "query": str, "hop": str, "metric": str},
+                       keep_default_na=False, na_values={"value": [""]})
 
 
 def build(request, options: TrackOptions) -> TrackResult:
@@ -103,6 +125,13 @@ def build(request, options: TrackOptions) -> TrackResult:
     # before anything is scored; the samples read (or drawn) once for all runs.
     samples = task.read_shared_inputs(request, shared,
                                       lambda groups: _draw(groups, request, clusters))
+    if samples is not None:
+        # -trials bounded before any run is scored (the units drawn: at least
+        # one per element; the exact count after scoring, in _assemble)
+        _check_trials(options, task, len(samples.elements), len(runs))
+        # Every run's signature names the samples: their digest made once,
+        # here, not by every run (a thousand samples of 100,000 claims: 0.8 s).
+        bootstrap.samples_digest(samples)
     run_request = request
     if request.bootstrap is None or not task.runs_draw_samples(request):
         # Then -seed seeds the track's randomization only, and the track draws
@@ -113,7 +142,10 @@ def build(request, options: TrackOptions) -> TrackResult:
     try:
         job = runner.TrackJob(run_request, tuple(shared), staging, options.output_dir or ".",
                               samples,
-                              linked=runner.LINKED_REPORTS if samples is not None else ())
+                              linked=runner.LINKED_REPORTS if samples is not None else (),
+                              metric=metric,
+                              per_query_dir=os.path.join(staging, _PER_QUERY_PARTS)
+                              if options.output_dir is not None else None)
         results = runner.score_runs(job, runs, options.jobs)
         drawn_here = samples is None and request.bootstrap is not None
         if drawn_here:
@@ -127,6 +159,7 @@ def build(request, options: TrackOptions) -> TrackResult:
                          request.bootstrap is not None)
             _move_into_place(staging, options.output_dir)
             staging = None
+            result.per_query_file = os.path.join(options.output_dir, PER_QUERY_FILE)
         return result
     finally:
         if staging is not None:
@@ -229,6 +262,7 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
     scored = tables.ranked(results, metric)
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
+        _check_trials(options, task, len(units), len(results))
         rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
         multiplicity = samples.group_multiplicities(units)
         sampled = statistics.bootstrap_values(rule, if_empty, stacked, len(scored), multiplicity)
@@ -241,8 +275,9 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
                                      found.intervals, found.rank_ranges, found.groups)
     signature = track_signature(task, request, samples, metric, options, clusters)
+    written = any(r.units is not None for r in results)      # (rows in per_query.csv.gz)
     return TrackResult(task.name, metric, titles[metric], leaderboard,
-                       tables.significance(found.rows), per_query(results),
+                       tables.significance(found.rows), None if written else per_query(results),
                        per_hop(results), signature, request.invocation(),
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
@@ -268,6 +303,14 @@ def _randomization_note(options: TrackOptions, found) -> str:
             f"observed difference).")
 
 
+def _check_trials(options: TrackOptions, task, n_units: int, n_runs: int) -> None:
+    """Refuse a -trials that would run for hours, counting every run given."""
+    settings = comparisons.Settings(compare=options.compare, baseline=options.baseline,
+                                    trials=options.trials)
+    comparisons.check_trials(options.trials, n_units, n_runs,
+                             comparisons.pair_count(n_runs, settings), task.units)
+
+
 def _seed(request) -> int:
     """Approximate randomization's seed: -seed, else 0 (recorded in the signature)."""
     return request.seed if request.seed is not None else 0
@@ -283,13 +326,23 @@ def track_signature(task, request, samples, metric: str, options: TrackOptions,
     else:
         parts.append("samples:none")
     trials = f"{DEFAULT_TRIALS}+tail" if options.trials is None else options.trials
-    parts += [f"compare:{options.compare}"]
-    if options.baseline is not None:
-        parts.append(f"baseline:{options.baseline}")
-    parts += [f"correction:{options.correction}", f"trials:{trials}", f"seed:{_seed(request)}"]
+    # What was compared: every pair, rank neighbours, or every run with the baseline
+    compared = options.compare if options.baseline is None \
+        else f"baseline={signature_text(options.baseline)}"
+    parts += [f"compare:{compared}", f"correction:{options.correction}", f"trials:{trials}",
+              f"seed:{_seed(request)}"]
     if clusters is not None:
         parts.append(f"clusters:{clusters.digest()}")
     return "|".join(parts)
+
+
+def signature_text(name: str) -> str:
+    """A run name as the signature holds it: one token, the same for the same
+    name, with '%', '|' (which separates the parts), spaces and characters that
+    do not print written as the %XX of their UTF-8 bytes."""
+    return "".join("".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+                   if char in "%|" or char.isspace() or not char.isprintable() else char
+                   for char in name)
 
 
 # -- the folder ------------------------------------------------------------------------
@@ -306,7 +359,9 @@ def check_output_dir(path: str) -> None:
     if os.path.exists(path) and not os.path.isdir(path):
         raise ScorerError(f"-output_dir {path} exists and is not a folder")
     if os.path.isdir(path):
-        strangers = sorted(set(os.listdir(path)) - TRACK_NAMES)
+        from scorer.look.files import PART_NAME
+        strangers = sorted(name for name in set(os.listdir(path)) - TRACK_NAMES
+                           if not PART_NAME.match(name))
         if strangers:
             shown = ", ".join(strangers[:5]) + (", ..." if len(strangers) > 5 else "")
             raise ScorerError(f"-output_dir {path} is not empty and holds files that are not "
@@ -386,7 +441,7 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared, f
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
         result.signature, latex.label_for("significance", result.task, result.metric),
         result.correction))
-    write("per_query.csv", tables.csv_text(result.per_query))
+    _join_per_query(staging, [run.name for run in runs])
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).
         runner.link_or_write(os.path.join(staging, "track.bootsamples"), samples.lines,
@@ -395,6 +450,28 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared, f
     write("track.params", _params_text(result, request, runs, shared))
     from scorer.look.files import write_track_files
     write_track_files(track_view(result), staging, figure_width_in=figure_width)
+
+
+#: Every run's per-query rows: per_query.csv, compressed, written run by run.
+PER_QUERY_FILE = "per_query.csv.gz"
+#: Where the runs write their parts of it, in the track folder being built.
+_PER_QUERY_PARTS = ".per_query"
+
+
+def _join_per_query(staging: str, runs: list) -> None:
+    """per_query.csv.gz: the header, then each run's part (a gzip member its
+    process wrote: ``runner.write_per_query``) in run order."""
+    import gzip
+    parts = os.path.join(staging, _PER_QUERY_PARTS)
+    with open(os.path.join(staging, PER_QUERY_FILE), "wb") as out:
+        out.write(gzip.compress(PER_QUERY_HEADER.encode("utf-8"),
+                                compresslevel=runner.PER_QUERY_LEVEL, mtime=0))
+        for run in runs:
+            path = runner.per_query_part(parts, run)
+            if os.path.exists(path):            # (a run with a fatal error has none)
+                with open(path, "rb") as part:
+                    shutil.copyfileobj(part, out, 1 << 20)
+    shutil.rmtree(parts, ignore_errors=True)
 
 
 def paper_metrics(request, columns) -> list:
@@ -411,7 +488,10 @@ def track_view(result: TrackResult):
     everything)."""
     from scorer.look.view import TrackView
     task = tasks.get(result.task)
-    scores = task.shown_per_query(result.per_query)
+    # The rows the runs sent back: every row, or (a track written to a
+    # folder) those of the units the page shows first.
+    scores = task.shown_per_query(per_query(result.results))
+    totals = {r.name: r.units for r in result.results if r.units is not None}
     # -jobs changes no number: the page leaves it out, so it is the same for every N.
     invocation = re.sub(r" -jobs \S+", "", result.invocation)
     return TrackView(metric=result.metric, metric_title=result.metric_title,
@@ -422,7 +502,7 @@ def track_view(result: TrackResult):
                      correction=result.correction, warnings=tuple(result.warnings),
                      randomization=result.randomization,
                      main_metrics=tuple(result.main_metrics),
-                     unit=task.unit, units=task.units)
+                     unit=task.unit, units=task.units, per_query_totals=totals)
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:
