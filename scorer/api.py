@@ -42,12 +42,15 @@ class ScoreResult:
     texts does not pay for (or import) pandas."""
 
     def __init__(self, task: str, data, reports: dict, errlog: str, error_count: int,
-                 run_ids: tuple = (), claim_table=None, problem_names=frozenset()):
+                 run_ids: tuple = (), claim_table=None, problem_names=frozenset(),
+                 sparse_columns=frozenset()):
         self.task = task
         self._data = data
         # Claim tasks: (keys, columns) of the counts table; data.per_query is made
         # from it when first asked for (a leaderboard's page reads the columns).
         self._claim_table = claim_table
+        #: the columns whose zeros per_query leaves out (Task.sparse_columns)
+        self._sparse_columns = sparse_columns
         #: report extension -> text, as ``python -m scorer -output_file PREFIX`` writes them
         self.reports = reports
         #: the error log's text, and how many errors it counts
@@ -68,7 +71,8 @@ class ScoreResult:
         """(query or claim, hop, metric, value) tuples: ``per_query`` without pandas."""
         if self._claim_table is not None and not self._data.per_query:
             from scorer import results
-            self._data.per_query = results.claim_table_rows(*self._claim_table)
+            self._data.per_query = results.claim_table_rows(*self._claim_table,
+                                                            self._sparse_columns)
         return self._data.per_query
 
     @property
@@ -150,9 +154,10 @@ def score_request(request) -> ScoreResult:
     data = task.run_result("run", outcome, statistics=False, per_query=False)
     run_ids = tuple(run.runid for run in getattr(outcome, "runs", None) or ())
     claim_table = task.unit_table(outcome)
+    sparse = task.sparse_columns(claim_table[1]) if claim_table is not None else frozenset()
     result = ScoreResult(request.policy.task, data, texts, problems.report(),
                          problems.error_count, run_ids, claim_table,
-                         frozenset(problems.names()))
+                         frozenset(problems.names()), sparse)
     if problems.error_count:
         # The command line exits 255 here; numbers returned as if all were well would
         # be too easy to use (a -runids typo scores all zeros).

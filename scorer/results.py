@@ -35,11 +35,22 @@ class RunResult:
         return "RunResult(" + ", ".join(f"{k}={v!r}" for k, v in vars(self).items()) + ")"
 
 
-def claim_table_rows(keys: list, columns: dict) -> list:
+def claim_table_rows(keys: list, columns: dict, sparse: frozenset = frozenset()) -> list:
     """A claim task's per-query rows, (claim, "ALL", column, value), from its
-    counts table's column lists (no pandas for a plain run)."""
+    counts table's column lists (no pandas for a plain run); a zero of a
+    column in ``sparse`` (``Task.sparse_columns``) has no row."""
     rows = []
     items = list(columns.items())
+    if sparse:
+        dense = [(column, values) for column, values in items if column not in sparse]
+        thin = [(column, values) for column, values in items if column in sparse]
+        for i, key in enumerate(keys):
+            for column, values in dense:
+                rows.append((key, "ALL", column, float(values[i])))
+            for column, values in thin:
+                if values[i]:
+                    rows.append((key, "ALL", column, float(values[i])))
+        return rows
     for i, key in enumerate(keys):
         for column, values in items:
             rows.append((key, "ALL", column, float(values[i])))

@@ -203,6 +203,14 @@ class Task:
         run, when the task has one (else None)."""
         return None
 
+    def sparse_columns(self, columns) -> frozenset:
+        """The columns of a counts table whose zeros the per-unit rows leave
+        out (``per_query.csv``, ``ScoreResult.per_query``): those of which a
+        unit has a value for few of many (a unit labelled with one of a few
+        hundred labels), whose rows would grow with the units times the
+        columns."""
+        return frozenset()
+
     # -- a leaderboard ----------------------------------------------------------------
 
     def leaderboard(self, request) -> tuple:

@@ -706,8 +706,6 @@ def classification_cases() -> list:
          "predictions.tsv", 2, "it is 'neutral' with white space around it"),
         ("label-case", "predictions.tsv", tsv.replace(b"\tneutral\n", b"\tNeutral\n"),
          "predictions.tsv", 2, "labels differ by case: the policy has 'neutral'"),
-        ("label-nfd", "predictions.tsv", tsv.replace(b"\tneutral\n", "\tneutral\u0301\n".encode()),
-         "predictions.tsv", 2, "only in its Unicode normalization (NFC, NFD)"),
         ("id-blank-json", "gold.jsonl", gold.replace(b'"t01"', b'" "'), "predictions.tsv", 1,
          "an empty id (' ')"),
         ("id-blank-tsv", "predictions.tsv", tsv.replace(b"t12\t", b"  \t"), "predictions.tsv", 2,
@@ -794,6 +792,27 @@ def classification_cases() -> list:
         files["predictions.tsv"] = tsv.replace(b"\nt01\t", b"\n" + item + b"\t")
         cases.append(Case(f"classification-{label}", files, _classification_argv(), None,
                           scored=True))
+    # A label of the policy in its composed form (NFC), predicted decomposed (NFD).
+    files = dict(base)
+    files["policy.yaml"] = "task: classification\nlabels: [positive, negative, neutr\u00e1l]\n" \
+        .encode("utf-8")
+    files["gold.jsonl"] = gold.replace(b"neutral", "neutr\u00e1l".encode())
+    files["predictions.tsv"] = tsv.replace(b"neutral", "neutra\u0301l".encode())
+    cases.append(Case("classification-label-nfd", files,
+                      _classification_argv(policy="policy.yaml"), "predictions.tsv", 2,
+                      "it differs from 'neutr\u00e1l' only in its Unicode normalization (NFC, "
+                      "NFD)", False))
+    # 10,000 labels of 2,100 items: a counts table too large to hold, refused up front.
+    labels = [f"l{i}" for i in range(9990)]
+    files = dict(base)
+    files["policy.yaml"] = ("task: classification\nlabels: [" + ", ".join(labels)
+                            + "]\n").encode()
+    files["gold.jsonl"] = _dump({"id": i, "label": labels[i]} for i in range(2100))
+    files["predictions.tsv"] = b"".join(b"%d\tl%d\n" % (i, i) for i in range(2100))
+    cases.append(Case("classification-10000-labels-2100-items", files,
+                      _classification_argv(policy="policy.yaml"), "gold.jsonl", None,
+                      "2,100 items and 9,990 labels make a counts table of 104,903,400 cells",
+                      False))
     # Numeric ids in one file, their text in the other: the same ids.
     numbered = _dump({"id": int(o["id"][1:]), "label": o["label"]}
                      for o in _json_lines(CLASSIFICATION / "gold.jsonl"))

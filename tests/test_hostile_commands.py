@@ -280,3 +280,38 @@ def test_a_folder_of_tsv_predictions_is_a_folder_of_runs(tmp_path):
     assert status == 255
     assert "no run found among the files (for Classification: " in text
     assert "a folder stands for its *.jsonl and *.tsv files" in text
+
+
+@pytest.mark.parametrize("labels", [["averaged", "other"], ["items", "correct", "2tp"],
+                                    ["tp:x", "x", "gold+predicted"]])
+def test_labels_named_as_the_counts_tables_other_columns_score_as_scikit_learn(tmp_path,
+                                                                              labels):
+    """A label named 'averaged' gave its per-label columns the names of the
+    averaged ones (2tp:averaged): f1_averaged was the micro F1 of the other
+    labels (0 where scikit-learn says 0.8)."""
+    from sklearn.metrics import accuracy_score, precision_recall_fscore_support
+    from scorer.tasks.classification import label_name
+    gold = [labels[0], labels[0], labels[1], labels[-1], labels[1]]
+    predicted = [labels[0], labels[0], labels[0], labels[1], labels[-1]]
+    over = labels[1:]
+    (tmp_path / "policy.yaml").write_text(
+        "task: classification\nlabels: [" + ", ".join(f"'{label}'" for label in labels)
+        + "]\naverage_labels: [" + ", ".join(f"'{label}'" for label in over) + "]\n",
+        encoding="utf-8")
+    (tmp_path / "gold.jsonl").write_bytes(_gold([]) + "".join(
+        json.dumps({"id": i, "label": label}) + "\n" for i, label in enumerate(gold)).encode())
+    (tmp_path / "run.jsonl").write_bytes("".join(
+        json.dumps({"id": i, "label": label}) + "\n"
+        for i, label in enumerate(predicted)).encode())
+    values = scorer.score([tmp_path / "gold.jsonl", tmp_path / "run.jsonl"],
+                          tmp_path / "policy.yaml").values
+    p, r, f, _ = precision_recall_fscore_support(gold, predicted, labels=labels, average=None,
+                                                 zero_division=0)
+    for k, label in enumerate(labels):
+        name = label_name(label)
+        assert (values[f"precision_{name}"], values[f"recall_{name}"], values[f"f1_{name}"]) \
+            == pytest.approx((p[k], r[k], f[k]), abs=1e-15)
+    micro = precision_recall_fscore_support(gold, predicted, labels=over, average="micro",
+                                            zero_division=0)[2]
+    assert values["micro_f1"] == pytest.approx(micro, abs=1e-15)
+    assert values["accuracy"] == accuracy_score(gold, predicted)

@@ -54,7 +54,8 @@ class TableTask(Task):
                                                            evaluation.counts, evaluation.keys)
             result.per_hop.append((self.units, "", "ALL", metric, float(value)))
         if per_query:
-            result.per_query += claim_table_rows(evaluation.keys, evaluation.columns)
+            result.per_query += claim_table_rows(evaluation.keys, evaluation.columns,
+                                                 self.sparse_columns(evaluation.columns))
         return result
 
     def unit_table(self, outcome):

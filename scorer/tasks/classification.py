@@ -44,6 +44,9 @@ _NAME_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
 #: What no id or label may hold: it would split a line of the .debug.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 RULE = "=" * 80 + "\n"
+#: The most cells (items x counts columns: 5 a label, and 4) a run's counts
+#: table may have: about 1.6 GB (50,000,000 cells: 0.8 GB, 3 CPU seconds).
+MAX_TABLE_CELLS = 100_000_000
 
 
 def label_name(label: str) -> str:
@@ -127,6 +130,12 @@ class Classification(TableTask):
             raise ScorerError(f"classification needs two files, the gold then the "
                               f"predictions; {len(files)} given")
         return evaluate(policy, tuple(files))
+
+    def sparse_columns(self, columns) -> frozenset:
+        """The per-label counts: an item has them for its gold and predicted
+        labels alone (zeros for every other label: rows by the million with
+        a few hundred labels)."""
+        return frozenset(column for column in columns if ":" in column)
 
     def debug_pieces(self, evaluation):
         yield f"#{self.name}: {len(evaluation.keys)} item(s)\n"
@@ -220,7 +229,7 @@ def declarations(policy) -> tuple:
         Ratio("accuracy", "Items whose predicted label is the gold label / items", "correct",
               "items"),
         Ratio("micro_f1", "2 tp / (gold + predicted), each summed over " + ", ".join(over),
-              "2tp:averaged", "gold+predicted:averaged"),
+              "2tp", "gold+predicted"),
         Mean("macro_precision", "The mean of the per-label precision over " + ", ".join(over),
              [f"precision_{name}" for name in names]),
         Mean("macro_recall", "The mean of the per-label recall over " + ", ".join(over),
@@ -230,10 +239,12 @@ def declarations(policy) -> tuple:
 
 
 def counts_columns(labels: tuple) -> tuple:
-    """The counts table's columns, one row per item."""
+    """The counts table's columns, one row per item: a label's are
+    ``KIND:LABEL``, the others have no ':' (so that no label, not even one
+    named 'averaged', can give a column the name of another)."""
     per_label = tuple(f"{kind}:{label}" for label in labels
                       for kind in ("tp", "gold", "predicted", "2tp", "gold+predicted"))
-    return ("items", "correct", *per_label, "2tp:averaged", "gold+predicted:averaged")
+    return ("items", "correct", *per_label, "2tp", "gold+predicted")
 
 
 def counts_row(gold: str, predicted: str, labels: tuple, over: frozenset) -> tuple:
@@ -258,6 +269,14 @@ def evaluate(policy, files: tuple):
     gold = read_items(gold_path, "gold", labels)
     if not gold:
         raise ScorerError(f"{gold_path}: no item; a gold file gives each item its label")
+    cells = len(gold) * len(counts_columns(labels))
+    if cells > MAX_TABLE_CELLS:
+        # The table is dense (each item a row of every label's counts): about 16 bytes
+        # a cell, and the bootstrap's sums over it, a few times that.
+        raise ScorerError(f"{gold_path}: {len(gold):,} items and {len(labels):,} labels make a "
+                          f"counts table of {cells:,} cells, more than the "
+                          f"{MAX_TABLE_CELLS:,} scored in memory; list only the labels the "
+                          f"task uses, or score a part of the items at a time")
     predictions = read_items(predictions_path, "predictions", labels)
     gold_line = {item_id: line for line, item_id, _label in gold}
     predicted = {}
