@@ -50,7 +50,7 @@ class ScoreResult:
         # from it when first asked for (a leaderboard's page reads the columns).
         self._claim_table = claim_table
         #: the columns whose zeros per_query leaves out (Task.sparse_columns)
-        self._sparse_columns = sparse_columns
+        self.sparse_columns = sparse_columns
         #: report extension -> text, as ``python -m scorer -output_file PREFIX`` writes them
         self.reports = reports
         #: the error log's text, and how many errors it counts
@@ -72,7 +72,7 @@ class ScoreResult:
         if self._claim_table is not None and not self._data.per_query:
             from scorer import results
             self._data.per_query = results.claim_table_rows(*self._claim_table,
-                                                            self._sparse_columns)
+                                                            self.sparse_columns)
         return self._data.per_query
 
     @property

@@ -315,3 +315,36 @@ def test_labels_named_as_the_counts_tables_other_columns_score_as_scikit_learn(t
                                             zero_division=0)[2]
     assert values["micro_f1"] == pytest.approx(micro, abs=1e-15)
     assert values["accuracy"] == accuracy_score(gold, predicted)
+
+
+def test_a_leaderboard_of_many_labels_keeps_its_details_page_small(tmp_path):
+    """300 labels x 4,000 items: the 'What counted' table held every label's
+    counts of every item (6 million cells, a page of 13 MB); the columns zero
+    for most items are left out, and the page says so."""
+    import zipfile
+    labels = [f"l{i}" for i in range(300)]
+    ids = [f"i{k}" for k in range(4000)]
+    draw = random.Random(5)
+    (tmp_path / "policy.yaml").write_text("task: classification\nlabels: [" + ", ".join(labels)
+                                          + "]\n", encoding="utf-8")
+    (tmp_path / "gold.jsonl").write_text("".join(
+        json.dumps({"id": item, "label": draw.choice(labels)}) + "\n" for item in ids),
+        encoding="utf-8")
+    status, text = _run("scorer.competition", ["-bundle", "b.zip", "-policy", "policy.yaml",
+                                               "gold.jsonl"], tmp_path)
+    assert status == 0, text
+    with zipfile.ZipFile(tmp_path / "b.zip") as bundle:
+        for member in bundle.namelist():
+            if member.startswith("reference_data/"):
+                target = tmp_path / "in" / "ref" / member.split("/", 1)[1]
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(bundle.read(member))
+    (tmp_path / "in" / "res").mkdir()
+    (tmp_path / "in" / "res" / "run.tsv").write_text("".join(
+        f"{item}\t{draw.choice(labels)}\n" for item in ids), encoding="utf-8")
+    status, text = _run("scorer.competition", ["in", "out"], tmp_path)
+    assert status == 0, text
+    page = (tmp_path / "out" / "detailed_results.html").read_text("utf-8")
+    assert len(page) < 3_000_000
+    assert "The 1,500 columns that are zero for most items (such as each label's counts) are " \
+           "left out: the table would have 6,016,000 cells" in page

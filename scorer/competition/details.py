@@ -41,6 +41,15 @@ def _headline(scores: dict, titles: dict, headings: dict) -> str:
 def _counted(result, unit: str) -> str:
     # One row per query (claim) and hop, one column per metric, in first-seen order.
     grid = _claim_grid(result.claim_table)
+    left_out = ""
+    if grid is not None and len(grid[0]) * len(grid[1]) > GRID_CELLS and result.sparse_columns:
+        # (a few hundred labels' counts of every item: a page of hundreds of megabytes)
+        kept = [j for j, metric in enumerate(grid[1]) if metric not in result.sparse_columns]
+        left_out = (f" The {len(grid[1]) - len(kept):,} columns that are zero for most "
+                    f"{unit}s (such as each label's counts) are left out: the table would "
+                    f"have {len(grid[0]) * len(grid[1]):,} cells (submission.debug shows "
+                    f"what each {unit} was given).")
+        grid = grid[0], [grid[1][j] for j in kept], [grid[2][j] for j in kept]
     if grid is None:
         rows = result.per_query_rows
         grid = _grid(rows) if rows else ([], [], [])
@@ -54,10 +63,15 @@ def _counted(result, unit: str) -> str:
                               all(v is None or v.is_integer() for v in column)) else 4)
                for metric, column in zip(metrics, values)]
     body = (f"<p>One row per {unit}{' and hop' if len(hops) > 1 else ''}: the counts each "
-            f"score is made of (sort by any column).</p>"
+            f"score is made of (sort by any column).{left_out}</p>"
             + blocks.lazy_tables("counted", unit, labels, columns, {"all": values}, -1)
             + blocks.lazy_table("counted", "all", f"Open the table ({len(labels)} rows)"))
     return blocks.section("counted", "What counted", body)
+
+
+#: The most cells the "What counted" table shows before it leaves out the
+#: columns that are zero for most units (Task.sparse_columns).
+GRID_CELLS = 1_000_000
 
 
 def _claim_grid(claim_table):
