@@ -166,6 +166,9 @@ def input_paths(files) -> tuple:
                               f"{type(path).__name__} ({shorten(repr(path))})"
                               + ("; decode it with os.fsdecode()" if isinstance(path, bytes)
                                  else ""))
+        if not path:
+            raise ScorerError("an empty file name (an empty argument, '', among the files?); "
+                              "name each file")
         if "\0" in path:
             raise ScorerError(f"{shorten(repr(path))}: a file name cannot hold a NUL character")
         paths.append(path)

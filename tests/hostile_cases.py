@@ -518,6 +518,18 @@ def claim_cases() -> list:
             cases.append(Case(f"scifact-{name}-file-{label}", files,
                               scifact_policy + ["gold.jsonl", "predictions.jsonl"],
                               (name, "predictions.jsonl")))
+    for label, files, name, argv in (
+            ("fever-bom", {"predictions.jsonl": fever}, "predictions.jsonl",
+             fever_policy + ["predictions.jsonl"]),
+            ("scifact-bom-gold", dict(scifact), "gold.jsonl",
+             scifact_policy + ["gold.jsonl", "predictions.jsonl"]),
+            ("scifact-bom-predictions", dict(scifact), "predictions.jsonl",
+             scifact_policy + ["gold.jsonl", "predictions.jsonl"])):
+        files = dict(files)
+        files[name] = b"\xef\xbb\xbf" + files[name]
+        cases.append(Case(f"{label}-json-participant", files, argv, name, 1,
+                          "starts with a byte-order mark (U+FEFF, invisible), which the "
+                          "reference evaluators refuse too", False))
     cases.append(Case("scifact-swapped", dict(scifact),
                       scifact_policy + ["predictions.jsonl", "gold.jsonl"], None,
                       expect="gold and predictions swapped?"))
@@ -873,7 +885,9 @@ def classification_cases() -> list:
             ("samples-empty", CLASSIFICATION_POLICY + ["-samples", "empty.txt", "gold.jsonl",
                                                        "predictions.tsv"], "empty.txt", None),
             ("file-name-looks-like-a-switch", _classification_argv("./-bootstrap"), None,
-             None)):
+             None),
+            ("empty-file-name", _classification_argv(""), None,
+             "an empty file name (an empty argument, '', among the files?)")):
         files = dict(base)
         files["boot.txt"] = b"1 137 2 137\n"
         files["empty.txt"] = b""

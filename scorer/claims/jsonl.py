@@ -283,6 +283,11 @@ def _checked(path: str, number: int, line: str, escapes: bool, blank_ok: bool = 
     try:
         value = _load(line)
     except json.JSONDecodeError as error:
+        if line.startswith("\ufeff"):
+            # (json.loads says 'Unexpected UTF-8 BOM (decode using utf-8-sig)')
+            raise ScorerError(f"{path} line {number}: starts with a byte-order mark (U+FEFF, "
+                              f"invisible), which the reference evaluators refuse too; save "
+                              f"the file as UTF-8 without one")
         raise ScorerError(f"{path} line {number}: not valid JSON: {error.msg} "
                           f"(column {error.colno})")
     except RecursionError:
