@@ -348,3 +348,25 @@ def test_a_leaderboard_of_many_labels_keeps_its_details_page_small(tmp_path):
     assert len(page) < 3_000_000
     assert "The 1,500 columns that are zero for most items (such as each label's counts) are " \
            "left out: the table would have 6,016,000 cells" in page
+
+
+def test_labels_in_any_script_keep_their_names(tmp_path):
+    """Labels in Chinese (or Arabic, Greek: SemEval's multilingual tasks) all
+    became '__' in their metrics' names, and the policy was refused ('give
+    their metrics one name')."""
+    labels = ["正面", "负面", "إيجابي", "αρνητικό"]
+    (tmp_path / "policy.yaml").write_text("task: classification\nlabels: [" + ", ".join(labels)
+                                          + "]\n", encoding="utf-8")
+    gold = [labels[k % 4] for k in range(8)]
+    predicted = [labels[(k * 3) % 4] for k in range(8)]
+    (tmp_path / "gold.jsonl").write_text("".join(
+        json.dumps({"id": k, "label": label}, ensure_ascii=False) + "\n"
+        for k, label in enumerate(gold)), encoding="utf-8")
+    (tmp_path / "run.tsv").write_text("".join(f"{k}\t{label}\n" for k, label in
+                                              enumerate(predicted)), encoding="utf-8")
+    values = scorer.score([tmp_path / "gold.jsonl", tmp_path / "run.tsv"],
+                          tmp_path / "policy.yaml").values
+    from sklearn.metrics import f1_score
+    for label, f1 in zip(labels, f1_score(gold, predicted, labels=labels, average=None,
+                                          zero_division=0)):
+        assert values[f"f1_{label}"] == pytest.approx(f1, abs=1e-15)

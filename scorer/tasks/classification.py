@@ -39,8 +39,10 @@ from scorer.problems import ScorerError
 from scorer.claims.task import TableTask
 from scorer.task import PolicyKey
 
-#: What a per-label metric name keeps of a label (anything else becomes "_").
-_NAME_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
+#: What a per-label metric name keeps of a label (anything else becomes "_"):
+#: letters and digits of any script (labels in Chinese or Arabic, SemEval's
+#: multilingual tasks, each kept apart: ASCII alone made them all '_'), '.', '-'.
+_NAME_CHARACTERS = re.compile(r"[^\w.-]")
 #: What no id or label may hold: it would split a line of the .debug.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 RULE = "=" * 80 + "\n"
