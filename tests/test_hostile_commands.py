@@ -370,3 +370,16 @@ def test_labels_in_any_script_keep_their_names(tmp_path):
     for label, f1 in zip(labels, f1_score(gold, predicted, labels=labels, average=None,
                                           zero_division=0)):
         assert values[f"f1_{label}"] == pytest.approx(f1, abs=1e-15)
+
+
+def test_a_run_named_by_the_longest_file_name_makes_a_track(tmp_path):
+    """A run's per-query lines went to a file named after the run with
+    '.csv.gz' after it: for a run file of 255 bytes ('n' * 251 + '.tsv') the
+    name was too long, and the track ended in a traceback."""
+    longest = os.pathconf(tmp_path, "PC_NAME_MAX") - len(".tsv")
+    names = ["n" * longest, "é" * (longest // 2)]
+    status, text = _track(tmp_path, names, ["-bootstrap", "10", "-seed", "1"])
+    assert status == 0, text
+    ranked = json.loads((tmp_path / "T" / "leaderboard.json").read_text("utf-8"))
+    assert sorted(row["run"] for row in ranked) == sorted(names)
+    assert all((tmp_path / "T" / "runs" / name / "run.summary").is_file() for name in names)

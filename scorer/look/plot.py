@@ -9,6 +9,7 @@ kept as text in the SVG.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
 import math
@@ -114,7 +115,7 @@ def leaderboard_plot(view: TrackView, png_path: str, svg_path: str, pdf_path=Non
     that no name or label is cut.  Returns the PDF files written."""
     import matplotlib
 
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(RC), _quiet_about_glyphs():
         whole, parts = leaderboard_figures(view, check_width(width_in))
         write_bytes_atomically(png_path, _render(whole, "png", LEADERBOARD_DPI))
         write_bytes_atomically(svg_path, _render(whole, "svg"))
@@ -554,8 +555,22 @@ def run_png(per_hop: pd.DataFrame, intervals, title: str) -> bytes:
                          "a run's picture shows one")
     if intervals is not None:
         require_columns(intervals, INTERVAL_COLUMNS, "intervals")
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(RC), _quiet_about_glyphs():
         return _render(_run_figure(per_hop, intervals, title), "png")
+
+
+@contextlib.contextmanager
+def _quiet_about_glyphs():
+    """A context in which matplotlib does not warn of characters its font
+    lacks (a name in Chinese, a tab): a warning for each character and each
+    time the text is measured or drawn, some thirty lines of what looks like a
+    traceback on the terminal.  The picture shows such a character as a box;
+    the tables and the page show it."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font",
+                                category=UserWarning)
+        yield
 
 
 def _key_frame(frame: pd.DataFrame) -> pd.DataFrame:

@@ -98,7 +98,12 @@ def link_or_write(path: str, pieces, store: str) -> None:
 
 
 def per_query_part(folder: str, run: str) -> str:
-    return os.path.join(folder, run + ".csv.gz")
+    """The file of a run's per-query lines, named by a digest of the run's
+    name: the name itself, with '.csv.gz' after it, is too long for the file
+    system when the run's file name is (a run named by 250 bytes)."""
+    import hashlib
+    digest = hashlib.sha256(run.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return os.path.join(folder, digest + ".csv.gz")
 
 
 def write_per_query(folder: str, run: str, rows: list) -> None:
@@ -107,14 +112,18 @@ def write_per_query(folder: str, run: str, rows: list) -> None:
     after another are one gzip file.  No name or time in the header, so the
     bytes depend on the lines alone (whatever -jobs)."""
     import gzip
-    os.makedirs(folder, exist_ok=True)
     path = per_query_part(folder, run)
-    with open(path, "wb") as raw, \
-            gzip.GzipFile(filename="", mode="wb", compresslevel=PER_QUERY_LEVEL, fileobj=raw,
-                          mtime=0) as f:
-        lines = per_query_lines(run, rows)
-        for start in range(0, len(lines), 65536):
-            f.write("".join(lines[start:start + 65536]).encode("utf-8"))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(path, "wb") as raw, \
+                gzip.GzipFile(filename="", mode="wb", compresslevel=PER_QUERY_LEVEL,
+                              fileobj=raw, mtime=0) as f:
+            lines = per_query_lines(run, rows)
+            for start in range(0, len(lines), 65536):
+                f.write("".join(lines[start:start + 65536]).encode("utf-8"))
+    except OSError as error:
+        # (a full disk: a message, as for the runs' reports, not a traceback)
+        raise ScorerError(f"Could not write {path}: {error.strerror or error}")
 
 
 #: gzip's level for per_query.csv.gz: the fastest (a hundred runs of a hundred
