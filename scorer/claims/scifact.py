@@ -634,6 +634,33 @@ class _Scorer:
                                f"{shown_list(missing)}\n")
                 out += [heads[sentence] + (verdict if sentence in members else _NOT_IN)
                         for sentence in sentences]
+            elif len(chosen) == n:
+                # Several rationales, no sentence repeated: each rationale's
+                # verdict made once, for the sentences predicted of it.
+                verdicts: dict = {}
+                right = held = 0
+                for number, rationale_set in enumerate(rationale_sets):
+                    hit = rationale_set & chosen
+                    if not hit:
+                        continue
+                    held += len(hit)
+                    if rationale_set <= chosen:
+                        right += len(hit)
+                        verdict = (f"{CORRECT}\trationale {texts[number]} wholly predicted\t"
+                                   f"{_FOR_LABEL if label_right else _NOT_FOR_LABEL}\n")
+                    else:
+                        missing = [s for s in dict.fromkeys(rationales[number])
+                                   if s not in chosen]
+                        verdict = (f"{INCOMPLETE}\trationale {texts[number]} lacks "
+                                   f"{shown_list(missing)}\n")
+                    verdicts.update(dict.fromkeys(hit, verdict))
+                if held == len(verdicts):
+                    out += [heads[sentence] + verdicts.get(sentence, _NOT_IN)
+                            for sentence in sentences]
+                else:       # a sentence in two rationales: refused where it comes
+                    right = self.sentences(out, sentences, chosen, rationales, rationale_sets,
+                                           texts, label_right, shown_list, heads, line, doc,
+                                           gold_line)
             else:
                 right = self.sentences(out, sentences, chosen, rationales, rationale_sets, texts,
                                        label_right, shown_list, heads, line, doc, gold_line)
