@@ -279,3 +279,21 @@ def test_the_parts_are_written_as_numbered_pdfs_and_replace_an_earlier_track(tmp
     assert [bool(PART_NAME.match(name)) for name in (
         "leaderboard-2.pdf", "leaderboard-17.pdf", "leaderboard-1.pdf", "leaderboard-02.pdf",
         "leaderboard-2.png", "leaderboard-x.pdf")] == [True, True, False, False, False, False]
+
+
+@pytest.mark.parametrize("runs", [8, 23])
+def test_a_very_narrow_figure_is_not_cut_into_a_part_a_run(runs):
+    """At 2 inches the legend and footnote alone nearly fill a page's height:
+    one part for every five runs at most, each as laid out as any other."""
+    view = fake_track(runs=runs, queries=3, seed=4, names=(LONG_NAMES + HOSTILE)[:runs])
+    with matplotlib.rc_context(plot.RC):
+        _whole, parts = plot.leaderboard_figures(view, 2.0)
+        assert 1 < len(parts) <= -(-runs // plot.MIN_PART_RUNS)
+        counts = [len(part.axes[0].get_yticklabels()) for part in parts]
+        assert sum(counts) == runs and max(counts) - min(counts) <= 1
+        for part in parts:
+            renderer = part.canvas.get_renderer()
+            part.draw(renderer)
+            tight = part.get_tightbbox(renderer)
+            assert tight.x0 >= -0.01 and tight.x1 <= 2.0 + 0.01
+            assert tight.y0 >= -0.01 and tight.y1 <= part.get_figheight() + 0.01
