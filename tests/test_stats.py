@@ -6,46 +6,46 @@ import numpy as np
 import pandas as pd
 from hypothesis import given, strategies as st
 
-from scorer import stats
+from scorer import percentile, prf
 from scorer.coldstart.counts import COUNT_COLUMNS
 from scorer.coldstart import projections
 from scorer.coldstart.projections import MACRO, MICRO, RunStructure, full_data, sf_aggregates
 
 
 def test_zero_denominators():
-    assert stats.precision(0, 0) == 0.0
-    assert stats.recall(3, 0) == 0.0
-    assert stats.f1(0.0, 0.0) == 0.0
-    assert stats.f1(1.0, 0.0) == 0.0
-    assert stats.f1(0.5, 1.0) == 2 * 0.5 * 1.0 / 1.5
+    assert prf.precision(0, 0) == 0.0
+    assert prf.recall(3, 0) == 0.0
+    assert prf.f1(0.0, 0.0) == 0.0
+    assert prf.f1(1.0, 0.0) == 0.0
+    assert prf.f1(0.5, 1.0) == 2 * 0.5 * 1.0 / 1.5
 
 
 @given(st.integers(0, 50), st.integers(0, 50), st.integers(0, 50))
 def test_vectorised_scores_equal_the_scalar_ones(right, denominator, ground_truth):
-    p, r, f = stats.prf_arrays([right], [denominator], [ground_truth])
-    assert p[0] == stats.precision(right, denominator)
-    assert r[0] == stats.recall(right, ground_truth)
-    assert f[0] == stats.f1(p[0], r[0])
+    p, r, f = prf.prf_arrays([right], [denominator], [ground_truth])
+    assert p[0] == prf.precision(right, denominator)
+    assert r[0] == prf.recall(right, ground_truth)
+    assert f[0] == prf.f1(p[0], r[0])
 
 
 @given(st.floats(0, 1), st.floats(0, 1))
 def test_f1_lies_between_zero_and_the_larger_score(p, r):
-    value = stats.f1(p, r)
+    value = prf.f1(p, r)
     assert 0.0 <= value <= max(p, r) + 1e-12
 
 
 def test_percentile_rule_of_the_perl_scorer():
-    assert stats.percentile_indices(100, 95) == (2, 96)
-    assert stats.percentile_indices(100, 99) == (0, 98)
-    assert stats.percentile_indices(100, 90) == (5, 94)
-    assert stats.percentile_indices(1000, 95) == (25, 974)
-    assert stats.percentile_indices(20, 90) == (1, 18)
-    assert stats.percentile_indices(5, 99) == (0, 3)
+    assert percentile.percentile_indices(100, 95) == (2, 96)
+    assert percentile.percentile_indices(100, 99) == (0, 98)
+    assert percentile.percentile_indices(100, 90) == (5, 94)
+    assert percentile.percentile_indices(1000, 95) == (25, 974)
+    assert percentile.percentile_indices(20, 90) == (1, 18)
+    assert percentile.percentile_indices(5, 99) == (0, 3)
 
 
-@given(st.integers(1, 5000), st.sampled_from(stats.CONFIDENCE_LEVELS))
+@given(st.integers(1, 5000), st.sampled_from(percentile.CONFIDENCE_LEVELS))
 def test_percentile_indices_are_ordered_and_inside(n, confidence):
-    low, high = stats.percentile_indices(n, confidence)
+    low, high = percentile.percentile_indices(n, confidence)
     assert 0 <= low <= max(high, 0) < n or (n < 3 and high < low)
 
 
@@ -59,7 +59,7 @@ def _table(rows):
         record.update(GT=gt, SUBMITTED=submitted, RIGHT=right, IGNORED=ignored)
         records.append(record)
     table = pd.DataFrame.from_records(records)
-    p, r, f = stats.prf_arrays(table.RIGHT, table.SUBMITTED - table.IGNORED, table.GT)
+    p, r, f = prf.prf_arrays(table.RIGHT, table.SUBMITTED - table.IGNORED, table.GT)
     table["P"], table["R"], table["F"] = p, r, f
     return table
 

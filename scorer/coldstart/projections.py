@@ -17,7 +17,7 @@ from typing import Optional
 
 import numpy as np
 
-from scorer import stats
+from scorer import prf
 from scorer.coldstart.counts import COUNT_COLUMNS, counts_frame, ec_sort_key
 from scorer.problems import ScorerError
 
@@ -131,7 +131,7 @@ class RunStructure:
 
 def _prf(counts: np.ndarray):
     right = counts[..., _RIGHT]
-    return stats.prf_arrays(right, counts[..., _SUBMITTED] - counts[..., _IGNORED],
+    return prf.prf_arrays(right, counts[..., _SUBMITTED] - counts[..., _IGNORED],
                             counts[..., _GT])
 
 

@@ -169,7 +169,7 @@ def run_result(run_name: str, outcome, status: str = "ok", statistics: bool = Tr
     driver's, its first run id), the per-unit statistics only when asked."""
     from scorer.coldstart.ap import LEVEL_ORDER
     from scorer.results import RunResult
-    from scorer.stats import prf_arrays
+    from scorer.prf import prf_arrays
     result = RunResult(run_name, status)
     if not outcome.runs:
         return result

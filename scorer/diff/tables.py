@@ -132,15 +132,15 @@ def exact_f1(row: dict):
     computes them, so the very same double), or None when the row lacks a
     count (a -fields list left it out) or its printed scores are not what its
     counts give (then only the printed 4 decimals are known)."""
-    from scorer import stats
+    from scorer import prf
     try:
         right, gt = int(row["Right"]), int(row["GT"])
         denominator = int(row["Submitted"]) - int(row["Ignored"])
     except (KeyError, ValueError):
         return None
-    p = stats.precision(right, denominator)
-    r = stats.recall(right, gt)
-    f = stats.f1(p, r)
+    p = prf.precision(right, denominator)
+    r = prf.recall(right, gt)
+    f = prf.f1(p, r)
     for column, value in (("Prec", p), ("Recall", r), ("F1", f)):
         if column in row and row[column] != "%0.4f" % value:
             return None

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from scorer import statistic
-from scorer.stats import percentile_indices
+from scorer.percentile import percentile_indices
 
 #: A difference is significant when its adjusted p is below this
 #: (``significant`` in significance.csv; the groups and pictures use the same).

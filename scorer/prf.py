@@ -1,9 +1,7 @@
-"""Scores from counts: P/R/F1 with their zero rules, and the bootstrap
-percentile rule.  Every report of every task computes its numbers here.
+"""Precision, recall and F1 from counts, with their zero rules: every P/R/F1
+of every Cold Start report (and of the diff's recomputations) is made here.
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -40,19 +38,3 @@ def prf_arrays(right, denominator, ground_truth):
         total = p + r
         f = np.where(total != 0, 2 * p * r / np.where(total != 0, total, 1), 0.0)
     return p, r, f
-
-
-#: Confidence levels of the ``.confidence`` report, in column order.
-CONFIDENCE_LEVELS = (99, 95, 90)
-
-
-def percentile_indices(n: int, confidence: float) -> tuple[int, int]:
-    """0-based positions of the lower and upper bound among ``n`` sorted values.
-
-    The Perl scorer's rule (spec §6.5), no interpolation:
-    ``lo = floor(n * (100 - c) * 0.5 / 100)``, ``hi = floor(n * (1 - that)) - 1``,
-    computed in doubles in that order.  n = 100 at 95 % gives (2, 96).
-    """
-    low_fraction = (100 - confidence) * 0.5 / 100
-    high_fraction = 1 - low_fraction
-    return int(math.floor(n * low_fraction)), int(math.floor(n * high_fraction)) - 1
