@@ -88,7 +88,7 @@ def test_plain_coldstart_run_imports_no_samples_module(tmp_path):
     """The bootstrap's modules (samples files, resampling, confidence
     reports, the statistics of scoring units) serve -samples and -bootstrap only."""
     samples_only = ("scorer.bootstrap", "scorer.coldstart.resample", "scorer.coldstart.units",
-                    "scorer.coldstart.reports.confidence", "scorer.statistic",
+                    "scorer.coldstart.reports.confidence", "scorer.unitstatistic",
                     "scorer.percentile")
     arguments = ["-expand", "CSSF17", "-output_file", str(tmp_path / "run"),
                  "-error_file", str(tmp_path / "run.errlog"),
