@@ -16,7 +16,7 @@ from golden import FIXTURES
 from scorer import bootstrap
 from scorer.coldstart.reports.confidence import interval_line
 from scorer.problems import ScorerError
-from scorer.samples import main as samples_main
+from scorer.samples.__main__ import main as samples_main
 
 DEMO = os.path.join(FIXTURES, "coldstart", "demo", "input")
 

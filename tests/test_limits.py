@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer import bootstrap, limits, samples
+from scorer import bootstrap, limits
+from scorer.samples.__main__ import main as samples_main
 from scorer.problems import ScorerError
 from test_cli import FILES, Demo
 
@@ -171,7 +172,7 @@ def test_samples_command_mistakes(tmp_path, monkeypatch, capsys, argv, message):
     (tmp_path / "latin1.txt").write_bytes(b"L\xe9 S1\n")
     (tmp_path / "folder").mkdir()
     before = sorted(os.listdir(tmp_path))
-    assert samples.main(argv) == 255
+    assert samples_main(argv) == 255
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err
     assert captured.err == message
@@ -223,7 +224,7 @@ def test_samples_command_refuses_an_ids_file_of_other_lines(tmp_path, monkeypatc
                                                             text, message):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "ids.txt").write_text(text)
-    assert samples.main(["-seed", "7", "-output_file", "boot.txt", "3", "ids.txt"]) == 255
+    assert samples_main(["-seed", "7", "-output_file", "boot.txt", "3", "ids.txt"]) == 255
     assert capsys.readouterr().err == f"ERROR: {message}\n"
     assert not (tmp_path / "boot.txt").exists()
 
@@ -233,8 +234,8 @@ def test_samples_command_reads_query_pairs_with_hop_limits_and_claim_ids(tmp_pat
     monkeypatch.chdir(tmp_path)
     (tmp_path / "qids.txt").write_text(QIDS + "\nCS17_0001 CSSF17_ENG_47a114c77c\r\n")
     (tmp_path / "claims.txt").write_text("13\n36\n\nline7\n")
-    assert samples.main(["-seed", "7", "-output_file", "qboot.txt", "50", "qids.txt"]) == 0
-    assert samples.main(["-seed", "7", "-output_file", "cboot.txt", "50", "claims.txt"]) == 0
+    assert samples_main(["-seed", "7", "-output_file", "qboot.txt", "50", "qids.txt"]) == 0
+    assert samples_main(["-seed", "7", "-output_file", "cboot.txt", "50", "claims.txt"]) == 0
     groups = {element.group: sorted(element.members) for element in
               bootstrap.read_samples("qboot.txt").elements}
     assert groups == {"CS17_0001": ["CSSF17_ENG_47a114c77c", "CSSF17_ENG_d8c8ecef3e"],
@@ -303,7 +304,7 @@ def test_samples_command_does_not_take_a_switch_for_a_forgotten_value(tmp_path, 
                                                                       capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "ids.txt").write_text("13\n36\n")
-    assert samples.main(["-output_file", "-seed", "7", "3", "ids.txt"]) == 255
+    assert samples_main(["-output_file", "-seed", "7", "3", "ids.txt"]) == 255
     assert capsys.readouterr().err.startswith("ERROR: Switch -output_file needs a value, not "
                                               "the switch -seed")
     assert os.listdir(tmp_path) == ["ids.txt"]

@@ -86,7 +86,7 @@ def command_switches(command: str) -> set:
         from scorer.diff.__main__ import SWITCHES
         return set(SWITCHES) | aliases
     if command == "samples":
-        from scorer.samples import SWITCHES
+        from scorer.samples.__main__ import SWITCHES
         return set(SWITCHES) | aliases
     raise ValueError(command)
 
@@ -106,7 +106,7 @@ def usage_text(command: str) -> str:
         from scorer.competition.__main__ import USAGE
         return USAGE
     if command == "samples":
-        from scorer.samples import USAGE
+        from scorer.samples.__main__ import USAGE
         return USAGE
     raise ValueError(command)
 
