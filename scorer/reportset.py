@@ -37,7 +37,8 @@ def run_picture(task: str, outcome) -> bytes:
     says (so that a track's run draws the very picture of the single run)."""
     from scorer import tasks
     from scorer.look.plot import run_png
-    from scorer.results import interval_frame, per_hop
+    from scorer.reportframes import interval_frame
+    from scorer.results import per_hop
     record = tasks.get(task)
     data = record.run_result("run", outcome)
     texts = dict(outcome.reports.files())

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from scorer import cli
 from scorer import tasks
-from scorer.results import interval_frame
+from scorer.reportframes import interval_frame
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "fixtures" / "coldstart" / "demo" / "input"
