@@ -17,7 +17,7 @@ from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
-from scorer.reports import Reports
+from scorer.reportset import Reports
 
 #: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).
 TYPE_CHECKING = False

@@ -22,7 +22,7 @@ from scorer.coldstart.runs import expand_run_paths, read_run_files
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.progress import Progress
-from scorer.reports import Reports
+from scorer.reportset import Reports
 from scorer.textfile import hash_in_background
 
 
