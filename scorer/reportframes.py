@@ -5,6 +5,8 @@ read them so.
 """
 from __future__ import annotations
 
+from scorer.results import INTERVAL_COLUMNS
+
 #: The columns of a ``.confidence`` report, in its order.
 CONFIDENCE_COLUMNS = ["code", "low99", "low95", "low90", "mean", "score", "high90", "high95",
                       "high99"]
@@ -43,7 +45,7 @@ def interval_frame(task, confidence_texts: list):
             key = interval_key(row.code)
             if key is not None:
                 rows.append((*key, row.low95, row.high95))
-    return pd.DataFrame(rows, columns=["variant", "aggregate", "hop", "metric", "low", "high"])
+    return pd.DataFrame(rows, columns=list(INTERVAL_COLUMNS))
 
 
 def samplescores_frame(text: str):

@@ -1,5 +1,7 @@
-"""A scored run as data: its metric values, its per-unit statistics (for
-statistics over samples and runs), and long tables per query and per hop.
+"""Scored runs as data: a run's metric values and per-unit statistics (for
+statistics over samples and runs), the long tables of runs per query and per
+hop, and the columns of every table a track writes, declared once here for
+the track that writes them and the pictures and page that read them.
 Shared by the track and the Python API, so both report the same numbers.
 """
 from __future__ import annotations
@@ -43,10 +45,33 @@ def claim_table_rows(keys: list, columns: dict) -> list:
     return rows
 
 
-# -- the long tables of runs (pandas) ------------------------------------------------
+# -- the columns of a track's tables (docs/statistics.md defines each) -----------------
 
-PER_QUERY_COLUMNS = ["run", "query", "hop", "metric", "value"]
-PER_HOP_COLUMNS = ["run", "variant", "aggregate", "hop", "metric", "value"]
+#: What names a score of a run: its variant (Cold Start's SF, LDCMAX, LDCMEAN; a
+#: counts-table task's "claims"), aggregate ("micro", "macro"; ""), hop and metric.
+SCORE_KEY = ("variant", "aggregate", "hop", "metric")
+#: Every value per run, unit (query, claim, item) and hop: per_query.csv.
+PER_QUERY_COLUMNS = ("run", "query", "hop", "metric", "value")
+#: Every score per run: the per-hop table.
+PER_HOP_COLUMNS = ("run",) + SCORE_KEY + ("value",)
+#: A run's 95 % interval of each score it has one for (the picture of -plot).
+INTERVAL_COLUMNS = SCORE_KEY + ("low", "high")
+#: leaderboard.csv: these, then each run's 95 % rank range and group (with
+#: samples), then the other metrics, then the run's status.
+LEADERBOARD_COLUMNS = ("rank", "run", "metric", "score", "ci95_low", "ci95_high")
+RANK_COLUMNS = ("rank_low", "rank_high", "group")
+#: significance.csv, a row per pair of runs compared.
+SIGNIFICANCE_COLUMNS = ("run_a", "run_b", "metric", "delta", "delta_ci95_low",
+                        "delta_ci95_high", "wins", "ties", "losses", "p_bootstrap",
+                        "p_randomization", "p_holm", "p_bh", "significant")
+#: A difference is significant when its adjusted p is below this
+#: (``significant`` in significance.csv; the groups and pictures use the same).
+SIGNIFICANCE_LEVEL = 0.05
+#: The adjustments (-correction) that decide ``significant``, by name.
+CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
+
+
+# -- the long tables of runs (pandas) ------------------------------------------------
 
 
 def per_query(results: list):
@@ -54,11 +79,11 @@ def per_query(results: list):
     import pandas as pd
     records = [(r.name, query, hop, metric, value)
                for r in results for query, hop, metric, value in r.per_query]
-    return pd.DataFrame.from_records(records, columns=PER_QUERY_COLUMNS)
+    return pd.DataFrame.from_records(records, columns=list(PER_QUERY_COLUMNS))
 
 
 def per_hop(results: list):
     """Per run, every aggregate score: a DataFrame of PER_HOP_COLUMNS."""
     import pandas as pd
     records = [(r.name,) + tuple(row) for r in results for row in r.per_hop]
-    return pd.DataFrame.from_records(records, columns=PER_HOP_COLUMNS)
+    return pd.DataFrame.from_records(records, columns=list(PER_HOP_COLUMNS))

@@ -367,3 +367,11 @@ def test_many_main_metrics_keep_their_f1s_only():
     board = view.leaderboard.assign(**{m: 0.5 for m in metrics})
     view = dataclasses.replace(view, leaderboard=board, main_metrics=tuple(metrics))
     assert page.main_columns(view) == ["a_f1", "b_f1", "c_f1", "d_f1"]
+
+
+def test_the_view_reads_only_columns_the_track_writes():
+    """The look package names the columns it reads; the track's tables hold every one."""
+    from scorer import results
+    from scorer.look import view
+    assert set(view.SIGNIFICANCE_READ) <= set(results.SIGNIFICANCE_COLUMNS)
+    assert view.RUN_SCORE_COLUMNS == results.PER_HOP_COLUMNS[1:]

@@ -14,7 +14,7 @@ import math
 
 import pandas as pd
 
-from scorer.look.view import INTERVAL_COLUMNS, METRIC_ORDER, PER_HOP_COLUMNS, \
+from scorer.look.view import INTERVAL_COLUMNS, METRIC_ORDER, RUN_SCORE_COLUMNS, SCORE_KEY, \
     SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
 from scorer.metricnames import metric_named
 from scorer.output import write_bytes_atomically
@@ -373,8 +373,8 @@ def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str) -> Non
 
     ``per_hop``: columns variant, aggregate, hop, metric, value (one run; a
     ``run`` column, if any, is ignored).  ``intervals``: None, or a DataFrame
-    with the columns variant, aggregate, hop, metric, low, high (``view.
-    INTERVAL_COLUMNS``), matched to ``per_hop`` on the first four.
+    with the columns variant, aggregate, hop, metric, low, high
+    (``results.INTERVAL_COLUMNS``), matched to ``per_hop`` on the first four.
     """
     write_bytes_atomically(png_path, run_png(per_hop, intervals, title))
 
@@ -384,7 +384,7 @@ def run_png(per_hop: pd.DataFrame, intervals, title: str) -> bytes:
     with the rest of a report set)."""
     import matplotlib
 
-    require_columns(per_hop, PER_HOP_COLUMNS, "per_hop")
+    require_columns(per_hop, RUN_SCORE_COLUMNS, "per_hop")
     if "run" in per_hop.columns and per_hop["run"].nunique() > 1:
         raise ValueError(f"per_hop holds several runs ({sorted(set(per_hop['run']))[:3]}...); "
                          "a run's picture shows one")
@@ -396,14 +396,14 @@ def run_png(per_hop: pd.DataFrame, intervals, title: str) -> bytes:
 
 def _key_frame(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame.copy()
-    for column in ("variant", "aggregate", "hop", "metric"):
+    for column in SCORE_KEY:
         frame[column] = frame[column].fillna("").astype(str)
     return frame
 
 
 def _run_figure(per_hop: pd.DataFrame, intervals, title: str):
-    scores = _key_frame(per_hop[list(PER_HOP_COLUMNS)])
-    keys = ["variant", "aggregate", "hop", "metric"]
+    scores = _key_frame(per_hop[list(RUN_SCORE_COLUMNS)])
+    keys = list(SCORE_KEY)
     if intervals is not None:
         scores = scores.merge(_key_frame(intervals[list(INTERVAL_COLUMNS)]), on=keys, how="left")
     else:

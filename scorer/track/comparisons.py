@@ -11,6 +11,7 @@ from typing import Optional
 
 import numpy as np
 
+from scorer.results import SIGNIFICANCE_LEVEL
 from scorer.track import statistics
 
 #: Approximate randomization trials when -trials is not given; the tail beyond
@@ -105,7 +106,7 @@ def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
         low, high = statistics.percentile_interval(differences, 95)
         counts = statistics.wins_ties_losses(rule, stacked, n, (a, b))
         wins, ties, losses = counts if counts is not None else (None, None, None)
-        significant = adjusted < statistics.SIGNIFICANCE_LEVEL
+        significant = adjusted < SIGNIFICANCE_LEVEL
         result.rows.append([names[a], names[b], metric, scores[a] - scores[b], low, high,
                             wins, ties, losses,
                             statistics.paired_bootstrap_p(sampled[:, a], sampled[:, b], delta),
@@ -128,7 +129,7 @@ def resolution_warnings(m: int, settings: Settings) -> list:
     so its warning says how many must."""
     if settings.with_tail or m == 0:
         return []
-    level = statistics.SIGNIFICANCE_LEVEL
+    level = SIGNIFICANCE_LEVEL
     smallest = 1 / (settings.trials + 1)
     floor = statistics.smallest_attainable_adjusted(m, smallest)
     if floor * RESOLUTION_FACTOR <= level:

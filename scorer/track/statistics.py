@@ -16,9 +16,6 @@ import numpy as np
 from scorer import unitstatistic
 from scorer.percentile import percentile_indices
 
-#: A difference is significant when its adjusted p is below this
-#: (``significant`` in significance.csv; the groups and pictures use the same).
-SIGNIFICANCE_LEVEL = 0.05
 #: Trials computed at once (bounds memory whatever -trials is) ...
 _TRIAL_BLOCK = 2000
 #: ... and at most this many trial-by-unit cells in a block (128 MiB of swaps as
