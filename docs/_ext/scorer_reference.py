@@ -130,7 +130,7 @@ def disciplines() -> list:
 def fields() -> list:
     """(name, header, format, explanation, in the default list) of Cold Start's columns."""
     from scorer.coldstart.policy import DEFAULT_FIELDS
-    from scorer.coldstart.reports.tables import FIELDS
+    from scorer.coldstart.reports.columns import FIELDS
     return [(name, header, form, text, name in DEFAULT_FIELDS)
             for name, (header, form, _justify, text) in FIELDS.items()]
 
