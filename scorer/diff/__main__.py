@@ -15,7 +15,7 @@ import sys
 
 from scorer import output, stopping, switches
 from scorer.diff import align, debugfile
-from scorer.diff.tables import read_table
+from scorer.diff.scoretables import read_table
 from scorer.limits import shorten
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 from scorer.switches import Switch, UsageError

@@ -25,7 +25,7 @@ from typing import Optional
 from scorer import task
 from scorer.diff import hashorder
 from scorer.diff.debugfile import ClaimsDebug, ColdStartDebug, exact_ap
-from scorer.diff.tables import exact_f1, number
+from scorer.diff.scoretables import exact_f1, number
 from scorer.problems import ScorerError
 
 #: The post-policy state of a response the .debug does not list (its only
