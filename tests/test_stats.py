@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 from scorer import percentile, prf
 from scorer.coldstart.counts import COUNT_COLUMNS
-from scorer.coldstart import projections
+from scorer.coldstart import runningsums
 from scorer.coldstart.projections import MACRO, MICRO, RunStructure, full_data, sf_aggregates
 
 
@@ -143,16 +143,16 @@ def test_running_sums_add_each_copy_in_row_order(n_rows, n_samples, seed, per_sa
     if per_sample:
         table = rng.random((n_rows, 4, 3)) * 10.0 ** rng.integers(-3, 4)
         code = rng.integers(0, 4, (n_rows, n_samples))
-        values = projections.MeanValues(table, code)
+        values = runningsums.CodedValues(table, code)
         rows = [table[j][code[j]] for j in range(n_rows)]          # (B, 3) each
     else:
         values = rows = rng.random((n_rows, 3)) * 10.0 ** rng.integers(-3, 4)
     expected = _running_sums_one_copy_at_a_time(rows, repeats, levels)
-    for batch in (projections._BATCH_ELEMENTS, 2):
-        projections._BATCH_ELEMENTS, saved = batch, projections._BATCH_ELEMENTS
+    for batch in (runningsums._BATCH_ELEMENTS, 2):
+        runningsums._BATCH_ELEMENTS, saved = batch, runningsums._BATCH_ELEMENTS
         try:
-            sums = projections.running_sums(values, repeats, levels)
+            sums = runningsums.running_sums(values, repeats, levels)
         finally:
-            projections._BATCH_ELEMENTS = saved
+            runningsums._BATCH_ELEMENTS = saved
         for level in ("0", "1", "ALL"):
             assert np.array_equal(sums[level], expected[level])
