@@ -11,7 +11,7 @@ coverage.  The whole track runs with ``-bootstrap SAMPLES -seed 1`` as one
 child process; the table shows its wall seconds, CPU seconds (all
 processes), and peak memory (the largest resident set of the track's
 processes), then what the statistics could say at the default resolution
-(10,000 trials and the normal tail beyond them): the pairs tested, how many
+(10,000 trials and the tail rule beyond them): the pairs tested, how many
 are significant after Holm, the smallest Holm-adjusted p (at most 0.005 is
 the target), the largest group number, and the folder's size on disk against
 the runs' reports without samples files plus one track.bootsamples (at most

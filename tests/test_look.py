@@ -133,6 +133,25 @@ def test_runs_never_tested_against_the_best_are_not_called_worse(tmp_path, compa
     assert "not tested against the best" not in texts and "group" in texts.split("\n")
 
 
+def test_a_run_scored_despite_errors_is_marked_and_one_not_scored_says_so(tmp_path):
+    """Cold Start scores the lines of a run file it could read, as the Perl does:
+    such a run's number is not like the others', so the picture marks it and
+    says why; a run with no score says it was not scored."""
+    view = fake_track(runs=5, queries=5, seed=4)
+    board = view.leaderboard.copy()
+    assert list(board.status) == ["ok"] * 4 + ["errors"]
+    board.loc[3, ["score", "ci95_low", "ci95_high"]] = float("nan")
+    board.loc[3, "status"] = "empty"
+    view = TrackView(**{**view.__dict__, "leaderboard": board})
+    assert view.scored_with_errors() == {view.runs[4]}
+    texts = svg_texts(draw(view, tmp_path)[1])
+    assert view.runs[4] + "*" in texts and view.runs[3] + " (not scored)" in texts
+    assert "*: the run's files have errors (its run.errlog says which); it was scored from the " \
+           "lines that could be read." in texts.replace("\n", " ")
+    clean = TrackView(**{**view.__dict__, "leaderboard": board.assign(status="ok")})
+    assert "run.errlog" not in svg_texts(draw(clean, tmp_path, "clean")[1])
+
+
 def test_a_track_without_samples_has_dots_and_no_bars(tmp_path):
     view = fake_track(runs=5, queries=5, seed=2, samples=False)
     assert view.tied_with_best() == set()

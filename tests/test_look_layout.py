@@ -10,6 +10,7 @@ import dataclasses
 import functools
 
 import matplotlib
+import pandas as pd
 import pytest
 from matplotlib.text import Text
 
@@ -97,9 +98,13 @@ def test_no_text_passes_the_edges_and_no_name_covers_another(case, width):
     # and no two names overlapping
     axes = figure.axes[0]
     labels = axes.get_yticklabels()
+    # (a run scored despite errors has a '*' after its name, one not scored says so)
+    shown = [run + ("*" if run in view.scored_with_errors() else "")
+             + (" (not scored)" if pd.isna(score) else "")
+             for run, score in zip(view.runs, view.leaderboard["score"])]
     assert [label.get_text().replace("\n", "") for label in labels] == \
-        [run.replace(" ", "") if "\n" in label.get_text() else run
-         for run, label in zip(view.runs, labels)]
+        [name.replace(" ", "") if "\n" in label.get_text() else name
+         for name, label in zip(shown, labels)]
     extents = [label.get_window_extent(renderer) for label in labels]
     for upper, lower in zip(extents, extents[1:]):
         assert lower.y1 <= upper.y0 + 0.5
@@ -131,9 +136,11 @@ def test_the_signature_is_whole_in_the_footnote_broken_only_between_its_parts():
     view = dataclasses.replace(fake_track(runs=4, queries=4, seed=6), signature=signature)
     for width in (plot.TWO_COLUMN_IN, plot.ONE_COLUMN_IN):
         figure, renderer = laid_out(view, width)
-        footnotes = [t for t in figure.texts if t.get_text().startswith("signature: ")]
+        footnotes = [t for t in figure.texts if "signature: " in t.get_text()]
         assert len(footnotes) == 1
         lines = footnotes[0].get_text().split("\n")
+        # (above it, the note on the run scored despite errors that fake_track has)
+        lines = lines[next(i for i, line in enumerate(lines) if line.startswith("signature: ")):]
         assert "".join(lines) == "signature: " + signature
         assert len(lines) > 1 and all(line.endswith("|") for line in lines[:-1])
         assert footnotes[0].get_window_extent(renderer).x1 <= figure.bbox.x1

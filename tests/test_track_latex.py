@@ -162,6 +162,22 @@ def test_rank_ranges_and_groups_are_shown_once_the_leaderboard_has_them():
     assert "Rank range" not in neither and "Group" not in neither
 
 
+def test_a_run_scored_despite_errors_is_marked_in_the_paper_table():
+    """A Cold Start run whose file has errors is scored from the lines read (as
+    the Perl does): the paper's table marks it and its caption says why."""
+    view = fake_track(runs=5, seed=4)
+    assert list(view.leaderboard.status)[-1] == "errors"
+    text = latex.leaderboard_tex(view.leaderboard, view.metric, view.metric_title, [],
+                                 view.signature, "t")
+    rows = text.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines()
+    assert [row.split(" & ")[1].endswith("{*}") for row in rows] == [False] * 4 + [True]
+    assert "{*}: the run{'}s files have errors (its run.errlog says which); it was scored " \
+           "from the lines that could be read." in text
+    clean = latex.leaderboard_tex(view.leaderboard.assign(status="ok"), view.metric,
+                                  view.metric_title, [], view.signature, "t")
+    assert "{*}" not in clean and "run.errlog" not in clean
+
+
 def test_too_many_metrics_lose_precision_and_recall_first_and_the_caption_says_so():
     metrics = [f"{kind}_{measure}" for kind in ("abstract_label_only", "abstract_rationalized",
                                                 "sentence_selection", "sentence_label")
@@ -186,6 +202,28 @@ def test_a_long_leaderboard_continues_in_further_floats():
     rows = sum(len(part.split(r"\bottomrule")[0].strip().splitlines())
                for part in text.split(r"\midrule")[1:])
     assert rows == 100
+
+
+def float_rows(text: str) -> list:
+    return [len(part.split(r"\bottomrule")[0].strip().splitlines())
+            for part in text.split(r"\midrule")[1:]]
+
+
+@pytest.mark.parametrize("runs", [7, 24, 100])
+def test_a_table_in_several_floats_shares_its_rows_evenly(runs):
+    """The rows that need more than one float are shared evenly: 21 pairs that
+    need two floats are not 20 and a float of one row."""
+    view = fake_track(runs=runs, queries=3, seed=6,
+                      names=[f"team_{i}_" + "long_name_" * 4 for i in range(runs)])
+    for name, text in view_tables(view).items():
+        rows = float_rows(text)
+        assert sum(rows) == (runs if name == "leaderboard.tex"
+                             else min(runs * (runs - 1) // 2, latex.SIGNIFICANCE_ROWS)
+                             if runs * (runs - 1) // 2 <= latex.SIGNIFICANCE_ROWS else runs - 1)
+        if len(rows) > 1:
+            # every row of these tables is equally tall: counts differ by one at most
+            assert max(rows) - min(rows) <= 1, (name, rows)
+    assert len(float_rows(view_tables(view)["significance.tex"])) > 1
 
 
 def test_many_pairs_show_the_rank_neighbours_and_say_how_many_were_tested():

@@ -14,8 +14,8 @@ import math
 
 import pandas as pd
 
-from scorer.look.view import INTERVAL_COLUMNS, METRIC_ORDER, RUN_SCORE_COLUMNS, SCORE_KEY, \
-    SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
+from scorer.look.view import ERRORS_NOTE, INTERVAL_COLUMNS, METRIC_ORDER, RUN_SCORE_COLUMNS, \
+    SCORE_KEY, SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
 from scorer.metricnames import metric_named
 from scorer.output import write_bytes_atomically
 
@@ -189,7 +189,11 @@ def leaderboard_figure(view: TrackView, width_in: float = DEFAULT_WIDTH_IN):
     measure = _TextMeasure(figure, font_pt)
 
     # Run names broken over lines to stay within their share of the width.
-    names = [linebreaks.balanced(run, NAME_SHARE * width_pt, measure) for run in runs]
+    flagged = view.scored_with_errors()
+    unscored = {str(run) for run, score in zip(board["run"], board["score"]) if not _finite(score)}
+    names = [linebreaks.balanced(run + ("*" if run in flagged else "")
+                                 + (" (not scored)" if run in unscored else ""),
+                                 NAME_SHARE * width_pt, measure) for run in runs]
     lines_a_row = max([len(lines) for lines in names] or [1])
     row_pt = lines_a_row * line_pt + 0.5 * font_pt
     plot_pt = max(MIN_PLOT_PT, row_pt * len(runs))
@@ -272,6 +276,9 @@ def leaderboard_figure(view: TrackView, width_in: float = DEFAULT_WIDTH_IN):
         legend = _legend(figure, handles, width_pt - 2 * MARGIN_PT, font_pt)
     footnote_measure = _TextMeasure(figure, footnote_pt)
     signature = _signature_lines(view.signature, width_pt - 2 * MARGIN_PT, footnote_measure)
+    if flagged:
+        signature = linebreaks.wrap(ERRORS_NOTE, width_pt - 2 * MARGIN_PT,
+                                    footnote_measure) + signature
     footnote = figure.text(0, 0, "\n".join(signature), fontsize=footnote_pt, ha="left",
                            va="bottom", linespacing=1.2, color="#444444")
     _place(figure, axes, axis_title, legend, footnote, width_in, plot_pt)

@@ -30,6 +30,11 @@ SIGNIFICANCE_READ = ("run_a", "run_b", "metric", "delta", "p_bootstrap", "p_rand
                      "p_holm", "significant")
 #: A run's scores per hop (one run: ``results.PER_HOP_COLUMNS`` without the run).
 RUN_SCORE_COLUMNS = SCORE_KEY + ("value",)
+#: What a '*' after a run's name means (the picture, leaderboard.tex): a run
+#: whose files have errors but which has a score (Cold Start scores the lines it
+#: could read, as the Perl does), not like the others'.
+ERRORS_NOTE = ("*: the run's files have errors (its run.errlog says which); it was scored "
+               "from the lines that could be read.")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,6 +157,13 @@ class TrackView:
             if best in (run_a, run_b) and run_a != run_b and p_holm >= SIGNIFICANCE_LEVEL:
                 tied.add(run_b if run_a == best else run_a)
         return tied
+
+    def scored_with_errors(self) -> set:
+        """Runs whose files have errors but which have a score (see ERRORS_NOTE)."""
+        board = self.leaderboard
+        return {str(run) for run, score, status in zip(board["run"], board["score"],
+                                                       board["status"])
+                if str(status) == "errors" and score is not None and not pd.isna(score)}
 
     def worse_than_best(self) -> set:
         """Runs significantly worse than the best one under the track's

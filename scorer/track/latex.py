@@ -25,7 +25,7 @@ have none), and the first layout that fits is taken:
 
 Rows go into floats of at most ``BODY_HEIGHT_PT`` each (a longer leaderboard
 continues in the next float, its caption saying which ranks it holds), so no
-float is taller than a page.
+float is taller than a page; the rows are shared evenly among the floats.
 """
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ from typing import Optional
 import pandas as pd
 
 from scorer import linebreaks
+from scorer.look.view import ERRORS_NOTE
 from scorer.metricnames import is_precision_or_recall, metric_named
 
 #: Column width of a two-column page (ACL 219 pt, article's twocolumn 229.5 pt).
@@ -61,6 +62,7 @@ SIGNIFICANCE_ROWS = 120
 DIGITS = 4
 #: What a cell without a value shows.
 MISSING = "\u2013"
+
 
 
 @dataclasses.dataclass(frozen=True)
@@ -298,13 +300,50 @@ def _widened(columns: list, size: Size, available: float) -> list:
 
 
 def _chunks(columns: list, size: Size, first_pt: float) -> list:
-    """Row indices per float: as many rows as fit in BODY_HEIGHT_PT."""
+    """Row indices per float: as few floats as rows of at most BODY_HEIGHT_PT
+    need, of even heights (21 rows that need two floats go 11 and 10, not 20
+    and a float of one row)."""
     lines = [c.lines() for c in columns]
     rows = len(columns[0].cells) if columns else 0
+    talls = [max(len(cells[row]) for cells in lines) * size.row_pt for row in range(rows)]
+    greedy = _filled(talls, first_pt, BODY_HEIGHT_PT)
+    low = first_pt + max(talls, default=0.0)
+    if len(greedy) < 2 or low > BODY_HEIGHT_PT:
+        return greedy
+    # Cut where the running height crosses each k-th of the whole ...
+    count, total = len(greedy), sum(talls)
+    running = [0.0]
+    for tall in talls:
+        running.append(running[-1] + tall)
+    cuts = [0]
+    for part in range(1, count):
+        target = total * part / count
+        cut = next(i for i, height in enumerate(running) if height >= target)
+        if cut > cuts[-1] + 1 and target - running[cut - 1] < running[cut] - target:
+            cut -= 1
+        cuts.append(max(cut, cuts[-1] + 1))
+    cuts.append(len(talls))
+    even = [list(range(a, b)) for a, b in zip(cuts, cuts[1:])]
+    if all(a < b for a, b in zip(cuts, cuts[1:])) and all(
+            first_pt + running[b] - running[a] <= BODY_HEIGHT_PT for a, b in zip(cuts, cuts[1:])):
+        return even
+    # ... else (rows of very different heights) the lowest height limit that
+    # needs no more floats than the page's does
+    high = BODY_HEIGHT_PT
+    for _step in range(40):
+        middle = (low + high) / 2
+        if len(_filled(talls, first_pt, middle)) <= count:
+            high = middle
+        else:
+            low = middle
+    return _filled(talls, first_pt, high)
+
+
+def _filled(talls: list, first_pt: float, limit_pt: float) -> list:
+    """Rows into floats in order, each float as full as ``limit_pt`` allows."""
     chunks, current, height = [], [], first_pt
-    for row in range(rows):
-        tall = max(len(cells[row]) for cells in lines) * size.row_pt
-        if current and height + tall > BODY_HEIGHT_PT:
+    for row, tall in enumerate(talls):
+        if current and height + tall > limit_pt:
             chunks.append(current)
             current, height = [], first_pt
         current.append(row)
@@ -408,8 +447,14 @@ def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_me
         if _present(low) and _present(high) and cell != MISSING:
             cell += f" [{number(low)}, {number(high)}]"
         headline.append(cell)
+    # a run whose files have errors but which was scored (Cold Start scores the
+    # lines it could read, as the Perl does) is marked: its number is not like the others'
+    flagged = [_present(score) and str(status) == "errors" for score, status in
+               zip(board["score"], board["status"] if "status" in board.columns
+                   else [""] * len(board))]
     columns = [Column("Rank", ranks),
-               Column("Run", [str(r) for r in board["run"]], "l", RUN_WIDTH_PT),
+               Column("Run", [str(r) + ("*" if flag else "") for r, flag in
+                              zip(board["run"], flagged)], "l", RUN_WIDTH_PT),
                Column(metric + ("\n[95\u2009% CI]" if has_interval else ""), headline)]
     others = [m for m in dict.fromkeys(main_metrics) if m != metric and m in board.columns]
     # precision and recall go first when the page is too narrow (the F1 beside them stays)
@@ -427,6 +472,8 @@ def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_me
         columns.append(Column("Group", [_group(g) for g in board["group"]]))
         notes.append("Group: a run and the runs below it not significantly worse than it, "
                      "from the best down.")
+    if any(flagged):
+        notes.append(ERRORS_NOTE)
     if any(not _present(s) for s in board["score"]):
         notes.append(f"{MISSING}: not scored (errors in the run's files, or no response).")
 
