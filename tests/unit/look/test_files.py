@@ -1,0 +1,45 @@
+"""A track's pictures and page as files (scorer/look/files.py): what is written,
+and bytes that do not depend on the hash seed."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from scorer.look import files, page
+
+from places import ROOT
+from trackviews import fake_track
+
+
+def test_track_files_are_the_pictures_and_the_page_that_embeds_the_svg(tmp_path):
+    view = fake_track(runs=3, queries=4, seed=2)
+    paths = files.write_track_files(view, str(tmp_path))
+    assert [os.path.basename(p) for p in paths] == list(files.TRACK_FILES)
+    assert sorted(os.listdir(tmp_path)) == sorted(files.TRACK_FILES)  # no temporary left
+    svg = (tmp_path / "leaderboard.svg").read_text(encoding="utf-8")
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert page.inline_svg(svg) in index
+
+
+DRAW_IN_A_FRESH_INTERPRETER = """
+import sys
+from trackviews import fake_track
+from scorer.look import files
+names = ["b", "a", "\u00fc", "<x>", "c"]
+files.write_track_files(fake_track(runs=5, queries=6, seed=3, names=names), sys.argv[1])
+"""
+@pytest.mark.slow
+def test_track_files_do_not_depend_on_the_hash_seed(tmp_path):
+    outputs = []
+    for hash_seed in ("0", "4242"):
+        directory = tmp_path / hash_seed
+        directory.mkdir()
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed,
+                   PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests" / "helpers")]))
+        subprocess.run([sys.executable, "-c", DRAW_IN_A_FRESH_INTERPRETER, str(directory)],
+                       env=env, check=True)
+        outputs.append({name: (directory / name).read_bytes() for name in files.TRACK_FILES})
+    assert outputs[0] == outputs[1]
