@@ -284,6 +284,10 @@ def read_items(path: str, role: str) -> list:
     error naming the file and line."""
     from scorer.textfile import read_text
     text = read_text(path)
+    if text.startswith("\ufeff"):
+        # Else a JSON file would read as one column of TSV, a TSV header as an item.
+        raise ScorerError(f"{path} line 1: the file starts with a byte order mark (U+FEFF); "
+                          f"save it as UTF-8 without one")
     first = next((line for line in text.splitlines() if line.strip()), "")
     items = _json_items(path) if first.lstrip().startswith("{") else _tsv_items(path, text)
     seen: dict = {}

@@ -550,4 +550,85 @@ def claim_cases() -> list:
 
 
 def all_cases() -> list:
-    return coldstart_cases() + policy_cases() + claim_cases() + device_cases()
+    return (coldstart_cases() + policy_cases() + claim_cases() + classification_cases()
+            + device_cases())
+
+
+CLASSIFICATION = ROOT / "fixtures" / "classification"
+
+
+def classification_cases() -> list:
+    """The classification task's gold and predictions damaged: each key of a
+    JSON line given every kind of value, the files' structure and bytes
+    broken, TSV lines cut or widened, ids repeated or missing, labels the
+    policy does not list, policies that are wrong."""
+    cases = []
+    policy = ["-policy", str(ROOT / "configs" / "classification.yaml")]
+    semeval = CLASSIFICATION / "semeval" / "input"
+    files = {"gold.jsonl": _read(semeval / "gold.jsonl"),
+             "predictions.tsv": _read(semeval / "predictions.tsv")}
+    argv = policy + ["gold.jsonl", "predictions.tsv"]
+    gold_objects = _json_lines(semeval / "gold.jsonl")
+    for key in ("id", "label"):
+        for label in JSON_VALUES:
+            damaged = dict(files, **{"gold.jsonl": _mutated_objects(gold_objects, 1, key, label)})
+            if key == "id" and label in ("string", "number"):
+                # an id like any other: the prediction for the id it replaced has no item
+                at_fault, line = "predictions.tsv", None
+            else:
+                at_fault, line = "gold.jsonl", 2
+            cases.append(Case(f"classification-gold-{key}-{label}", damaged, argv, at_fault,
+                              line))
+    for label, data in _json_structure_mutations(files["gold.jsonl"]) \
+            + _file_mutations(files["gold.jsonl"]):
+        cases.append(Case(f"classification-gold-file-{label}",
+                          dict(files, **{"gold.jsonl": data}), argv,
+                          ("gold.jsonl", "predictions.tsv")))
+    for label, data in [(label, data) for label, data, _line
+                        in _column_mutations(files["predictions.tsv"])] \
+            + _file_mutations(files["predictions.tsv"]):
+        cases.append(Case(f"classification-predictions-{label}",
+                          dict(files, **{"predictions.tsv": data}), argv,
+                          ("gold.jsonl", "predictions.tsv")))
+    lines = _lines(files["predictions.tsv"])
+    for label, data, line, expect in (
+            ("repeated-id", _join(lines[:2] + [lines[1]] + lines[2:]), 3, "is on line 2 too"),
+            ("missing-id", _join(lines[:1] + lines[2:]), None, "no prediction for id"),
+            ("unknown-id", _join(lines[:1] + [b"t999\tpositive"] + lines[1:]), 2,
+             "is not an item of the gold"),
+            ("unknown-label", _join(lines[:1] + [lines[1].split(b"\t")[0] + b"\tPOSITIVE"]
+                                    + lines[2:]), 2, "not one of the policy's labels"),
+            ("tab-in-label", _join(lines[:1] + [lines[1] + b"\tx"] + lines[2:]), 2, None),
+            ("byte-order-mark", b"\xef\xbb\xbf" + files["predictions.tsv"], 1,
+             "byte order mark"),
+            ("header-only", lines[0] + b"\n", None, "no prediction for id"),
+            ("no-header", _join(lines[1:]), None, None)):
+        cases.append(Case(f"classification-predictions-{label}",
+                          dict(files, **{"predictions.tsv": data}), argv, "predictions.tsv",
+                          line, expect))
+    cases.append(Case("classification-gold-byte-order-mark",
+                      dict(files, **{"gold.jsonl": b"\xef\xbb\xbf" + files["gold.jsonl"]}), argv,
+                      "gold.jsonl", 1, "byte order mark"))
+    cases.append(Case("classification-swapped", dict(files),
+                      policy + ["predictions.tsv", "gold.jsonl"], None))
+    for label, text in (("no-labels", "task: classification\n"),
+                        ("empty-labels", "task: classification\nlabels: []\n"),
+                        ("repeated-label", "task: classification\nlabels: [a, a]\n"),
+                        ("average-unknown", "task: classification\nlabels: [a, b]\n"
+                                            "average_labels: [c]\n"),
+                        ("label-with-tab", "task: classification\nlabels: [\"a\\tb\", c]\n"),
+                        ("labels-not-a-list", "task: classification\nlabels: {a: 1}\n"),
+                        ("labels-bomb", "task: classification\n" + _bomb("labels")),
+                        ("max-evidence", "task: classification\nlabels: [a]\nmax_evidence: 1\n")):
+        cases.append(Case(f"classification-policy-{label}",
+                          dict(files, **{"policy.yaml": text.encode()}),
+                          ["-policy", "policy.yaml", "gold.jsonl", "predictions.tsv"],
+                          "policy.yaml"))
+    for label, switches in (("expand", ["-expand", "CSSF17"]),
+                            ("max-evidence", ["-max_evidence", "1"]),
+                            ("bootstrap-huge", ["-bootstrap", "1000000000", "-seed", "1"])):
+        expect = "does not apply to the task classification" if label != "bootstrap-huge" \
+            else "at most 10,000,000"
+        cases.append(Case(f"classification-switch-{label}", dict(files), policy + switches
+                          + ["gold.jsonl", "predictions.tsv"], None, expect=expect))
+    return cases
