@@ -3,7 +3,7 @@
 # make bench - time the scorer on generated workloads of growing size (beside the Perl
 #              scorer when ../ColdStart has it; BENCH_ARGS="--no-perl" skips it), the
 #              claim tasks beside their reference scorers when found (CLAIMS_BENCH_ARGS),
-#              whole tracks (TRACK_BENCH_ARGS, by default a FEVER track of 10 runs x
+#              whole tracks (TRACK_BENCH_ARGS, by default a FEVER track of 100 runs x
 #              100,029 claims too), the tests' calibration on exchangeable runs, the
 #              track page (make bench-page alone), then the
 #              leaderboard's scoring program against a direct run

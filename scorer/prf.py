@@ -3,8 +3,6 @@ of every Cold Start report (and of the diff's recomputations) is made here.
 """
 from __future__ import annotations
 
-import numpy as np
-
 
 def precision(right: float, denominator: float) -> float:
     """``right / denominator``, 0 when nothing was scored (spec §4.1)."""
@@ -29,6 +27,7 @@ def prf_arrays(right, denominator, ground_truth):
     Same operation order as the scalar functions, so each element is the very
     same double.
     """
+    import numpy as np      # (here: the diff and a plain run use the scalar rules alone)
     right = np.asarray(right, dtype=float)
     denominator = np.asarray(denominator, dtype=float)
     ground_truth = np.asarray(ground_truth, dtype=float)

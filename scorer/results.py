@@ -26,6 +26,9 @@ class RunResult:
         self.per_hop = [] if per_hop is None else per_hop
         #: relative to the track dir
         self.report_files = [] if report_files is None else report_files
+        #: how many units per_query has rows of, before a track cut them to
+        #: those its page shows (track.runner.SHOWN_UNITS); None: not cut
+        self.units = None
 
     def __eq__(self, other):
         return type(other) is RunResult and vars(self) == vars(other)
@@ -71,8 +74,67 @@ SIGNIFICANCE_LEVEL = 0.05
 CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
 
 
-# -- the long tables of runs (pandas) ------------------------------------------------
+# -- per_query.csv, written run by run (no pandas) ------------------------------------
 
+#: The first line of per_query.csv(.gz).
+PER_QUERY_HEADER = ",".join(PER_QUERY_COLUMNS) + "\n"
+
+
+def capped_per_query(rows: list, metric: str, most: int) -> tuple:
+    """``(rows, units)``: a run's per-query rows cut to those of at most
+    ``most`` units, and how many units it has.  The units kept are those a
+    track's page shows first (its per-unit table, worst first): by the value
+    of the sort metric at hop ALL (``look.view.TrackView.sort_metric``: the
+    headline metric where the rows have it, else AP, else F1, else the first),
+    lowest first, blanks last, ties in the order of the rows."""
+    from operator import itemgetter
+    units = dict.fromkeys(map(itemgetter(0), rows))
+    if len(units) <= most:
+        return rows, len(units)
+    metrics = dict.fromkeys(map(itemgetter(2), rows))
+    sort_metric = next((m for m in (metric, "AP", "F1") if m in metrics), next(iter(metrics)))
+    hops = {row[1] for row in rows if row[2] == sort_metric}
+    hop = "ALL" if "ALL" in hops else min(hops, key=str)
+    value = {query: v for query, h, m, v in rows if m == sort_metric and h == hop}
+
+    def order(unit):
+        v = value.get(unit)
+        return (1, 0.0) if v is None or v != v else (0, v)
+
+    kept = set(sorted(units, key=order)[:most])
+    return [row for row in rows if row[0] in kept], len(units)
+
+
+def per_query_lines(run: str, rows: list) -> list:
+    """A run's per-query rows as the lines of per_query.csv: what pandas'
+    ``to_csv`` writes for them in the whole table (fields quoted as the csv
+    module quotes them, each number as the shortest text that reads back as
+    the same double, an empty cell for NaN), made row by row so that a run
+    can write its own lines without the whole table."""
+    head = _csv_field(run) + ","
+    tails: dict = {}                    # (hop, metric) -> ",hop,metric,"
+    lines = []
+    append = lines.append
+    for query, hop, metric, value in rows:
+        tail = tails.get((hop, metric))
+        if tail is None:
+            tail = tails[hop, metric] = f",{_csv_field(str(hop))},{_csv_field(str(metric))},"
+        if type(query) is not str:
+            query = str(query)
+        if "," in query or '"' in query or "\n" in query:
+            query = _csv_field(query)
+        append(f"{head}{query}{tail}{'' if value != value else repr(float(value))}\n")
+    return lines
+
+
+def _csv_field(text: str) -> str:
+    """A field as csv.writer (QUOTE_MINIMAL, line end \\n) writes it."""
+    if "," in text or '"' in text or "\n" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+# -- the long tables of runs (pandas) ------------------------------------------------
 
 def per_query(results: list):
     """Per run, unit and hop, every statistic: a DataFrame of PER_QUERY_COLUMNS."""

@@ -3,9 +3,10 @@ block of lines at a time; each claim is scored and explained (its ``.debug``
 text) as it is read, and only its row of counts is kept.
 
 Memory does not grow with the claims beyond their counts, ids and the
-``.debug`` text, which goes to a temporary file past :data:`Spool.MEMORY_CHARS`:
-a million claims are scored in a few hundred MB, where keeping every line as
-objects (as the reference does) takes several GB.
+``.debug`` text, which goes to a temporary file past
+:data:`scorer.claims.spool.Spool.MEMORY_CHARS`: a million claims are scored
+in a few hundred MB, where keeping every line as objects (as the reference
+does) takes several GB.
 
 Where msgspec is installed and the files are large enough
 (:func:`scorer.claims.jsonl.decode_fast`), the lines are decoded into typed
@@ -27,6 +28,7 @@ from scorer.claims.fever import (COLUMNS, NEI, Counts, Inputs, _check_pairing, _
                                  _unknown_label, score_claim)
 from scorer.claims.jsonl import decode_fast, fast_json, json_string, object_blocks, show
 from scorer.claims.metrics import Evaluation, claim_keys, claim_names, full_data
+from scorer.claims.spool import Spool
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 
@@ -58,47 +60,6 @@ def _blocks(source, decoder):
     if isinstance(source, FileLines):
         return object_blocks(source.path, decoder)
     return iter([list(source)])
-
-
-class Spool:
-    """Text added piece by piece and given back in order: in memory up to
-    MEMORY_CHARS characters, the rest in an unnamed temporary file."""
-
-    #: About 100 MB of ``.debug`` text (130,000 FEVER claims) is kept in memory.
-    MEMORY_CHARS = 96 << 20
-
-    __slots__ = ("parts", "size", "file")
-
-    def __init__(self):
-        self.parts: list = []
-        self.size = 0
-        self.file = None
-
-    def add(self, texts: list) -> None:
-        if self.file is not None:
-            self.file.writelines(texts)
-            return
-        self.parts += texts
-        self.size += sum(map(len, texts))
-        if self.size > self.MEMORY_CHARS:
-            import tempfile
-            # Text written through one buffer: no copy of the whole is made.
-            self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="",
-                                               buffering=1 << 20)
-            self.file.writelines(self.parts)
-            self.parts = []
-
-    def pieces(self):
-        """The text in order (again from the start at each call)."""
-        if self.file is None:
-            yield from self.parts
-            return
-        self.file.seek(0)
-        while True:
-            text = self.file.read(1 << 20)
-            if not text:
-                return
-            yield text
 
 
 def _line_types():

@@ -21,7 +21,7 @@ import json
 from scorer.version import __version__
 from scorer.textfile import fingerprint_lines
 from scorer.claims import fever as fever_task
-from scorer.claims.jsonl import json_string, show, shows
+from scorer.claims.jsonl import json_string, shows
 from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
 
@@ -136,119 +136,26 @@ def confidence_text(rows: list, names: list) -> str:
 
 # ---------------------------------------------------------------- .debug
 
-#: ``scorer.claims.scifact``, imported by the first SciFact ``.debug`` (a FEVER
-#: run has no use for it: start-up time).
-scifact_task = None
-
-
 def debug_text(evaluation: Evaluation) -> str:
     return "".join(debug_pieces(evaluation))
 
 
 def debug_pieces(evaluation: Evaluation):
     """The ``.debug`` text piece by piece (a claim a piece), for writing it
-    without holding it whole: it is the largest report by far."""
+    without holding it whole: it is the largest report by far.  Each claim's
+    text is made as it is scored (``evaluation.debug``; SciFact's layout in
+    ``scorer.claims.scifact._Scorer``), else from FEVER outcomes."""
     max_evidence = evaluation.max_evidence
     yield (f"#{evaluation.task}: {len(evaluation.keys)} claim(s), "
            f"max_evidence {_limit_text(max_evidence)}\n")
     if evaluation.debug is not None:
         yield from evaluation.debug.pieces()
         return
-    if evaluation.task == "scifact":
-        global scifact_task
-        from scorer.claims import scifact as scifact_task
-        for outcome in evaluation.outcomes:
-            yield _scifact_claim(outcome, max_evidence)
-        return
     yield from map(_FeverDebug(max_evidence).claim, evaluation.outcomes)
 
 
 def _fact(name: str, *values) -> str:
     return "\t" + name + ":\t" + "\t".join(map(str, values)) + "\n"
-
-
-def _rationales(gold: "scifact_task.GoldAbstract") -> str:
-    return " ".join(shows(gold.rationales))
-
-
-def _scifact_claim(outcome: "scifact_task.ClaimOutcome", max_evidence) -> str:
-    gold, predicted = outcome.gold, outcome.predicted
-    # Lines as f-strings of texts (docs and labels are strings): a thousand
-    # claims make a .debug.
-    source = "top-level label" if predicted.label is not None else "from predicted abstracts"
-    out = [f"{RULE}CLAIM {outcome.name}\tgold line {gold.line}\tpredictions line "
-           f"{predicted.line}\n\tGOLD LABEL:\t{outcome.gold_label}\n\tPREDICTED LABEL:\t"
-           f"{outcome.predicted_label}\t{source}\t"
-           f"{'RIGHT' if outcome.counts.label_correct else 'WRONG'}\n"]
-    out += [f"\tGOLD ABSTRACT:\t{abstract.doc}\t{abstract.label}\trationales "
-            f"{_rationales(abstract)}\n" for abstract in gold.abstracts.values()]
-    for abstract in outcome.abstracts:
-        out.append(SUBRULE)
-        out += _scifact_abstract(abstract)
-    for abstract in predicted.dropped:
-        out.append(SUBRULE)
-        out.append(_fact("DROPPED ABSTRACT", abstract.doc, abstract.label,
-                         "sentences " + show(list(abstract.sentences)),
-                         f"labelled {scifact_task.NEI}: not scored"))
-    if outcome.abstracts or predicted.dropped:
-        out.append(SUBRULE)
-    for abstract in outcome.missed:
-        out.append(_fact("MISSED GOLD ABSTRACT", abstract.doc, abstract.label,
-                         "rationales " + _rationales(abstract)))
-    c = outcome.counts
-    out.append(f"\tABSTRACT COUNTS:\trelevant {c.abstract_relevant}\t"
-               f"retrieved {c.abstract_retrieved}\tlabel_only {c.abstract_correct_label_only}\t"
-               f"rationalized {c.abstract_correct_rationalized}\n"
-               f"\tSENTENCE COUNTS:\trelevant {c.sentence_relevant}\t"
-               f"retrieved {c.sentence_retrieved}\tselection {c.sentence_correct_selection}\t"
-               f"label {c.sentence_correct_label}\n")
-    return "".join(out)
-
-
-def _scifact_abstract(outcome: "scifact_task.AbstractOutcome") -> list:
-    predicted, gold = outcome.predicted, outcome.gold
-    joined = f"joined from {predicted.sets} set(s)" if predicted.sets else ""
-    out = [f"\tPREDICTED ABSTRACT:\t{predicted.doc}\t{predicted.label}\tsentences "
-           f"{show(list(predicted.sentences))}{chr(9) + joined if joined else ''}\n"]
-    if gold is None:
-        out.append(_fact("GOLD", "NONE", "not a gold abstract of this claim: retrieved, "
-                                         "never correct"))
-    else:
-        out.append(f"\tGOLD:\t{gold.doc}\t{gold.label}\trationales {_rationales(gold)}\n"
-                   f"\tLABEL:\t{'RIGHT' if outcome.label_right else 'WRONG'}\n")
-        if not outcome.label_right:
-            out.append("\tRATIONALIZED:\tNO\tlabel wrong\n")
-        else:
-            read = list(predicted.sentences if outcome.cap is None
-                        else predicted.sentences[:outcome.cap])
-            first = "all predicted sentences" if outcome.cap is None else \
-                f"first {outcome.cap} predicted sentences"
-            if outcome.rationale is not None:
-                out.append(_fact("RATIONALIZED", "YES", f"gold rationale "
-                                 f"{show(list(outcome.rationale))} within the {first} "
-                                 f"{show(read)}"))
-            else:
-                out.append(_fact("RATIONALIZED", "NO", f"no gold rationale within the "
-                                 f"{first} {show(read)}"))
-    # The sentences shown by one call (a call per sentence would cost as much again).
-    out += [f"\tSENTENCE {text}:\t{_sentence_verdict(sentence, outcome.label_right)}\n"
-            for sentence, text in zip(outcome.sentences,
-                                      shows([s.sentence for s in outcome.sentences]))]
-    return out
-
-
-def _sentence_verdict(sentence: "scifact_task.SentenceOutcome", label_right: bool) -> str:
-    """The verdict and its reasons, tab-separated."""
-    verdict = sentence.verdict
-    if verdict == scifact_task.CORRECT:
-        return (f"{verdict}\trationale {show(list(sentence.rationale))} wholly predicted\t"
-                f"{'counts for label' if label_right else 'not for label: label wrong'}")
-    if verdict == scifact_task.INCOMPLETE:
-        return (f"{verdict}\trationale {show(list(sentence.rationale))} lacks "
-                f"{show(list(sentence.missing))}")
-    if verdict == scifact_task.REPEATED:
-        return f"{verdict}\tretrieved again, not counted again"
-    return verdict
 
 
 class _FeverDebug:

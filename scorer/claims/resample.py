@@ -17,6 +17,7 @@ on the BLAS, the number of threads or the machine.
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pandas as pd
@@ -186,7 +187,6 @@ class DrawnClaims:
         """Every metric of ``task`` (a claim task's name, or the declarations)
         for every sample (``columns``: the evaluation's counts table, column ->
         one value per claim)."""
-        from scorer.bootstrap import _bits
         metrics = metrics_of(task)
         names = list(dict.fromkeys(c for m in metrics for c in m.columns))
         n = len(self.keys)
@@ -203,24 +203,35 @@ class DrawnClaims:
         fractional = [j for j in range(len(names)) if j not in whole]
         n_samples, n_kinds = len(self), len(kinds)
         counts = np.zeros((n_samples, n_kinds), dtype=np.float64)
-        bits = _bits(self.seed, 0)
-        scale = float(n) / 9007199254740992.0        # n / 2**53: exact, as generate's u * n
+        # The kind of each claim in the order drawn from, in the smallest
+        # integers that hold it: the table looked up a thousand million times
+        # stays in the processor's cache.
+        small = np.uint8 if n_kinds <= 256 else np.uint16 if n_kinds <= 65536 else np.int64
+        kind_drawn = kind_drawn.astype(small)
         rows = max(1, self.CHUNK_DRAWS // max(n, 1))
-        for start in range(0, n_samples, rows):
-            block = min(rows, n_samples - start)
-            raw = bits.random_raw(block * n)
-            np.right_shift(raw, np.uint64(11), out=raw)
-            drawn = raw.astype(np.float64)
-            del raw
-            drawn *= scale
-            chosen = drawn.astype(np.int64)
-            del drawn
-            np.minimum(chosen, n - 1, out=chosen)
-            cells = kind_drawn[chosen]
-            del chosen
-            cells.reshape(block, n)[:] += (np.arange(block, dtype=np.int64) * n_kinds)[:, None]
-            counts[start:start + block] = np.bincount(
-                cells, minlength=block * n_kinds).reshape(block, n_kinds)
+        starts = list(range(0, n_samples, rows))
+        workers = self.workers(n_samples * n)
+        parts = [starts[worker::workers] for worker in range(workers)]
+        if workers == 1:
+            self._count(parts[0], rows, kind_drawn, n_kinds, counts)
+        else:
+            import threading
+            failures: list = []
+
+            def work(part: list) -> None:
+                try:
+                    self._count(part, rows, kind_drawn, n_kinds, counts)
+                except BaseException as error:      # (raised again below)
+                    failures.append(error)
+
+            threads = [threading.Thread(target=work, args=(part,), daemon=True)
+                       for part in parts]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            if failures:
+                raise failures[0]
         sums: dict = {}
         if whole:
             product = counts @ table[:, whole]
@@ -236,3 +247,81 @@ class DrawnClaims:
                 total = total + value * by_value[:, position]
             sums[names[j]] = total
         return values_of_sums(task, sums, n_samples)
+
+    #: Draws above which the blocks are shared between two threads (numpy
+    #: leaves the interpreter lock for each step of a block).
+    THREADED_DRAWS = 50_000_000
+
+    def workers(self, draws: int) -> int:
+        """Threads counting the blocks: two for many draws where two
+        processors are there, else one (the values are the same)."""
+        if draws < self.THREADED_DRAWS:
+            return 1
+        available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+            (os.cpu_count() or 1)
+        return 2 if available >= 2 else 1
+
+    def _count(self, starts: list, rows: int, kind_drawn: np.ndarray, n_kinds: int,
+               counts: np.ndarray) -> None:
+        """How often each sample of the blocks starting at ``starts`` (of
+        ``rows`` samples) drew each kind, into ``counts``.  Each block reads
+        its own part of the stream (PCG64 jumps ahead), so the blocks may be
+        counted in any order, by any thread, with the same result."""
+        n = len(kind_drawn)
+        n_samples = len(counts)
+        uniform = np.empty(rows * n, dtype=np.float64)
+        chosen = np.empty(rows * n, dtype=np.int64)
+        cells = np.empty(rows * n, dtype=kind_drawn.dtype)
+        offsets = (np.arange(rows, dtype=np.int64) * n_kinds)[:, None]
+        for start in starts:
+            block = min(rows, n_samples - start)
+            size = block * n
+            doubles(self.seed, start * n, uniform[:size])
+            # generate's floor(u * n), at most n - 1: the product as a double,
+            # cut to a whole number as astype cuts it, the bound set by the
+            # look-up itself (clip); into buffers made once (fresh arrays of
+            # this size cost as much again in page faults)
+            np.multiply(uniform[:size], float(n), out=uniform[:size])
+            np.copyto(chosen[:size], uniform[:size], casting="unsafe")
+            kind_drawn.take(chosen[:size], out=cells[:size], mode="clip")
+            np.add(cells[:size].reshape(block, n), offsets[:block],
+                   out=chosen[:size].reshape(block, n))
+            counts[start:start + block] = np.bincount(
+                chosen[:size], minlength=block * n_kinds).reshape(block, n_kinds)
+
+
+def doubles(seed: int, skip: int, out: np.ndarray) -> None:
+    """Fill ``out`` with the doubles in [0, 1) that ``scorer.bootstrap`` draws
+    from ``default_rng(seed)``'s PCG64 stream, ``skip`` numbers on: each raw
+    64-bit number's top 53 bits over 2**53.  numpy's ``Generator.random``
+    makes them so in one step where it does (checked once: numpy promises its
+    bit generators' streams, not its Generator methods'), else they are made
+    from the raw numbers."""
+    from scorer.bootstrap import _bits
+    bits = _bits(seed, skip)
+    if _random_is_raw():
+        np.random.Generator(bits).random(out=out)
+        return
+    size = len(out)
+    step = 1 << 20
+    for start in range(0, size, step):
+        raw = bits.random_raw(min(step, size - start))
+        np.multiply(raw >> np.uint64(11), 1.0 / 9007199254740992.0,
+                    out=out[start:start + len(raw)])
+
+
+_RANDOM_IS_RAW = None
+
+
+def _random_is_raw() -> bool:
+    """Whether ``Generator.random`` gives ``(raw >> 11) / 2**53`` of one raw number each."""
+    global _RANDOM_IS_RAW
+    if _RANDOM_IS_RAW is None:
+        from scorer.bootstrap import _bits
+        raw_bits, generator_bits = _bits(20261127, 0), _bits(20261127, 0)
+        expected = (raw_bits.random_raw(257) >> np.uint64(11)).astype(np.float64) \
+            * (1.0 / 9007199254740992.0)
+        got = np.random.Generator(generator_bits).random(257)
+        _RANDOM_IS_RAW = bool(np.array_equal(expected, got)) and \
+            raw_bits.random_raw() == generator_bits.random_raw()
+    return _RANDOM_IS_RAW

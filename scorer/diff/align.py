@@ -288,8 +288,10 @@ def diff_coldstart(a: Side, b: Side, queries: Optional[frozenset] = None) -> Dif
     for ra, rb in pairs:
         for response, counts in ((ra, counts_a), (rb, counts_b)):
             if response is not None:
-                counts.setdefault(response.row, Counter())[
-                    (response.prepolicy, response.postpolicy)] += 1
+                row = counts.get(response.row)
+                if row is None:         # (not setdefault: a Counter made per response)
+                    row = counts[response.row] = Counter()
+                row[(response.prepolicy, response.postpolicy)] += 1
     moved_rows = {row for row in counts_a.keys() | counts_b.keys()
                   if counts_a.get(row) != counts_b.get(row)}
 

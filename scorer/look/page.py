@@ -196,14 +196,24 @@ def run_sections(view: TrackView) -> str:
         if run in per_hop:
             parts.append(per_hop[run])
         if run in tables:
-            parts.append(blocks.lazy_table(
-                "per-query", run, f"Per-{view.unit} scores, worst first "
-                                  f"({tables[run]} {view.unit if tables[run] == 1 else view.units})"))
+            parts.append(blocks.lazy_table("per-query", run, _per_query_summary(view, run,
+                                                                                tables[run])))
         files = view.run_files.get(run, [])
         if files:
             parts.append(blocks.links(files))
         out.append(blocks.section(run_anchor(index), heading, "".join(parts), level=3))
     return family + "".join(out)
+
+
+def _per_query_summary(view: TrackView, run: str, shown: int) -> str:
+    """What a run's per-unit table holds: every unit, or the first of them
+    (the rest are in per_query.csv.gz, the page stays small)."""
+    total = (view.per_query_totals or {}).get(run)
+    if total is None or total <= shown:
+        return f"Per-{view.unit} scores, worst first ({shown} " \
+               f"{view.unit if shown == 1 else view.units})"
+    return (f"Per-{view.unit} scores, worst first (the first {shown:,} of {total:,} "
+            f"{view.units}; every one in per_query.csv.gz)")
 
 
 def _pivot_per_hop(per_hop: pd.DataFrame) -> dict:

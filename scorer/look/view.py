@@ -76,6 +76,10 @@ class TrackView:
     #: the word for the unit scored and drawn (the per-query table's rows), and its plural
     unit: str = "query"
     units: str = "queries"
+    #: run -> how many units it has rows of, where per_query holds only some of
+    #: them (a track's page shows the first thousand of a run, worst first;
+    #: per_query.csv.gz has every one); None or a run left out: all of them
+    per_query_totals: Optional[dict] = None
 
     def __post_init__(self):
         require_columns(self.leaderboard, LEADERBOARD_COLUMNS + ("status",), "leaderboard")

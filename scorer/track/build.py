@@ -20,7 +20,7 @@ from scorer import request as requests
 from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
 from scorer.request import PROGRAM, check_each_file_once
-from scorer.results import per_hop, per_query
+from scorer.results import PER_QUERY_HEADER, per_hop, per_query
 from scorer.textfile import fingerprints
 from scorer.track import comparisons, latex, runner, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
@@ -29,7 +29,8 @@ from scorer.version import __version__
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
                "leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "significance.csv",
-               "significance.md", "significance.tex", "per_query.csv", "track.params",
+               "significance.md", "significance.tex", "per_query.csv", "per_query.csv.gz",
+               "track.params",
                "track.bootsamples", "index.html"}
 COMPARE_CHOICES = ("all", "adjacent")
 DEFAULT_TRIALS = comparisons.DEFAULT_TRIALS
@@ -57,7 +58,9 @@ class TrackResult:
     metric_title: str
     leaderboard: object          # pandas DataFrame
     significance: object         # pandas DataFrame (empty without samples)
-    per_query: object
+    #: every run's per-query rows (pandas DataFrame); None where the track
+    #: wrote them to its folder's per_query.csv.gz, which ``per_query`` reads
+    per_query_rows: object
     per_hop: object
     signature: str
     invocation: str
@@ -74,9 +77,28 @@ class TrackResult:
     #: page's table): the policy's leaderboard, else the task's default
     main_metrics: tuple = ()
 
+    #: the folder's per_query.csv.gz, where the rows went (None: per_query_rows has them)
+    per_query_file: Optional[str] = None
+
     @property
     def exit_status(self) -> int:
         return 255 if any(r.status != "ok" for r in self.results) else 0
+
+    @property
+    def per_query(self):
+        """Every run's per-query rows (a DataFrame of results.PER_QUERY_COLUMNS),
+        read from the folder's per_query.csv.gz where the track wrote them there."""
+        if self.per_query_rows is None and self.per_query_file is not None:
+            self.per_query_rows = read_per_query(self.per_query_file)
+        return self.per_query_rows
+
+
+def read_per_query(path: str):
+    """per_query.csv.gz as the DataFrame it was written from (ids, hops and
+    metric names as text, values as doubles, an empty value as NaN)."""
+    import pandas as pd
+    return pd.read_csv(path, dtype={"run": str, "query": str, "hop": str, "metric": str},
+                       keep_default_na=False, na_values={"value": [""]})
 
 
 def build(request, options: TrackOptions) -> TrackResult:
@@ -102,6 +124,10 @@ def build(request, options: TrackOptions) -> TrackResult:
     # before anything is scored; the samples read (or drawn) once for all runs.
     samples = task.read_shared_inputs(request, shared,
                                       lambda groups: _draw(groups, request, clusters))
+    if samples is not None:
+        # Every run's signature names the samples: their digest made once,
+        # here, not by every run (a thousand samples of 100,000 claims: 0.8 s).
+        bootstrap.samples_digest(samples)
     run_request = request
     if request.bootstrap is None or not task.runs_draw_samples(request):
         # Then -seed seeds the track's randomization only, and the track draws
@@ -112,7 +138,10 @@ def build(request, options: TrackOptions) -> TrackResult:
     try:
         job = runner.TrackJob(run_request, tuple(shared), staging, options.output_dir or ".",
                               samples,
-                              linked=runner.LINKED_REPORTS if samples is not None else ())
+                              linked=runner.LINKED_REPORTS if samples is not None else (),
+                              metric=metric,
+                              per_query_dir=os.path.join(staging, _PER_QUERY_PARTS)
+                              if options.output_dir is not None else None)
         results = runner.score_runs(job, runs, options.jobs)
         drawn_here = samples is None and request.bootstrap is not None
         if drawn_here:
@@ -126,6 +155,7 @@ def build(request, options: TrackOptions) -> TrackResult:
                          request.bootstrap is not None)
             _move_into_place(staging, options.output_dir)
             staging = None
+            result.per_query_file = os.path.join(options.output_dir, PER_QUERY_FILE)
         return result
     finally:
         if staging is not None:
@@ -240,8 +270,9 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
                                      found.intervals, found.rank_ranges, found.groups)
     signature = track_signature(task, request, samples, metric, options, clusters)
+    written = any(r.units is not None for r in results)      # (rows in per_query.csv.gz)
     return TrackResult(task.name, metric, titles[metric], leaderboard,
-                       tables.significance(found.rows), per_query(results),
+                       tables.significance(found.rows), None if written else per_query(results),
                        per_hop(results), signature, request.invocation(),
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
@@ -385,7 +416,7 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared, f
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
         result.signature, latex.label_for("significance", result.task, result.metric),
         result.correction))
-    write("per_query.csv", tables.csv_text(result.per_query))
+    _join_per_query(staging, [run.name for run in runs])
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).
         runner.link_or_write(os.path.join(staging, "track.bootsamples"), samples.lines,
@@ -394,6 +425,28 @@ def _write_track(staging, result: TrackResult, request, samples, runs, shared, f
     write("track.params", _params_text(result, request, runs, shared))
     from scorer.look.files import write_track_files
     write_track_files(track_view(result), staging, figure_width_in=figure_width)
+
+
+#: Every run's per-query rows: per_query.csv, compressed, written run by run.
+PER_QUERY_FILE = "per_query.csv.gz"
+#: Where the runs write their parts of it, in the track folder being built.
+_PER_QUERY_PARTS = ".per_query"
+
+
+def _join_per_query(staging: str, runs: list) -> None:
+    """per_query.csv.gz: the header, then each run's part (a gzip member its
+    process wrote: ``runner.write_per_query``) in run order."""
+    import gzip
+    parts = os.path.join(staging, _PER_QUERY_PARTS)
+    with open(os.path.join(staging, PER_QUERY_FILE), "wb") as out:
+        out.write(gzip.compress(PER_QUERY_HEADER.encode("utf-8"),
+                                compresslevel=runner.PER_QUERY_LEVEL, mtime=0))
+        for run in runs:
+            path = runner.per_query_part(parts, run)
+            if os.path.exists(path):            # (a run with a fatal error has none)
+                with open(path, "rb") as part:
+                    shutil.copyfileobj(part, out, 1 << 20)
+    shutil.rmtree(parts, ignore_errors=True)
 
 
 def paper_metrics(request, columns) -> list:
@@ -410,7 +463,10 @@ def track_view(result: TrackResult):
     everything)."""
     from scorer.look.view import TrackView
     task = tasks.get(result.task)
-    scores = task.shown_per_query(result.per_query)
+    # The rows the runs sent back: every row, or (a track written to a
+    # folder) those of the units the page shows first.
+    scores = task.shown_per_query(per_query(result.results))
+    totals = {r.name: r.units for r in result.results if r.units is not None}
     # -jobs changes no number: the page leaves it out, so it is the same for every N.
     invocation = re.sub(r" -jobs \S+", "", result.invocation)
     return TrackView(metric=result.metric, metric_title=result.metric_title,
@@ -421,7 +477,7 @@ def track_view(result: TrackResult):
                      correction=result.correction, warnings=tuple(result.warnings),
                      randomization=result.randomization,
                      main_metrics=tuple(result.main_metrics),
-                     unit=task.unit, units=task.units)
+                     unit=task.unit, units=task.units, per_query_totals=totals)
 
 
 def _params_text(result: TrackResult, request, runs, shared) -> str:

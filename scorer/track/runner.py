@@ -14,7 +14,7 @@ from typing import Optional
 
 from scorer import output, reportset, runpicture, scoring, tasks
 from scorer.progress import Progress
-from scorer.results import RunResult
+from scorer.results import RunResult, capped_per_query, per_query_lines
 from scorer.task import TrackRun
 from scorer.problems import Problems, ScorerError
 
@@ -38,6 +38,19 @@ class TrackJob:
     #: reports the same for every run (made from the shared samples alone): written
     #: once in the track folder, each run's file a hard link to it
     linked: tuple = ()
+    #: the headline metric: the only one whose per-unit statistics travel back
+    #: (the track draws and tests it alone); None: every metric's
+    metric: Optional[str] = None
+    #: where each run writes its lines of per_query.csv.gz (a folder being
+    #: written), sending back only the rows the page shows; None: every row
+    #: travels back (a track computed without a folder)
+    per_query_dir: Optional[str] = None
+
+
+#: The most units of a run whose per-unit rows the track's page holds (the
+#: rest are in per_query.csv.gz): a thousand claims of each of a hundred runs,
+#: not a hundred thousand.
+SHOWN_UNITS = 1000
 
 
 #: The reports a track writes once and links into each run's folder: the samples
@@ -84,6 +97,32 @@ def link_or_write(path: str, pieces, store: str) -> None:
         shutil.copyfile(store, path)
 
 
+def per_query_part(folder: str, run: str) -> str:
+    return os.path.join(folder, run + ".csv.gz")
+
+
+def write_per_query(folder: str, run: str, rows: list) -> None:
+    """A run's lines of per_query.csv as one gzip member of their own
+    (``per_query_part``), which the track joins in run order: members one
+    after another are one gzip file.  No name or time in the header, so the
+    bytes depend on the lines alone (whatever -jobs)."""
+    import gzip
+    os.makedirs(folder, exist_ok=True)
+    path = per_query_part(folder, run)
+    with open(path, "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", compresslevel=PER_QUERY_LEVEL, fileobj=raw,
+                          mtime=0) as f:
+        lines = per_query_lines(run, rows)
+        for start in range(0, len(lines), 65536):
+            f.write("".join(lines[start:start + 65536]).encode("utf-8"))
+
+
+#: gzip's level for per_query.csv.gz: the fastest (a hundred runs of a hundred
+#: thousand claims are 3 GB of text; level 6 takes four times as long for a
+#: file a third smaller).
+PER_QUERY_LEVEL = 1
+
+
 _JOB: Optional[TrackJob] = None
 
 
@@ -118,6 +157,13 @@ def score_run(run: TrackRun) -> RunResult:
                          report_files=[os.path.join("runs", run.name, "run.errlog")])
     result = tasks.get(request.policy.task).run_result(
         run.name, outcome, "errors" if problems.error_count else "ok")
+    if job.metric is not None:
+        result.statistics = {metric: statistic for metric, statistic
+                             in result.statistics.items() if metric == job.metric}
+    if job.per_query_dir is not None:
+        write_per_query(job.per_query_dir, run.name, result.per_query)
+        result.per_query, result.units = capped_per_query(result.per_query, job.metric,
+                                                          SHOWN_UNITS)
     if result.status == "ok" and not result.values:
         # Files that hold no response (an empty run file): alone, the scorer warns and
         # writes empty reports; in a track it is a run that was meant to be scored.
@@ -143,6 +189,7 @@ def score_runs(job: TrackJob, runs: list, jobs: int) -> list:
                 progress.advance()
         else:
             for result in _score_in_processes(runs, min(jobs, len(runs))):
+                share_units(scored[-1:] + [result])
                 scored.append(result)
                 progress.advance()
     finally:
@@ -226,10 +273,41 @@ def unit_ids(run_results: list, metric: str) -> list:
 
 
 def stacked_statistics(run_results: list, metric: str, units: list):
-    """(rule, if_empty, ``units x (runs * k)``) for the runs that have the metric."""
+    """(rule, if_empty, ``units x (runs * k)``) for the runs that have the metric
+    (each run's matrix aligned with ``units``, zeros for units it lacks, as
+    ``UnitStatistic.aligned`` makes it; runs that share their list of units
+    (``share_units``) share the rows' order, found once)."""
+    import numpy as np
     from scorer.track.statistics import stack
     present = [r.statistics[metric] for r in run_results if metric in r.statistics]
     if not present:
         return None
-    return present[0].rule, present[0].if_empty, stack([s.aligned(units) for s in present])
+    orders: dict = {}
+    aligned = []
+    for statistic in present:
+        rows = orders.get(id(statistic.units))
+        if rows is None:
+            position = {unit: i for i, unit in enumerate(statistic.units)}
+            rows = orders[id(statistic.units)] = np.fromiter(
+                (position.get(unit, -1) for unit in units), dtype=np.int64, count=len(units))
+        matrix = statistic.matrix[np.maximum(rows, 0)] if len(statistic.matrix) else \
+            np.zeros((len(units), statistic.matrix.shape[1]))
+        matrix[rows < 0] = 0.0
+        aligned.append(matrix)
+    return present[0].rule, present[0].if_empty, stack(aligned)
+
+
+def share_units(results: list) -> None:
+    """Runs whose per-unit statistics name the same units (a claim track's
+    runs: the gold's claims) share one list of them: a hundred runs of a
+    hundred thousand claims would hold ten million ids in the track's process."""
+    known: list = []
+    for result in results:
+        for statistic in result.statistics.values():
+            for units in known:
+                if statistic.units is units or statistic.units == units:
+                    statistic.units = units
+                    break
+            else:
+                known.append(statistic.units)
 

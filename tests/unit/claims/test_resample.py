@@ -246,17 +246,26 @@ def test_fractional_sums_are_exact_whatever_the_order():
 
 
 @pytest.mark.parametrize("task", ["fever", "scifact"])
-def test_draws_too_many_to_keep_give_the_kept_samples_values(tmp_path, monkeypatch, task):
+@pytest.mark.parametrize("chunk, workers, generator", [(7, 1, True), (7 * 301, 2, True),
+                                                       (7 * 5, 2, False), (10 ** 6, 1, False)])
+def test_draws_too_many_to_keep_give_the_kept_samples_values(tmp_path, monkeypatch, task,
+                                                             chunk, workers, generator):
     """Beyond bootstrap.MAX_DRAWS the samples are drawn a block at a time and
     never kept (resample.DrawnClaims): the same samples, so the same
     .samplescores and .confidence as when they are kept, without .bootsamples
-    (a warning says why) and with their own digest in the signature."""
+    (a warning says why) and with their own digest in the signature; whatever
+    the blocks, the threads counting them, and whether the doubles come from
+    numpy's Generator.random or from the raw stream."""
     import scorer.bootstrap
     request = fever_request(fever_set(tmp_path), bootstrap=23, seed=3) if task == "fever" \
         else scifact_request(bootstrap=23, seed=3)
     kept = dict(driver.run(request, Problems()))
     monkeypatch.setattr(scorer.bootstrap, "MAX_DRAWS", 10)
-    monkeypatch.setattr(resample.DrawnClaims, "CHUNK_DRAWS", 7)     # blocks of one sample
+    monkeypatch.setattr(resample.DrawnClaims, "CHUNK_DRAWS", chunk)  # 7: blocks of one sample
+    monkeypatch.setattr(resample.DrawnClaims, "THREADED_DRAWS", 0 if workers == 2 else 10 ** 12)
+    monkeypatch.setattr(resample, "_RANDOM_IS_RAW", generator)
+    if workers == 2:
+        monkeypatch.setattr(resample.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     problems = Problems()
     drawn = dict(driver.run(request, problems))
     assert "bootsamples" in kept and "bootsamples" not in drawn
@@ -267,6 +276,18 @@ def test_draws_too_many_to_keep_give_the_kept_samples_values(tmp_path, monkeypat
     digest = json.loads(drawn["json"])["signature"].split("|samples:")[1].split("|")[0]
     assert len(digest) == 12 and digest not in kept["json"]
     assert dict(driver.run(request, Problems()))["json"] == drawn["json"]
+
+
+def test_generator_random_is_read_as_the_raw_stream_where_numpy_makes_it_so():
+    """resample.doubles: Generator.random where it is (raw >> 11) / 2**53 of
+    one raw number each, which the check finds on this numpy."""
+    from scorer.bootstrap import _bits
+    resample._RANDOM_IS_RAW = None
+    assert resample._random_is_raw()
+    out = np.empty(1000)
+    resample.doubles(11, 12345, out)
+    raw = _bits(11, 12345).random_raw(1000)
+    assert np.array_equal(out, (raw >> np.uint64(11)).astype(np.float64) / 2.0 ** 53)
 
 
 def test_draws_beyond_the_streamed_bound_are_refused(tmp_path, monkeypatch):

@@ -1,5 +1,5 @@
 """The track's statistics recomputed by independent code from what the track
-folder holds (per-claim values in per_query.csv, track.bootsamples, the seed):
+folder holds (per-claim values in per_query.csv.gz, track.bootsamples, the seed):
 intervals, rank ranges, p-values, the normal tail, Holm and Benjamini-Hochberg,
 groups, wins/ties/losses; calibration on exchangeable runs; properties of the
 adjustments and groups; the new switches' bad inputs; determinism."""
@@ -125,7 +125,7 @@ def group_numbers(scores: list, significant: dict) -> list:
 
 def _independent(out: Path, trials: int, seed: int, clusters: dict = None, tail=True):
     board = pd.read_csv(out / "leaderboard.csv")
-    per_claim = pd.read_csv(out / "per_query.csv", dtype={"query": str})
+    per_claim = pd.read_csv(out / "per_query.csv.gz", dtype={"query": str})
     strict = per_claim[per_claim.metric == "strict"].pivot(index="query", columns="run",
                                                            values="value")
     units = sorted(strict.index)
@@ -528,7 +528,7 @@ def test_the_folder_does_not_depend_on_jobs_or_the_hash_seed(tmp_path):
 
 @pytest.mark.slow
 def test_cold_start_ldcmean_ap_numbers_are_recomputed_from_per_query_ap(tmp_path):
-    """ldcmean_ap rebuilt from each SF query's AP at hop ALL (per_query.csv):
+    """ldcmean_ap rebuilt from each SF query's AP at hop ALL (per_query.csv.gz):
     per LDC query the mean of its entry points' AP, over the LDC queries with
     ground truth; then every interval, rank range, delta interval, count and
     p-value from track.bootsamples and the seed."""
@@ -556,7 +556,7 @@ def test_cold_start_ldcmean_ap_numbers_are_recomputed_from_per_query_ap(tmp_path
         for element in line.split()[1:]:
             ldc, members = element.split(":")
             ldc_of.update({member: ldc for member in members.split(",")})
-    per_query = pd.read_csv(out / "per_query.csv")
+    per_query = pd.read_csv(out / "per_query.csv.gz")
     per_query = per_query[per_query.hop == "ALL"]
     board = pd.read_csv(out / "leaderboard.csv")
     names = list(board.run)
@@ -642,3 +642,34 @@ def test_the_api_refuses_statistics_arguments_of_the_wrong_kind(tmp_path):
         with pytest.raises(scorer.problems.ScorerError, match=message):
             scorer.score_track(files, policy=FEVER_POLICY, bootstrap=10, seed=1,
                                **{keyword: value})
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_per_query_is_written_run_by_run_and_the_page_holds_what_it_shows(tmp_path, monkeypatch,
+                                                                          jobs):
+    """per_query.csv.gz, each run's part written by the process that scored it,
+    is the CSV of every run's rows (what the track without a folder returns,
+    run order, pandas' own text); the page holds the rows of each run's first
+    SHOWN_UNITS units (its worst first) and says where the rest are; the
+    track's per_query reads the file back."""
+    import gzip
+    from scorer.results import per_query
+    from scorer.track import runner
+    from scorer.track.tables import csv_text
+    files = _fever_track(tmp_path, 40, [0.9, 0.5, 0.7])
+    computed = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=20, seed=3)
+    monkeypatch.setattr(runner, "SHOWN_UNITS", 7)
+    out = tmp_path / "track"
+    written = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=20, seed=3,
+                                 output_dir=str(out), jobs=int(jobs))
+    expected = csv_text(per_query(computed.results))
+    assert expected.count("\n") == 1 + 3 * 40 * 9
+    assert gzip.decompress((out / "per_query.csv.gz").read_bytes()).decode() == expected
+    assert not (out / "per_query.csv").exists() and not (out / ".per_query").exists()
+    pd.testing.assert_frame_equal(written.per_query, computed.per_query)
+    page = (out / "index.html").read_text()
+    assert page.count("the first 7 of 40 claims; every one in per_query.csv.gz") == 3
+    data = json.loads(page.split('<script type="application/json" id="lazy-per-query">')[1]
+                      .split("</script>")[0])
+    assert 7 <= len(data["labels"]) <= 3 * 7 and len(data["tables"]) == 3
+    assert written.leaderboard.equals(computed.leaderboard)
