@@ -220,12 +220,12 @@ sentences = st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(sentences, max_size=7), st.integers(0, 8), st.sampled_from([None, 0, 3]))
 def test_fever_debug_predicted_lines_are_json_dumps_of_each(predicted, n_read, max_evidence):
-    from scorer.claims.reports import _FeverDebug
+    from scorer.claims.feverdebug import FeverDebug
     verdicts = [f"VERDICT {number}" for number in range(len(predicted))]
     expected = "".join(f"\tPREDICTED {number}:\t{json.dumps(sentence, ensure_ascii=False)}"
                        f"\t{verdict}\n"
                        for number, (sentence, verdict) in enumerate(zip(predicted, verdicts), 1))
-    writer = _FeverDebug(max_evidence)
+    writer = FeverDebug(max_evidence)
     assert writer.predicted_lines(predicted, verdicts) == expected
     assert writer.predicted_lines(predicted, verdicts) == expected      # its formats kept
 
@@ -236,11 +236,11 @@ def test_fever_debug_predicted_lines_are_json_dumps_of_each(predicted, n_read, m
     lambda pair: pair[0] if isinstance(pair[0], list) and len(pair[0]) == 2 else [pair[0], pair[1]]),
     max_size=3), max_size=4))
 def test_fever_debug_gold_groups_are_json_dumps_of_each(groups):
-    from scorer.claims.reports import _FeverDebug
+    from scorer.claims.feverdebug import FeverDebug
     expected = "".join(
         f"\tGOLD GROUP {number}:\t"
         f"{chr(9).join(json.dumps(s, ensure_ascii=False) for s in group) or '(empty)'}\n"
         for number, group in enumerate(groups, 1))
-    writer = _FeverDebug(5)
+    writer = FeverDebug(5)
     assert writer.gold_groups(groups) == expected
     assert writer.gold_groups(groups) == expected

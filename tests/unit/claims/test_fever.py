@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.claims import fever
+from scorer.claims import fever, feverpass
 from scorer.claims.driver import run
 from scorer.policy import build_policy
 from scorer.problems import Problems, ScorerError
@@ -87,7 +87,7 @@ def _check_metrics(evaluation, result):
 @pytest.mark.parametrize("result", _results("real"),
                          ids=lambda r: f"max_evidence={r and r['max_evidence']}")
 def test_parity_real(real_inputs, result):
-    _check_metrics(fever.evaluate(real_inputs, policy(result["max_evidence"]), Problems()),
+    _check_metrics(feverpass.evaluate(real_inputs, policy(result["max_evidence"]), Problems()),
                    result)
 
 
@@ -96,7 +96,7 @@ def test_parity_real(real_inputs, result):
 @pytest.mark.parametrize("result", _results("synthetic"),
                          ids=lambda r: f"max_evidence={r and r['max_evidence']}")
 def test_parity_synthetic(synthetic_inputs, result):
-    _check_metrics(fever.evaluate(synthetic_inputs, policy(result["max_evidence"]),
+    _check_metrics(feverpass.evaluate(synthetic_inputs, policy(result["max_evidence"]),
                                   Problems()), result)
 
 
@@ -110,7 +110,7 @@ def test_parity_per_instance(request, name):
     settings_seen = sorted({str(row["max_evidence"]) for row in rows})
     assert settings_seen  # real: 5; synthetic: 5 and null
     for setting in {row["max_evidence"] for row in rows}:
-        table = fever.evaluate(inputs, policy(setting), Problems()).counts
+        table = feverpass.evaluate(inputs, policy(setting), Problems()).counts
         expected = [row for row in rows if row["max_evidence"] == setting]
         assert len(expected) == len(table)
         for position, row in enumerate(expected):
@@ -162,7 +162,7 @@ def test_parity_quirks(case, result):
 def test_float_sums_are_left_to_right(real_inputs):
     """The README's warning: a compensated or pairwise sum gives another last digit."""
     import math
-    evaluation = fever.evaluate(real_inputs, policy(5), Problems())
+    evaluation = feverpass.evaluate(real_inputs, policy(5), Problems())
     table = evaluation.counts
     exact = math.fsum(table["precision"]) / table["precision_counted"].sum()
     assert exact != evaluation.metrics["precision"]
@@ -179,7 +179,7 @@ def fixture_cases():
 def test_fixture_per_claim_and_metrics(case):
     spec = json.loads((case / "case.json").read_text())
     files = tuple(str(case / f) for f in spec["files"])
-    evaluation = fever.evaluate(fever.read_inputs(files),
+    evaluation = feverpass.evaluate(fever.read_inputs(files),
                                 build_policy(spec["policy"], {}), Problems())
     table = evaluation.counts
     expected = spec["expected_per_claim"]
@@ -281,7 +281,7 @@ def test_inline_predictions_beside_a_gold_file_are_reported(tmp_path):
 def test_claims_without_unique_ids_are_keyed_by_line(tmp_path):
     predictions = write_jsonl(tmp_path / "predictions.jsonl", [
         {**INLINE, "id": 0}, {**INLINE, "id": 0}])
-    evaluation = fever.evaluate(fever.read_inputs((str(predictions),)), policy(), Problems())
+    evaluation = feverpass.evaluate(fever.read_inputs((str(predictions),)), policy(), Problems())
     assert evaluation.keys == ["line1", "line2"]
 
 
@@ -346,14 +346,14 @@ def test_blind_claims_are_named_by_their_gold_line(real_inputs):
     with: the gold's id when its ids are unique, else line<N> (the real gold's
     ids are all 0); the predictions' own ids (91198, ...) only name claims in
     the reports, and a run without them names its claims alike."""
-    evaluation = fever.evaluate(real_inputs, policy(5), Problems())
+    evaluation = feverpass.evaluate(real_inputs, policy(5), Problems())
     assert evaluation.keys[:2] == ["line1", "line2"] and evaluation.key_source == "line"
     first_claim = next(line for line in "".join(evaluation.debug.pieces()).splitlines()
                        if line.startswith("CLAIM "))
     assert first_claim == "CLAIM 91198\tpredictions line 1"
     without_ids = real_inputs._replace(predictions=[
         (line, {k: v for k, v in p.items() if k != "id"}) for line, p in real_inputs.predictions])
-    assert fever.evaluate(without_ids, policy(5), Problems()).keys == evaluation.keys
+    assert feverpass.evaluate(without_ids, policy(5), Problems()).keys == evaluation.keys
 
 
 # ---------------------------------------------------------------- properties
@@ -417,4 +417,4 @@ def _score(gold, predictions, max_evidence):
         gold_path = write_jsonl(Path(directory) / "gold.jsonl", gold)
         predictions_path = write_jsonl(Path(directory) / "predictions.jsonl", predictions)
         inputs = fever.read_inputs((str(gold_path), str(predictions_path)))
-        return fever.evaluate(inputs, policy(max_evidence), Problems()).metrics
+        return feverpass.evaluate(inputs, policy(max_evidence), Problems()).metrics
