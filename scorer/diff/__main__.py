@@ -14,7 +14,8 @@ import os
 import sys
 
 from scorer import output, stopping, switches
-from scorer.diff import align, debugfile
+from scorer.diff import align, debugfile, render
+from scorer.diff.changes import Side
 from scorer.diff.scoretables import read_table
 from scorer.limits import shorten
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
@@ -39,7 +40,7 @@ SWITCHES = switches.table((Switch("output_file"), Switch("query"), Switch("top")
 DEFAULT_TOP = 20
 
 
-def load_side(name: str) -> align.Side:
+def load_side(name: str) -> Side:
     """A side from a prefix or a .debug file, with the tables found beside it."""
     if os.path.isfile(name):
         debug_path = name
@@ -50,7 +51,7 @@ def load_side(name: str) -> align.Side:
         raise ScorerError(f"{name}: neither a .debug file nor a report prefix "
                           f"(there is no {name}.debug)")
     debug = debugfile.read(debug_path)
-    side = align.Side(name, debug)
+    side = Side(name, debug)
     if prefix is not None:
         from scorer import task
         for extension in task.get(debug.task).diff_tables:
@@ -110,7 +111,7 @@ def main(argv=None) -> int:
             raise ScorerError(f"{files[0]} is a {a.debug.task} report and {files[1]} a "
                               f"{b.debug.task} report: nothing to compare")
         diff = align.diff_sides(a, b, align.select_queries(a, b, options.get("query")))
-        text = align.diff_text(diff, options["top"])
+        text = render.diff_text(diff, options["top"])
         if prefix is None:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -118,7 +119,7 @@ def main(argv=None) -> int:
             # Both files or neither (README, "Reports: all or none").
             with stopping.stop_on_signals():
                 output.write_files({prefix + ".diff": text,
-                                    prefix + ".diff.csv": align.csv_text(diff)})
+                                    prefix + ".diff.csv": render.csv_text(diff)})
     except ScorerError as error:
         sys.stderr.write(f"ERROR: {error}\n")
         return error.exit_status

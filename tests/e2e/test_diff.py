@@ -18,7 +18,7 @@ import sys
 import pytest
 
 from scorer.diff import debugfile
-from scorer.diff.align import NOT_LISTED
+from scorer.diff.changes import NOT_LISTED
 from scorer.policy import build_policy, load_policy_file
 
 from diff_cases import DEMO, OUTPUTS, find_cases, run_diff, run_diff_case, score_side
@@ -651,7 +651,7 @@ def test_the_csv_scores_and_their_changes_are_exact_from_counts_and_rankings():
 
 
 def test_scores_known_to_four_decimals_only_keep_them_and_say_so_in_the_change():
-    from scorer.diff.align import Score, ap_score, delta_text, f1_score
+    from scorer.diff.changes import Score, ap_score, delta_text, f1_score
     from scorer.diff.debugfile import APComputation, RankEntry
     counted = {"GT": "3", "Submitted": "4", "Ignored": "1", "Right": "1",
                "Prec": "0.3333", "Recall": "0.3333", "F1": "0.3333"}
