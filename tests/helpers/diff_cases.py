@@ -16,7 +16,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from golden import FIXTURES, ROOT, run_case  # noqa: E402
+from golden import FIXTURES, ROOT, run_case, write_expected  # noqa: E402
 
 from scorer.diff.__main__ import main as diff_main  # noqa: E402
 
@@ -76,14 +76,7 @@ def regenerate() -> None:
     for case in find_cases():
         with tempfile.TemporaryDirectory() as work:
             status, outputs = run_diff_case(case, work)
-        expected = os.path.join(case, "expected")
-        shutil.rmtree(expected, ignore_errors=True)
-        os.makedirs(expected)
-        for name, data in outputs.items():
-            with open(os.path.join(expected, name), "wb") as f:
-                f.write(data)
-        with open(os.path.join(expected, "status"), "w") as f:
-            f.write(f"{status}\n")
+        write_expected(case, status, outputs)
         print(f"{os.path.relpath(case, ROOT)}: exit {status}")
 
 

@@ -62,21 +62,26 @@ def run_case(case: str, out_dir: str, extra=()) -> tuple:
     return status, outputs
 
 
+def write_expected(case: str, status: int, files: dict) -> None:
+    """A case's ``expected/`` anew: ``files`` (name -> bytes) and the exit status."""
+    expected = os.path.join(case, "expected")
+    shutil.rmtree(expected, ignore_errors=True)
+    os.makedirs(expected)
+    for name, data in files.items():
+        with open(os.path.join(expected, name), "wb") as f:
+            f.write(data)
+    with open(os.path.join(expected, "status"), "w") as f:
+        f.write(f"{status}\n")
+
+
 def regenerate(root: str = FIXTURES) -> None:
     for case in find_cases(root):
         with tempfile.TemporaryDirectory() as out_dir:
             status, outputs = run_case(case, out_dir)
-            expected = os.path.join(case, "expected")
-            shutil.rmtree(expected, ignore_errors=True)
-            os.makedirs(expected)
-            for extension, data in outputs.items():
-                if extension in VOLATILE:
-                    continue
-                with open(os.path.join(expected, "run." + extension), "wb") as f:
-                    f.write(data)
-            with open(os.path.join(expected, "status"), "w") as f:
-                f.write(f"{status}\n")
-            print(f"{os.path.relpath(case, ROOT)}: exit {status}, {len(outputs)} files")
+        write_expected(case, status, {"run." + extension: data
+                                      for extension, data in outputs.items()
+                                      if extension not in VOLATILE})
+        print(f"{os.path.relpath(case, ROOT)}: exit {status}, {len(outputs)} files")
 
 
 if __name__ == "__main__":
