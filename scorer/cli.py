@@ -44,11 +44,7 @@ def main(argv: list | None = None) -> int:
         else:
             sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
         return ERROR_EXIT_STATUS
-    if given.get("help"):
-        sys.stdout.write(usage())
-        return 0
-    if given.get("version"):
-        sys.stdout.write(switches.version_text())
+    if switches.answered(given, usage):
         return 0
     output_file = given.get("output_file", "stdout")
     error_file = given.get("error_file", "stderr")

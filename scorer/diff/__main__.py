@@ -96,11 +96,7 @@ def main(argv=None) -> int:
     except ScorerError as error:
         sys.stderr.write(f"ERROR: {error}\n\n{USAGE}")
         return ERROR_EXIT_STATUS
-    if options.get("help"):
-        sys.stdout.write(USAGE)
-        return 0
-    if options.get("version"):
-        sys.stdout.write(switches.version_text())
+    if switches.answered(options, USAGE):
         return 0
     try:
         prefix = options.get("output_file")

@@ -39,11 +39,7 @@ def main(argv=None) -> int:
         # would scroll it away.
         sys.stderr.write(f"ERROR: {error}\n" if error.brief else f"ERROR: {error}\n\n{USAGE}")
         return ERROR_EXIT_STATUS
-    if options.get("help"):
-        sys.stdout.write(USAGE)
-        return 0
-    if options.get("version"):
-        sys.stdout.write(switches.version_text())
+    if switches.answered(options, USAGE):
         return 0
     options.setdefault("output_file", "stdout")
     try:
