@@ -46,7 +46,9 @@ def check_output_dir(path: str) -> None:
     if os.path.exists(path) and not os.path.isdir(path):
         raise ScorerError(f"-output_dir {path} exists and is not a folder")
     if os.path.isdir(path):
-        strangers = sorted(set(os.listdir(path)) - TRACK_NAMES)
+        from scorer.look.files import PART_NAME
+        strangers = sorted(name for name in set(os.listdir(path)) - TRACK_NAMES
+                           if not PART_NAME.match(name))
         if strangers:
             shown = ", ".join(strangers[:5]) + (", ..." if len(strangers) > 5 else "")
             raise ScorerError(f"-output_dir {path} is not empty and holds files that are not "

@@ -38,9 +38,9 @@ def test_leaderboard_png_grows_by_one_row_a_run_at_the_width_asked(tmp_path):
             sizes[runs, width] = png_size(png)
             assert sizes[runs, width][0] == round(width * plot.LEADERBOARD_DPI)
             assert f'width="{width * 72:g}pt"' in svg.read_text(encoding="utf-8")[:2000]
-    for width, font_pt in ((plot.TWO_COLUMN_IN, 8.0), (plot.ONE_COLUMN_IN, 7.0)):
-        # one line of text and a little room a run
-        row_px = (font_pt * 1.2 + 0.5 * font_pt) / 72 * plot.LEADERBOARD_DPI
+    for width in (plot.TWO_COLUMN_IN, plot.ONE_COLUMN_IN):
+        # a line of 8-pt text (1.2 line spacing) and 2.4 pt between rows: 12 pt a run
+        row_px = 12.0 / 72 * plot.LEADERBOARD_DPI
         assert abs(sizes[100, width][1] - sizes[30, width][1] - 70 * row_px) < 2
 
 
