@@ -25,6 +25,7 @@ def test_track_files_are_the_pictures_and_the_page_that_embeds_the_svg(tmp_path)
     assert "For a paper: leaderboard.pdf (vector, \\includegraphics{leaderboard.pdf})." in index
 
 
+@pytest.mark.slow
 def test_a_picture_taller_than_a_page_is_in_parts_the_page_lists(tmp_path):
     names = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
              for i in range(100)]

@@ -218,6 +218,7 @@ def parts_of(case: str, width_in: float):
     return view, whole, drawn
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [plot.TWO_COLUMN_IN, plot.ONE_COLUMN_IN])
 @pytest.mark.parametrize("case", ["100 runs, 60-character names", "ranks and groups",
                                   "one run"])
@@ -267,6 +268,7 @@ def test_parts_share_the_runs_evenly():
     assert len(counts) > 1 and sum(counts) == 100 and max(counts) - min(counts) <= 1
 
 
+@pytest.mark.slow
 def test_the_parts_are_written_as_numbered_pdfs_and_replace_an_earlier_track(tmp_path):
     from scorer.look.files import PART_NAME
     from scorer.track.folder import check_output_dir

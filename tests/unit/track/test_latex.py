@@ -276,6 +276,7 @@ FAMILIES = {"coldstart": [f"{v}_{a}_{m}" for v in ("ldcmean", "sf") for a in ("m
                         for m in ("precision", "recall", "f1")]}
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=60, derandomize=True)
 @given(st.sampled_from(sorted(FAMILIES)), st.integers(0, 60), st.integers(1, 12),
        st.randoms(use_true_random=False))
@@ -475,6 +476,7 @@ def compile_figures(directory: Path, files: list, page, across: bool) -> list:
     return COMPLAINTS.findall((directory / "paper.log").read_text(errors="replace"))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(PDFLATEX is None or not has_graphicx(),
                     reason="pdflatex or graphicx is not installed (apt-get install "
                            "texlive-latex-base texlive-latex-recommended)")
