@@ -147,11 +147,12 @@ def hash_order_variants(ours_dir: str, perl_dir: str):
     ``scorer.diff`` recognises it (LDC-MAX entry-point ties of equal F1, the
     aggregates that follow); None when they differ in something that scores."""
     from scorer.diff import align, debugfile
+    from scorer.diff.changes import Side
     from scorer.diff.scoretables import read_table
     sides = []
     for folder in (perl_dir, ours_dir):
         prefix = os.path.join(folder, "run")
-        side = align.Side(prefix, debugfile.read(prefix + ".debug"))
+        side = Side(prefix, debugfile.read(prefix + ".debug"))
         for report in ("sf", "ldcmax", "summary"):
             if os.path.isfile(f"{prefix}.{report}"):
                 setattr(side, report, read_table(f"{prefix}.{report}"))
