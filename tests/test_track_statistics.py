@@ -664,3 +664,29 @@ def test_per_query_is_written_run_by_run_and_the_page_holds_what_it_shows(tmp_pa
                       .split("</script>")[0])
     assert 7 <= len(data["labels"]) <= 3 * 7 and len(data["tables"]) == 3
     assert written.leaderboard.equals(computed.leaderboard)
+
+
+@pytest.mark.parametrize("fractional", [False, True])
+def test_randomization_is_the_same_with_the_runs_shared_columns_multiplied_once(monkeypatch,
+                                                                                fractional):
+    """statistics._distinct_columns: the swaps' product made once for columns
+    the runs share (a ratio's denominators, runs of the same answers), only
+    where every sum is exact; the hits are those of the whole product."""
+    rng = np.random.default_rng(4)
+    n_units, n_runs = 300, 6
+    numerators = (rng.random((n_units, n_runs)) < 0.5).astype(float)
+    numerators[:, 3] = numerators[:, 1]                 # two runs of the same answers
+    if fractional:
+        numerators = numerators * rng.random((n_units, 1))
+    stacked = np.empty((n_units, 2 * n_runs))
+    stacked[:, 0::2], stacked[:, 1::2] = numerators, 1.0
+    columns, restore = statistics._distinct_columns(stacked)
+    if fractional:
+        assert restore is None
+    else:
+        assert columns.shape[1] == n_runs and np.array_equal(columns[:, restore], stacked)
+    pairs = [(a, b) for a in range(n_runs) for b in range(n_runs) if a != b]
+    shared = statistics.randomization_hits("ratio", (0.0, 0.0), stacked, n_runs, pairs, 500, 3)
+    monkeypatch.setattr(statistics, "_distinct_columns", lambda matrix: (matrix, None))
+    whole = statistics.randomization_hits("ratio", (0.0, 0.0), stacked, n_runs, pairs, 500, 3)
+    assert np.array_equal(shared, whole) and shared.sum() > 0
