@@ -7,7 +7,7 @@ import time
 
 class Progress:
     def __init__(self, label: str, total: int, enabled: bool = True, stream=None,
-                 time_left: bool = False):
+                 time_left: bool = False, after: float = 0.0):
         self.stream = stream or sys.stderr
         self.enabled = enabled and total > 0 and hasattr(self.stream, "isatty") \
             and self.stream.isatty()
@@ -15,6 +15,9 @@ class Progress:
         self.total = total
         #: also show the time left, from the pace so far
         self.time_left = time_left
+        #: say nothing until the work has taken this many seconds (quick work is quiet)
+        self.after = after
+        self.shown = False
         self.done_count = 0
         self._last = 0.0
         self._start = time.monotonic()
@@ -26,7 +29,10 @@ class Progress:
         now = time.monotonic()
         if now - self._last < 0.2 and self.done_count < self.total:
             return
+        if now - self._start < self.after:
+            return
         self._last = now
+        self.shown = True
         percent = 100.0 * self.done_count / self.total
         elapsed = now - self._start
         left = ""
@@ -37,7 +43,7 @@ class Progress:
         self.stream.flush()
 
     def done(self) -> None:
-        if self.enabled:
+        if self.shown:
             self.stream.write("\n")
             self.stream.flush()
 

@@ -54,9 +54,9 @@ def test_leaderboard_png_grows_by_one_row_a_run_at_the_width_asked(tmp_path):
             sizes[runs, width] = png_size(png)
             assert sizes[runs, width][0] == round(width * plot.LEADERBOARD_DPI)
             assert f'width="{width * 72:g}pt"' in svg.read_text(encoding="utf-8")[:2000]
-    for width, font_pt in ((plot.TWO_COLUMN_IN, 8.0), (plot.ONE_COLUMN_IN, 7.0)):
-        # one line of text and a little room a run
-        row_px = (font_pt * 1.2 + 0.5 * font_pt) / 72 * plot.LEADERBOARD_DPI
+    for width in (plot.TWO_COLUMN_IN, plot.ONE_COLUMN_IN):
+        # a line of 8-pt text (1.2 line spacing) and 2.4 pt between rows: 12 pt a run
+        row_px = 12.0 / 72 * plot.LEADERBOARD_DPI
         assert abs(sizes[100, width][1] - sizes[30, width][1] - 70 * row_px) < 2
 
 
@@ -333,6 +333,23 @@ def test_track_files_are_the_pictures_and_the_page_that_embeds_the_svg(tmp_path)
     svg = (tmp_path / "leaderboard.svg").read_text(encoding="utf-8")
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert page.inline_svg(svg) in index
+    assert "For a paper: leaderboard.pdf (vector, \\includegraphics{leaderboard.pdf})." in index
+
+
+def test_a_picture_taller_than_a_page_is_in_parts_the_page_lists(tmp_path):
+    names = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
+             for i in range(100)]
+    paths = files.write_track_files(fake_track(runs=100, queries=3, seed=2, names=names),
+                                    str(tmp_path))
+    parts = [os.path.basename(p) for p in paths if p.endswith(".pdf")]
+    assert len(parts) > 1
+    assert parts == ["leaderboard.pdf"] + [f"leaderboard-{n}.pdf" for n in range(2, len(parts) + 1)]
+    assert sorted(os.listdir(tmp_path)) == sorted(["leaderboard.png", "leaderboard.svg",
+                                                   "index.html"] + parts)
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert (f"For a paper, in {len(parts)} parts no taller than a page, each a figure of its "
+            f"own (\\includegraphics{{leaderboard.pdf}}, ...):") in index
+    assert "".join(f'<li><a href="{name}">{name}</a></li>' for name in parts) in index
 
 
 DRAW_IN_A_FRESH_INTERPRETER = """

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from pathlib import Path
 
 import matplotlib
 import pandas as pd
@@ -196,3 +197,103 @@ def test_the_pdf_is_a_vector_file_with_embedded_truetype_fonts(tmp_path):
 def test_a_width_out_of_range_is_refused_saying_what_to_give(width):
     with pytest.raises(ValueError, match="3.3.*7"):
         plot.check_width(width)
+
+
+# -- parts for a paper: none taller than a page ---------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def parts_of(case: str, width_in: float):
+    view = CASES[case]()
+    with matplotlib.rc_context(plot.RC):
+        whole, parts = plot.leaderboard_figures(view, width_in)
+        drawn = []
+        for part in parts:
+            renderer = part.canvas.get_renderer()
+            part.draw(renderer)
+            drawn.append((part, renderer))
+    return view, whole, drawn
+
+
+@pytest.mark.parametrize("width", [plot.TWO_COLUMN_IN, plot.ONE_COLUMN_IN])
+@pytest.mark.parametrize("case", ["100 runs, 60-character names", "ranks and groups",
+                                  "one run"])
+def test_each_part_is_a_whole_figure_no_taller_than_a_page(case, width):
+    """The parts hold every run once, in rank order, each no taller than a page;
+    each is laid out as the whole is (nothing cut, no name over another), with
+    the score axis on one scale, the legend and the signature."""
+    view, whole, drawn = parts_of(case, width)
+    most_pt = plot.part_height_pt(width)
+    if whole.get_figheight() * 72 <= most_pt:
+        assert [part for part, _renderer in drawn] == [whole]
+    names = []
+    for number, (part, renderer) in enumerate(drawn, 1):
+        assert part.get_figwidth() == width
+        assert part.get_figheight() * 72 <= most_pt + 0.01
+        tight = part.get_tightbbox(renderer)
+        assert tight.x0 >= -0.01 and tight.y0 >= -0.01
+        assert tight.x1 <= width + 0.01 and tight.y1 <= part.get_figheight() + 0.01
+        axes = part.axes[0]
+        labels = [label.get_text().replace("\n", "") for label in axes.get_yticklabels()]
+        names += labels
+        extents = [label.get_window_extent(renderer) for label in axes.get_yticklabels()]
+        for upper, lower in zip(extents, extents[1:]):
+            assert lower.y1 <= upper.y0 + 0.5
+        assert {label.get_fontsize() for label in axes.get_yticklabels()} == {8.0}
+        # one scale, one place across the page: the plots line up
+        assert axes.get_xlim() == whole.axes[0].get_xlim()
+        assert axes.get_position().x0 == pytest.approx(drawn[0][0].axes[0].get_position().x0)
+        assert axes.get_position().x1 == pytest.approx(drawn[0][0].axes[0].get_position().x1)
+        texts = [text.get_text() for text in part.texts]
+        footnote = [text for text in texts if "signature: " in text]
+        assert len(footnote) == 1
+        assert "".join(footnote[0].split("signature: ")[1].split("\n")) == view.signature
+        if len(drawn) > 1:
+            assert f"Part {number} of {len(drawn)}: " in footnote[0]
+        assert any(view.metric in text.replace("\n", "") for text in texts)
+        assert len(part.legends) == 1
+        assert [t.get_text() for t in part.legends[0].get_texts()] == \
+            [t.get_text() for t in whole.legends[0].get_texts()]
+    shown = [run + ("*" if run in view.scored_with_errors() else "") for run in view.runs]
+    assert [name.replace(" ", "") for name in names] == [name.replace(" ", "") for name in shown]
+
+
+def test_parts_share_the_runs_evenly():
+    _view, _whole, drawn = parts_of("100 runs, 60-character names", plot.TWO_COLUMN_IN)
+    counts = [len(part.axes[0].get_yticklabels()) for part, _renderer in drawn]
+    assert len(counts) > 1 and sum(counts) == 100 and max(counts) - min(counts) <= 1
+
+
+def test_the_parts_are_written_as_numbered_pdfs_and_replace_an_earlier_track(tmp_path):
+    from scorer.look.files import PART_NAME
+    from scorer.track.build import check_output_dir
+    view = fake_track(runs=100, queries=3, seed=2, names=LONG_NAMES)
+    paths = [tmp_path / f"leaderboard.{ext}" for ext in ("png", "svg", "pdf")]
+    written = plot.leaderboard_plot(view, *map(str, paths), width_in=plot.TWO_COLUMN_IN)
+    expected = ["leaderboard.pdf"] + [f"leaderboard-{n}.pdf" for n in range(2, len(written) + 1)]
+    assert [Path(path).name for path in written] == expected and len(written) > 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(expected + ["leaderboard.png",
+                                                                            "leaderboard.svg"])
+    for path in written:
+        assert Path(path).read_bytes().startswith(b"%PDF-")
+    check_output_dir(str(tmp_path))    # an earlier track's parts may be replaced
+    assert [bool(PART_NAME.match(name)) for name in (
+        "leaderboard-2.pdf", "leaderboard-17.pdf", "leaderboard-1.pdf", "leaderboard-02.pdf",
+        "leaderboard-2.png", "leaderboard-x.pdf")] == [True, True, False, False, False, False]
+
+
+@pytest.mark.parametrize("runs", [8, 23])
+def test_a_very_narrow_figure_is_not_cut_into_a_part_a_run(runs):
+    """At 2 inches the legend and footnote alone nearly fill a page's height:
+    one part for every five runs at most, each as laid out as any other."""
+    view = fake_track(runs=runs, queries=3, seed=4, names=(LONG_NAMES + HOSTILE)[:runs])
+    with matplotlib.rc_context(plot.RC):
+        _whole, parts = plot.leaderboard_figures(view, 2.0)
+        assert 1 < len(parts) <= -(-runs // plot.MIN_PART_RUNS)
+        counts = [len(part.axes[0].get_yticklabels()) for part in parts]
+        assert sum(counts) == runs and max(counts) - min(counts) <= 1
+        for part in parts:
+            renderer = part.canvas.get_renderer()
+            part.draw(renderer)
+            tight = part.get_tightbbox(renderer)
+            assert tight.x0 >= -0.01 and tight.x1 <= 2.0 + 0.01
+            assert tight.y0 >= -0.01 and tight.y1 <= part.get_figheight() + 0.01

@@ -60,3 +60,12 @@ def test_a_tally_of_long_work_shows_what_is_done_on_a_terminal():
     text = stream.getvalue()
     assert text.startswith("\rwriting run.samplescores: 2 MB (")
     assert "\rwriting run.samplescores: 3 MB, done (" in text and text.endswith("\n")
+
+
+def test_quick_work_says_nothing_when_told_to_wait():
+    stream = _Terminal()
+    progress = Progress("randomization", 4, stream=stream, after=60.0)
+    for _ in range(4):
+        progress.advance()
+    progress.done()
+    assert stream.getvalue() == ""

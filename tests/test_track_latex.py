@@ -6,6 +6,7 @@ tests are skipped where pdflatex is not installed (Debian:
 apt-get install texlive-latex-base texlive-latex-recommended)."""
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -17,7 +18,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from scorer.metricnames import precision_recall_family
 from scorer.track import latex
 from scorer.track.__main__ import main as track_main
 from trackviews import fake_track
@@ -46,14 +50,25 @@ COMPLAINTS = re.compile(r"Overfull \\[hv]box|Float too large|Missing character|"
                         r"Font shape .* undefined|LaTeX Error|^! ", re.MULTILINE)
 
 
-def compile_tables(directory: Path, texts: dict, columns: int) -> tuple:
-    """Compile ``texts`` (file name -> LaTeX) \\input into one article; returns
-    (the log's complaints, the PDF's path)."""
+#: The documents the tables go into: article in one column (text 345 pt wide) and
+#: two (469 pt), and an article set as ACL's pages are (A4, two columns of 219 pt,
+#: text 455 pt wide and 702 pt high).
+PREAMBLES = {
+    1: "\\documentclass{article}\n",
+    2: "\\documentclass[twocolumn]{article}\n",
+    "acl": ("\\documentclass[twocolumn,a4paper]{article}\n"
+            "\\setlength{\\textwidth}{455pt}\\setlength{\\columnsep}{17pt}"
+            "\\setlength{\\textheight}{702pt}\n\\setlength{\\oddsidemargin}{0pt}"
+            "\\setlength{\\topmargin}{-30pt}\n\\AtBeginDocument{\\twocolumn}\n"),
+}
+
+
+def compile_tables(directory: Path, texts: dict, columns) -> tuple:
+    """Compile ``texts`` (file name -> LaTeX) \\input into one article (PREAMBLES:
+    1, 2 or "acl"); returns (the log's complaints, the PDF's path)."""
     for name, text in texts.items():
         (directory / name).write_text(text, encoding="ascii")  # ASCII, whatever the names
-    option = "[twocolumn]" if columns == 2 else ""
-    document = (f"\\documentclass{option}{{article}}\n\\usepackage{{booktabs}}\n"
-                "\\begin{document}\n"
+    document = (PREAMBLES[columns] + "\\usepackage{booktabs}\n\\begin{document}\n"
                 + "".join(f"\\input{{{name}}}\n" for name in texts)
                 + "\\end{document}\n")
     (directory / "paper.tex").write_text(document, encoding="ascii")
@@ -86,6 +101,18 @@ def view_tables(view, main_metrics=None) -> dict:
             "significance.tex": latex.significance_tex(view.headline_significance(), view.runs,
                                                        view.metric, view.metric_title,
                                                        view.signature, "tab:significance")}
+
+
+def layouts_of(text: str) -> dict:
+    """A table file's layouts: ``{"narrow": ..., "wide": ...}``, for a one-column
+    page and for a two-column page's table*; the same text twice when the file
+    has one layout."""
+    if "\\ifdim\\textwidth<" not in text:
+        return {"narrow": text, "wide": text}
+    head, rest = text.split("\\ifdim\\textwidth<", 1)
+    narrow, wide = rest.split("\n\\else\n")
+    assert wide.endswith("\\fi\n") and head.startswith("% Written by python -m scorer.track")
+    return {"narrow": narrow.split("\n", 1)[1], "wide": wide[:-len("\\fi\n")]}
 
 
 HOSTILE_NAMES = ["under_score", "a&b", "50%", "#1", "$cash", "{braces}", "tilde~", "caret^",
@@ -184,8 +211,9 @@ def test_too_many_metrics_lose_precision_and_recall_first_and_the_caption_says_s
                for measure in ("precision", "recall", "f1")]
     view = fake_track(runs=4, seed=5, task="scifact")
     board = view.leaderboard.assign(**{m: np.linspace(0.1, 0.9, 4) for m in metrics})
-    text = latex.leaderboard_tex(board, "sentence_label_f1", "SciFact sentence_label_f1",
-                                 metrics, view.signature, "tab:x")
+    text = layouts_of(latex.leaderboard_tex(board, "sentence_label_f1",
+                                            "SciFact sentence_label_f1", metrics,
+                                            view.signature, "tab:x"))["narrow"]
     header = text.split(r"\toprule")[1].split(r"\midrule")[0]
     assert "precision" not in header and "recall" not in header
     for kind in ("abstract\\_label\\_only", "abstract\\_rationalized", "sentence\\_selection"):
@@ -193,9 +221,87 @@ def test_too_many_metrics_lose_precision_and_recall_first_and_the_caption_says_s
     assert "Left out for width" in text and "abstract\\_label\\_only\\_precision" in text
 
 
-def test_a_long_leaderboard_continues_in_further_floats():
+COLDSTART_MAIN = ["ldcmean_macro_p", "ldcmean_macro_r", "ldcmean_macro_f1"]
+
+
+def coldstart_tables(runs: int, names=None) -> dict:
+    """A Cold Start track's tables as the track writes them: ldcmean_ap with its
+    interval, the macro P, R and F1, rank ranges and groups."""
+    view = fake_track(runs=runs, queries=3, seed=10, names=names)
+    board = view.leaderboard.assign(
+        **{m: np.linspace(0.9, 0.1, runs) for m in COLDSTART_MAIN},
+        rank_low=[max(1, i) for i in range(runs)], rank_high=[min(runs, i + 2) for i in range(runs)],
+        group=[1 + i // 5 for i in range(runs)])
+    significance = view.headline_significance().assign(
+        delta_ci95_low=-0.01, delta_ci95_high=0.05, p_bh=0.01)
+    return {"leaderboard.tex": latex.leaderboard_tex(board, "ldcmean_ap",
+                                                     "Cold Start LDC-MEAN AP", COLDSTART_MAIN,
+                                                     view.signature, "tab:leaderboard"),
+            "significance.tex": latex.significance_tex(significance, view.runs, "ldcmean_ap",
+                                                       "Cold Start LDC-MEAN AP",
+                                                       view.signature, "tab:significance")}
+
+
+def header_of(text: str) -> str:
+    return text.split(r"\toprule")[1].split(r"\midrule")[0].replace("\\\\", "")
+
+
+def test_a_two_column_page_s_table_star_uses_its_width_for_the_metrics():
+    """A table* across a two-column page (455 pt at ACL) shows the metrics a
+    one-column page (345 pt) has no room for; where the narrower page must leave
+    some out, a precision goes with its recall (never P and F1 without R)."""
+    names = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
+             for i in range(30)]
+    shown = layouts_of(coldstart_tables(30, names)["leaderboard.tex"])
+    wide, narrow = header_of(shown["wide"]), header_of(shown["narrow"])
+    for metric in ("ldcmean\\_macro\\_p", "ldcmean\\_macro\\_r", "ldcmean\\_macro\\_f1"):
+        assert metric in wide.replace("\\_\\", "\\_")
+    assert "Left out for width" not in shown["wide"]
+    narrow = narrow.replace("\\_\\", "\\_")
+    assert "ldcmean\\_macro\\_f1" in narrow
+    assert ("ldcmean\\_macro\\_p" in narrow) == ("ldcmean\\_macro\\_r" in narrow)
+    assert "ldcmean\\_macro\\_r" not in narrow     # (here the page is too narrow for them)
+    assert "Left out for width: ldcmean\\_macro\\_p,{} ldcmean\\_macro\\_r" in shown["narrow"]
+    for layout, most in ((shown["narrow"], latex.TEXT_WIDTH_PT),
+                         (shown["wide"], latex.WIDE_TEXT_PT)):
+        assert r"\begin{table*}" in layout
+        assert layout.count(r"\label{tab:leaderboard}") == 1
+
+
+FAMILIES = {"coldstart": [f"{v}_{a}_{m}" for v in ("ldcmean", "sf") for a in ("macro", "micro")
+                          for m in ("p", "r", "f1")],
+            "scifact": [f"{kind}_{m}" for kind in ("abstract_label_only", "abstract_rationalized",
+                                                    "sentence_selection", "sentence_label")
+                        for m in ("precision", "recall", "f1")]}
+
+
+@settings(deadline=None, max_examples=60, derandomize=True)
+@given(st.sampled_from(sorted(FAMILIES)), st.integers(0, 60), st.integers(1, 12),
+       st.randoms(use_true_random=False))
+def test_a_precision_is_never_shown_without_its_recall(task, name_length, count, rng):
+    metrics = rng.sample(FAMILIES[task], min(count, len(FAMILIES[task])))
+    view = fake_track(runs=4, queries=3, seed=11, names=[f"r{i}" + "x" * name_length
+                                                         for i in range(4)])
+    board = view.leaderboard.assign(**{m: np.linspace(0.1, 0.9, 4) for m in metrics})
+    text = latex.leaderboard_tex(board, view.metric, view.metric_title, metrics,
+                                 view.signature, "tab:x")
+    for layout in layouts_of(text).values():
+        header = header_of(layout).replace("\\_\\", "\\_")
+        shown = {m for m in metrics if f" {latex.escape(m)} " in f" {header} "
+                 .replace("{@{}r@{}}", " ").replace("\\end{tabular}", " ").replace("&", " ")}
+        for m in metrics:
+            family = precision_recall_family(m)
+            if family is None:
+                continue
+            partner = [n for n in metrics if n != m and precision_recall_family(n) == family]
+            if partner:
+                assert (m in shown) == (partner[0] in shown), (layout.splitlines()[:8], m)
+
+
+@pytest.mark.parametrize("page", ["narrow", "wide"])
+def test_a_long_leaderboard_continues_in_further_floats(page):
     view = fake_track(runs=100, queries=3, seed=6)
-    text = view_tables(view)["leaderboard.tex"]
+    text = layouts_of(view_tables(view)["leaderboard.tex"])[page]
     floats = text.count(r"\begin{table")
     assert floats >= 3
     assert text.count(r"\label{") == 1 and "continued: ranks 1" not in text
@@ -216,23 +322,25 @@ def test_a_table_in_several_floats_shares_its_rows_evenly(runs):
     view = fake_track(runs=runs, queries=3, seed=6,
                       names=[f"team_{i}_" + "long_name_" * 4 for i in range(runs)])
     for name, text in view_tables(view).items():
-        rows = float_rows(text)
-        assert sum(rows) == (runs if name == "leaderboard.tex"
-                             else min(runs * (runs - 1) // 2, latex.SIGNIFICANCE_ROWS)
-                             if runs * (runs - 1) // 2 <= latex.SIGNIFICANCE_ROWS else runs - 1)
-        if len(rows) > 1:
-            # every row of these tables is equally tall: counts differ by one at most
-            assert max(rows) - min(rows) <= 1, (name, rows)
-    assert len(float_rows(view_tables(view)["significance.tex"])) > 1
+        for page, layout in layouts_of(text).items():
+            rows = float_rows(layout)
+            assert sum(rows) == (runs if name == "leaderboard.tex"
+                                 else min(runs * (runs - 1) // 2, latex.SIGNIFICANCE_ROWS)
+                                 if runs * (runs - 1) // 2 <= latex.SIGNIFICANCE_ROWS
+                                 else runs - 1)
+            if len(rows) > 1:
+                # every row of these tables is equally tall: counts differ by one at most
+                assert max(rows) - min(rows) <= 1, (name, page, rows)
+    assert len(float_rows(layouts_of(view_tables(view)["significance.tex"])["narrow"])) > 1
 
 
 def test_many_pairs_show_the_rank_neighbours_and_say_how_many_were_tested():
     view = fake_track(runs=30, queries=3, seed=8)   # 435 pairs
-    text = view_tables(view)["significance.tex"]
-    assert "29 of the 435 pairs tested,{} those of rank neighbours" in text
-    rows = [row for part in text.split(r"\midrule")[1:]
-            for row in part.split(r"\bottomrule")[0].strip().splitlines()]
-    assert len(rows) == 29   # the neighbours: fewer than the most shown
+    for text in layouts_of(view_tables(view)["significance.tex"]).values():
+        assert "29 of the 435 pairs tested,{} those of rank neighbours" in text
+        rows = [row for part in text.split(r"\midrule")[1:]
+                for row in part.split(r"\bottomrule")[0].strip().splitlines()]
+        assert len(rows) == 29   # the neighbours: fewer than the most shown
 
 
 # -- compiled ----------------------------------------------------------------------
@@ -262,6 +370,25 @@ def test_100_runs_with_60_character_names_fit_the_pages(tmp_path, columns):
     view = fake_track(runs=100, queries=3, seed=10, names=names)
     complaints, _pdf = compile_tables(tmp_path, view_tables(view), columns)
     assert complaints == []
+
+
+@needs_pdflatex
+@pytest.mark.parametrize("page", [1, 2, "acl"])
+@pytest.mark.parametrize("runs", [30, 100])
+def test_each_page_takes_the_layout_of_its_width(tmp_path, page, runs):
+    """One file for every paper: a one-column article prints the narrow layout,
+    a two-column one (469 pt) and ACL's pages (455 pt) the wide one; none is
+    too wide or too tall."""
+    names = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
+             for i in range(runs)]
+    texts = coldstart_tables(runs, names)
+    complaints, pdf = compile_tables(tmp_path, texts, page)
+    assert complaints == []
+    if EXTRACTOR is None:
+        return
+    text = squeezed(pdf_text(pdf))
+    assert ("Leftoutforwidth:ldcmean macro p,ldcmean macro r".replace(" ", "") in text) == \
+        (page == 1)
 
 
 @needs_pdflatex
@@ -302,3 +429,72 @@ def test_a_track_without_samples_writes_a_significance_table_saying_so(tmp_path)
     assert "[95" not in texts["leaderboard.tex"]
     complaints, _pdf = compile_tables(tmp_path, texts, 1)
     assert complaints == []
+
+
+# -- the figure's parts in a paper ----------------------------------------------------------
+
+def has_graphicx() -> bool:
+    kpsewhich = shutil.which("kpsewhich")
+    return bool(kpsewhich) and subprocess.run([kpsewhich, "graphicx.sty"],
+                                              capture_output=True).returncode == 0
+
+
+@functools.lru_cache(maxsize=None)
+def figure_files(runs: int, width_in: float, directory: str) -> tuple:
+    """The leaderboard picture's PDF files of a track of ``runs`` runs with
+    60-character names, written into ``directory``; and the whole figure's PDF."""
+    from scorer.look import plot
+    names = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
+             for i in range(runs)]
+    view = fake_track(runs=runs, queries=3, seed=runs, names=names)
+    folder = Path(directory) / f"{runs}-{width_in}"
+    folder.mkdir(parents=True)
+    parts = plot.leaderboard_plot(view, str(folder / "leaderboard.png"),
+                                  str(folder / "leaderboard.svg"), str(folder / "leaderboard.pdf"),
+                                  width_in=width_in)
+    return folder, [Path(part).name for part in parts]
+
+
+def compile_figures(directory: Path, files: list, page, across: bool) -> list:
+    """Each of ``files`` in a figure of its own (``figure*`` when ``across`` on a
+    two-column page), ``\\includegraphics[width=\\linewidth]``; the log's complaints."""
+    environment = "figure*" if across and page != 1 else "figure"
+    document = (PREAMBLES[page] + "\\usepackage{graphicx}\n\\begin{document}\n"
+                + "".join(f"\\begin{{{environment}}}[tbp]\\centering\n"
+                          f"\\includegraphics[width=\\linewidth]{{{name}}}\n"
+                          f"\\caption{{The leaderboard, part {number} of {len(files)}.}}\n"
+                          f"\\end{{{environment}}}\n" for number, name in enumerate(files, 1))
+                + "\\end{document}\n")
+    (directory / "paper.tex").write_text(document, encoding="ascii")
+    subprocess.run([PDFLATEX, "-interaction=nonstopmode", "paper.tex"], cwd=directory,
+                   capture_output=True, text=True, errors="replace")
+    return COMPLAINTS.findall((directory / "paper.log").read_text(errors="replace"))
+
+
+@pytest.mark.skipif(PDFLATEX is None or not has_graphicx(),
+                    reason="pdflatex or graphicx is not installed (apt-get install "
+                           "texlive-latex-base texlive-latex-recommended)")
+@pytest.mark.parametrize("runs", [30, 100])
+@pytest.mark.parametrize("width_in", [7.0, 3.3])
+def test_every_part_of_the_figure_fits_the_page_at_the_line_width(tmp_path_factory, runs,
+                                                                  width_in):
+    """A two-column figure (7 in) across a two-column page (figure*) and a
+    one-column figure (3.3 in) in a column, each scaled to the line's width,
+    and both across a one-column page: no part is too tall (60-character names)."""
+    folder, files = figure_files(runs, width_in, str(tmp_path_factory.getbasetemp() / "figures"))
+    for page in (1, 2, "acl"):
+        assert compile_figures(folder, files, page, across=width_in >= 5) == [], (page, files)
+    if runs == 100:
+        assert len(files) > 1
+        # the picture whole would not go in: the test sees a figure too tall
+        whole = folder / "whole"
+        whole.mkdir()
+        from scorer.look import plot
+        import matplotlib
+        view = fake_track(runs=runs, queries=3, seed=runs, names=[
+            f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
+            for i in range(runs)])
+        with matplotlib.rc_context(plot.RC):
+            (whole / "all.pdf").write_bytes(plot._render(plot.leaderboard_figure(view, width_in),
+                                                         "pdf"))
+        assert "Float too large" in compile_figures(whole, ["all.pdf"], 1, across=False)

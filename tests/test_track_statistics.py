@@ -5,6 +5,7 @@ groups, wins/ties/losses; calibration on exchangeable runs; properties of the
 adjustments and groups; the new switches' bad inputs; determinism."""
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -22,7 +23,8 @@ from scipy.stats import binomtest
 
 import scorer
 from scorer import cli
-from scorer.track import comparisons, statistics
+from scorer.problems import ScorerError
+from scorer.track import build, comparisons, statistics
 from scorer.track.__main__ import main as track_main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -235,6 +237,22 @@ def test_bh_chooses_significance_and_groups_and_the_baseline_compares_with_one_r
     assert same.delta == everything.delta
     assert against.leaderboard.group.isna().all()       # groups need every pair
     assert not against.leaderboard.rank_low.isna().any()
+    # The signature says what was compared, and is the same for the same inputs.
+    assert "|compare:all|" in base.signature and "baseline" not in base.signature
+    assert f"|compare:baseline={runs[2]}|" in against.signature
+    assert "compare:all" not in against.signature
+    again = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=200, seed=2, trials=3000,
+                               baseline=runs[2])
+    assert again.signature == against.signature
+
+
+@settings(deadline=None, max_examples=300, derandomize=True)
+@given(st.text(min_size=1, max_size=20))
+def test_a_baseline_name_is_one_token_of_the_signature_and_reads_back(name):
+    from urllib.parse import unquote
+    token = build.signature_text(name)
+    assert "|" not in token and not any(c.isspace() or not c.isprintable() for c in token)
+    assert unquote(token, errors="surrogatepass") == name
 
 
 def _folder(files, tmp_path, extra) -> tuple:
@@ -484,6 +502,67 @@ def test_bad_statistics_switches_stop_the_track_before_anything_is_written(
     assert status == 255
     assert message.replace("{c}", str(clusters)) in err and "Traceback" not in err
     assert not out.exists() and not [n for n in os.listdir(tmp_path) if n.startswith(".track")]
+
+
+def test_trials_that_would_run_for_hours_are_refused_before_any_run_is_scored(
+        tmp_path, capsys, monkeypatch):
+    from scorer.track import runner
+    files = _fever_track(tmp_path, 300, [0.9, 0.7, 0.5])
+
+    def scored(*_args, **_kwargs):
+        raise AssertionError("a run was scored")
+
+    monkeypatch.setattr(runner, "score_runs", scored)
+    out = tmp_path / "track"
+    status = track_main(["-policy", FEVER_POLICY, "-bootstrap", "20", "-seed", "1",
+                         "-trials", "999999999", "-output_dir", str(out)] + files)
+    err = capsys.readouterr().err
+    assert status == 255 and "Traceback" not in err
+    # 3 runs, 3 pairs, 300 claims: 300 x (3 + 16) + 100 x 3 cells a trial
+    most = comparisons.MAX_WORK // (300 * 19 + 300)
+    assert (f"FATAL_ERROR: -trials 999,999,999 asks the randomization for too much work: at "
+            f"most {most:,} trials for 3 runs (3 pairs) over 300 claims") in err
+    assert not out.exists() and not [n for n in os.listdir(tmp_path) if n.startswith(".track")]
+
+
+@settings(deadline=None, max_examples=200, derandomize=True)
+@given(st.integers(1, 2_000_000), st.integers(2, 300), st.sampled_from(["all", "adjacent"]))
+def test_the_trials_bound_is_the_work_bound_and_never_below_the_default(units, runs, compare):
+    pairs = comparisons.pair_count(runs, comparisons.Settings(compare=compare))
+    assert pairs == len(comparisons.pairs_for(list(range(runs)),
+                                              comparisons.Settings(compare=compare)))
+    most = comparisons.most_trials(units, runs, pairs)
+    cells = units * (runs + 16) + 100 * pairs
+    assert most >= comparisons.DEFAULT_TRIALS
+    assert most * cells <= comparisons.MAX_WORK or most == comparisons.DEFAULT_TRIALS
+    assert (most + 1) * cells > comparisons.MAX_WORK
+    comparisons.check_trials(most, units, runs, pairs)
+    comparisons.check_trials(None, units, runs, pairs)
+    with pytest.raises(ScorerError, match=f"-trials {most + 1:,} .* at most {most:,} trials"):
+        comparisons.check_trials(most + 1, units, runs, pairs)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("stream", [_Terminal(), io.StringIO()])
+def test_long_randomization_shows_its_progress_on_a_terminal_only(monkeypatch, stream):
+    monkeypatch.setattr(comparisons, "PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(sys, "stderr", stream)
+    rng = np.random.default_rng(3)
+    matrices = [np.stack([(rng.random(50) < s).astype(float), np.ones(50)], 1)
+                for s in (0.8, 0.6, 0.4)]
+    stacked = statistics.stack(matrices)
+    sampled = np.zeros((10, 3))
+    comparisons.compare(["a", "b", "c"], [0.8, 0.6, 0.4], "accuracy", "ratio", (0.0,), stacked,
+                        sampled, comparisons.Settings(trials=5000))
+    if isinstance(stream, _Terminal):
+        assert "\rrandomization of 3 pairs: trials: 5000/5000 (100.0%" in stream.getvalue()
+        assert stream.getvalue().endswith("\n")
+    else:
+        assert stream.getvalue() == ""
 
 
 def test_the_help_lists_the_new_switches():

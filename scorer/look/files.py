@@ -3,6 +3,7 @@ has its TrackView."""
 from __future__ import annotations
 
 import os
+import re
 
 from scorer.look.view import TrackView
 from scorer.output import write_text_atomically
@@ -11,14 +12,21 @@ from scorer.output import write_text_atomically
 TRACK_FILES = ("leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "index.html")
 
 
+#: The picture's further parts for a paper, when it is taller than a page:
+#: leaderboard-2.pdf, leaderboard-3.pdf, ...
+PART_NAME = re.compile(r"leaderboard-(?:[2-9]|[1-9][0-9]+)\.pdf\Z")
+
+
 def write_track_files(view: TrackView, directory: str, figure_width_in: float = 7.0) -> list:
-    """Write DIR/leaderboard.png, .svg and .pdf, ``figure_width_in`` inches
-    wide, and DIR/index.html (each through a temporary name and a rename);
-    returns their paths."""
+    """Write DIR/leaderboard.png and .svg, ``figure_width_in`` inches wide, the
+    same picture for a paper in parts no taller than a page (DIR/leaderboard.pdf,
+    then leaderboard-2.pdf, ... when it is taller), and DIR/index.html (each
+    through a temporary name and a rename); returns their paths."""
     from scorer.look import page, plot
 
     png, svg, pdf, index = (os.path.join(directory, name) for name in TRACK_FILES)
-    plot.leaderboard_plot(view, png, svg, pdf, width_in=figure_width_in)
+    parts = plot.leaderboard_plot(view, png, svg, pdf, width_in=figure_width_in)
     with open(svg, encoding="utf-8") as f:
-        write_text_atomically(index, page.track_page(view, f.read()))
-    return [png, svg, pdf, index]
+        write_text_atomically(index, page.track_page(
+            view, f.read(), [os.path.basename(path) for path in parts]))
+    return [png, svg] + parts + [index]

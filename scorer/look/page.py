@@ -35,9 +35,10 @@ def run_anchor(index: int) -> str:
     return f"run-{index + 1}"
 
 
-def track_page(view: TrackView, plot_svg: str) -> str:
+def track_page(view: TrackView, plot_svg: str, paper_files=()) -> str:
     """The page's HTML; ``plot_svg`` is the text of the leaderboard's SVG
-    (``plot.leaderboard_plot``), embedded as it is (its XML prolog dropped)."""
+    (``plot.leaderboard_plot``), embedded as it is (its XML prolog dropped);
+    ``paper_files``: the same picture's PDF files for a paper, listed under it."""
     title = view.title or f"Track results: {view.metric_title}"
     body = [
         blocks.section("about", "How these numbers were made", blocks.definitions(
@@ -47,11 +48,26 @@ def track_page(view: TrackView, plot_svg: str) -> str:
             + [("WARNING", warning) for warning in view.warnings])),
         blocks.section("leaderboard", "Leaderboard", leaderboard_table(view)),
         blocks.section("plot", "Scores and 95 % intervals",
-                       f'<div class="plot">{inline_svg(plot_svg)}</div>'),
+                       f'<div class="plot">{inline_svg(plot_svg)}</div>'
+                       + paper_figure_note(list(paper_files))),
         blocks.section("significance", "Significance", significance_block(view)),
         blocks.section("runs", "Runs", run_sections(view)),
     ]
     return blocks.document(title, "".join(body), HEAT_MAP_SCRIPT)
+
+
+def paper_figure_note(files: list) -> str:
+    """Where the picture is for a paper: its PDF, or its parts when it is
+    taller than a page."""
+    if not files:
+        return ""
+    if len(files) == 1:
+        text = (f"For a paper: {files[0]} (vector, "
+                f"\\includegraphics{{{files[0]}}}).")
+    else:
+        text = (f"For a paper, in {len(files)} parts no taller than a page, each a figure of "
+                f"its own (\\includegraphics{{{files[0]}}}, ...):")
+    return f"<p>{esc(text)}</p>" + (blocks.links(files) if len(files) > 1 else "")
 
 
 def inline_svg(svg: str) -> str:

@@ -9,8 +9,10 @@ kept as text in the SVG.
 """
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
+from typing import Optional
 
 import pandas as pd
 
@@ -27,15 +29,33 @@ ONE_COLUMN_IN = 3.3
 DEFAULT_WIDTH_IN = TWO_COLUMN_IN
 WIDTH_RANGE_IN = (2.0, 40.0)
 LEADERBOARD_DPI = 200
-#: Text sizes (pt) at a width of at least WIDE_IN, and narrower.
-WIDE_IN = 5.0
-FONT_PT = {True: 8.0, False: 7.0}
-FOOTNOTE_PT = {True: 6.5, False: 6.0}
+#: Text sizes (pt), at every width: names stay readable in print (8 pt at 7
+#: inches across ACL's 455-pt page is 7.2 pt; at 3.3 inches in its 219-pt column, 7.4 pt).
+FONT_PT = 8.0
+FOOTNOTE_PT = 6.5
 MARGIN_PT = 4.0      # around everything
 GAP_PT = 5.0         # between the plot's labels, the legend and the footnote
-NAME_SHARE = 0.42    # run names take at most this share of the width (broken over lines)
+#: Run names take at most this share of the width (broken over lines) ...
+NAME_SHARE = 0.42
+#: ... or up to this share where that puts every name on fewer lines (rows are
+#: lower: more runs a page)
+WIDE_NAME_SHARE = 0.55
+#: Space between two rows' names (pt)
+ROW_GAP_PT = 2.4
 MIN_PLOT_PT = 40.0   # the plot area of a track with very few runs
 TOP_AXIS_RUNS = 25   # from this many runs on, the score axis is shown on top too
+#: A figure at least this wide (inches) goes across a two-column page (figure*) ...
+WIDE_IN = 5.0
+#: ... so it is printed at most as wide as that page's text (article 469 pt, ACL 455
+#: pt); a narrower one in a column (219-229.5 pt) or across a one-column page (345 pt).
+PRINTED_WIDTH_PT = {True: 469.0, False: 345.0}
+#: The most a part of the figure is tall as printed: article's text is 550 pt high
+#: (ACL's 702 pt); the rest is for the caption, five lines.
+PRINTED_HEIGHT_PT = 480.0
+#: The runs are shared among at most one part for every this many (a figure of 2
+#: inches has hardly room for more than its legend and footnote in a page's height
+#: at a page's width: not a hundred parts of one run each).
+MIN_PART_RUNS = 5
 
 RC = {
     "svg.hashsalt": "scorer",  # element ids from content, not from a random salt
@@ -77,23 +97,45 @@ def check_width(width_in) -> float:
 
 
 def leaderboard_plot(view: TrackView, png_path: str, svg_path: str, pdf_path=None,
-                     width_in: float = DEFAULT_WIDTH_IN) -> None:
-    """Write the leaderboard picture as PNG, SVG and (given ``pdf_path``) PDF,
-    ``width_in`` inches wide: one row per run, best on top, the headline score
-    as a dot and its 95 % interval as a bar (none when the track had no
-    samples), the runs not significantly worse than the best (group 1 under
-    the track's correction) in their own colour; the rank range and group of
-    each run beside it when the leaderboard has them; the metric named once
-    (the score axis), the signature whole in a footnote.  The layout is computed from the text it
-    holds, so that no name or label is cut."""
+                     width_in: float = DEFAULT_WIDTH_IN) -> list:
+    """Write the leaderboard picture as PNG and SVG, whole, and (given
+    ``pdf_path``) as PDF for a paper, in parts no taller than a page
+    (``pdf_path``, then :func:`part_path` 2, 3, ...), ``width_in`` inches wide:
+    one row per run, best on top, the headline score as a dot and its 95 %
+    interval as a bar (none when the track had no samples), the runs not
+    significantly worse than the best (group 1 under the track's correction) in
+    their own colour; the rank range and group of each run beside it when the
+    leaderboard has them; the metric named once (the score axis), the signature
+    whole in a footnote.  The layout is computed from the text it holds, so
+    that no name or label is cut.  Returns the PDF files written."""
     import matplotlib
 
     with matplotlib.rc_context(RC):
-        figure = leaderboard_figure(view, check_width(width_in))
-        write_bytes_atomically(png_path, _render(figure, "png", LEADERBOARD_DPI))
-        write_bytes_atomically(svg_path, _render(figure, "svg"))
+        whole, parts = leaderboard_figures(view, check_width(width_in))
+        write_bytes_atomically(png_path, _render(whole, "png", LEADERBOARD_DPI))
+        write_bytes_atomically(svg_path, _render(whole, "svg"))
+        written = []
         if pdf_path is not None:
-            write_bytes_atomically(pdf_path, _render(figure, "pdf"))
+            for number, part in enumerate(parts, 1):
+                written.append(part_path(pdf_path, number))
+                write_bytes_atomically(written[-1], _render(part, "pdf"))
+        return written
+
+
+def part_path(path: str, number: int) -> str:
+    """The file of the picture's part ``number`` (from 1): ``leaderboard.pdf``,
+    then ``leaderboard-2.pdf``, ``leaderboard-3.pdf``, ..."""
+    if number == 1:
+        return path
+    stem, dot, extension = path.rpartition(".")
+    return f"{stem}-{number}.{extension}" if dot else f"{path}-{number}"
+
+
+def part_height_pt(width_in: float) -> float:
+    """The most a part of the picture may be tall, in its own points: printed
+    as wide as the widest ``\\linewidth`` it goes into (PRINTED_WIDTH_PT), it is
+    at most PRINTED_HEIGHT_PT tall."""
+    return PRINTED_HEIGHT_PT * width_in * 72.0 / PRINTED_WIDTH_PT[width_in >= WIDE_IN]
 
 
 def _render(figure, fmt: str, dpi: int = DPI) -> bytes:
@@ -175,113 +217,240 @@ def _side_columns(board: pd.DataFrame) -> list:
     return columns
 
 
+@dataclasses.dataclass
+class _Shared:
+    """What every part of the picture shares with the whole, so that the parts
+    read as one figure: the names' lines, the rows' height, the legend, the
+    score axis's limits and the room beside the plot."""
+
+    names: list                          # each run's name, in lines
+    row_pt: float
+    kinds: list                          # each run's style (STYLE keys)
+    has_intervals: bool
+    xlim: Optional[tuple] = None         # None: from the data (the whole figure)
+    beside_pt: Optional[tuple] = None    # (left, right) of the plot; None: measured
+
+
 def leaderboard_figure(view: TrackView, width_in: float = DEFAULT_WIDTH_IN):
-    """The leaderboard picture as a matplotlib Figure (see leaderboard_plot)."""
+    """The leaderboard picture, whole, as a matplotlib Figure (see leaderboard_plot)."""
+    shared = _shared(view, width_in)
+    return _figure(view, width_in, shared, range(len(view.runs)), "")
+
+
+def leaderboard_figures(view: TrackView, width_in: float = DEFAULT_WIDTH_IN) -> tuple:
+    """``(whole, parts)``: the picture whole (for a screen), and in parts each
+    at most :func:`part_height_pt` tall (for a paper): ``[whole]`` when it is
+    no taller; else the runs shared evenly among as few parts as that allows
+    (at most one for every MIN_PART_RUNS runs), each with the score axis, the
+    legend and the footnote, all on one scale."""
+    shared = _shared(view, width_in)
+    n_runs = len(view.runs)
+    whole = _figure(view, width_in, shared, range(n_runs), "")
+    most_pt = part_height_pt(width_in)
+    height_pt = whole.get_figheight() * 72.0
+    if height_pt <= most_pt or n_runs < 2:
+        return whole, [whole]
+    axes = whole.axes[0]
+    renderer = whole.canvas.get_renderer()
+    bounds = axes.get_window_extent(renderer)
+    tight = axes.get_tightbbox(renderer)
+    scale = 72.0 / whole.dpi
+    shared = dataclasses.replace(shared, xlim=axes.get_xlim(), beside_pt=(
+        (bounds.x0 - tight.x0) * scale, (tight.x1 - bounds.x1) * scale))
+    # How many runs a part holds: the page less everything but the rows, as a
+    # part has it (with the score axis on top too from TOP_AXIS_RUNS runs on, and
+    # the longest note a part may have; a part whose note on runs with errors
+    # takes a row's room is found below).
+    fits = int((most_pt - height_pt + _plot_pt(shared, n_runs)) // shared.row_pt)
+    longest = f"Part {n_runs} of {n_runs}: ranks {n_runs}\u2013{n_runs} of {n_runs} runs."
+    probed = set()
+    while fits not in probed:
+        probed.add(fits)
+        rows = range(min(n_runs, max(fits, 1)))
+        probe = _figure(view, width_in, shared, rows, longest, errors_note=False)
+        around_pt = probe.get_figheight() * 72.0 - _plot_pt(shared, len(rows))
+        again = int((most_pt - around_pt) // shared.row_pt)
+        if (again > TOP_AXIS_RUNS) == (len(rows) > TOP_AXIS_RUNS):
+            fits = again
+            break
+        fits = again
+    fits = max(MIN_PART_RUNS, fits)
+    while True:
+        count = -(-n_runs // fits)
+        sizes = [n_runs // count + (1 if i < n_runs % count else 0) for i in range(count)]
+        parts, first = [], 0
+        for number, size in enumerate(sizes, 1):
+            rows = range(first, first + size)
+            parts.append(_figure(view, width_in, shared, rows,
+                                 _part_note(view, rows, number, count)))
+            first += size
+        # (the estimate holds but for a part's longer note or legend)
+        if fits <= MIN_PART_RUNS or all(part.get_figheight() * 72.0 <= most_pt + 0.01
+                                        for part in parts):
+            return whole, parts
+        fits -= 1
+
+
+def _part_note(view: TrackView, rows: range, number: int, count: int) -> str:
+    ranks = [int(r) for r in view.leaderboard["rank"].iloc[rows.start:rows.stop] if _finite(r)]
+    span = (f"ranks {ranks[0]}\u2013{ranks[-1]}" if len(ranks) > 1 and ranks[0] != ranks[-1]
+            else f"rank {ranks[0]}" if ranks else "runs not scored")
+    return f"Part {number} of {count}: {span} of {len(view.runs)} runs."
+
+
+def _plot_pt(shared: _Shared, rows: int) -> float:
+    return max(MIN_PLOT_PT, shared.row_pt * rows)
+
+
+def _shared(view: TrackView, width_in: float) -> _Shared:
+    """The names broken over lines, the rows' height, each run's style."""
     from scorer import linebreaks
 
     board = view.leaderboard
-    runs = view.runs
-    wide = width_in >= WIDE_IN
-    font_pt, footnote_pt = FONT_PT[wide], FOOTNOTE_PT[wide]
-    line_pt = font_pt * 1.2
     width_pt = width_in * 72.0
     figure = _new_figure(width_in, 1.0)
-    measure = _TextMeasure(figure, font_pt)
-
-    # Run names broken over lines to stay within their share of the width.
+    measure = _TextMeasure(figure, FONT_PT)
     flagged = view.scored_with_errors()
     unscored = {str(run) for run, score in zip(board["run"], board["score"]) if not _finite(score)}
-    names = [linebreaks.balanced(run + ("*" if run in flagged else "")
-                                 + (" (not scored)" if run in unscored else ""),
-                                 NAME_SHARE * width_pt, measure) for run in runs]
-    lines_a_row = max([len(lines) for lines in names] or [1])
-    row_pt = lines_a_row * line_pt + 0.5 * font_pt
-    plot_pt = max(MIN_PLOT_PT, row_pt * len(runs))
+    shown = [run + ("*" if run in flagged else "") + (" (not scored)" if run in unscored else "")
+             for run in view.runs]
+    # Names within NAME_SHARE of the width, or up to WIDE_NAME_SHARE where every
+    # name then takes fewer lines (the least width that does).
+    def lines_at(most_pt: float) -> int:
+        return max([len(linebreaks.wrap(name, most_pt, measure)) for name in shown] or [1])
 
-    axes = figure.add_axes((0.1, 0.1, 0.8, 0.8))
+    most_pt = NAME_SHARE * width_pt
+    fewest = lines_at(WIDE_NAME_SHARE * width_pt)
+    if fewest < lines_at(most_pt):
+        low, high = most_pt, WIDE_NAME_SHARE * width_pt
+        for _step in range(12):
+            middle = (low + high) / 2
+            if lines_at(middle) <= fewest:
+                high = middle
+            else:
+                low = middle
+        most_pt = high
+    names = [linebreaks.balanced(name, most_pt, measure) for name in shown]
+    lines_a_row = max([len(lines) for lines in names] or [1])
     tied, worse = view.tied_with_best(), view.worse_than_best()
-    with_tests = view.significance is not None
-    rows = range(len(runs))
-    scores = [float(s) if _finite(s) else math.nan for s in board["score"]]
-    lows = [float(v) if _finite(v) else math.nan for v in board["ci95_low"]]
-    highs = [float(v) if _finite(v) else math.nan for v in board["ci95_high"]]
-    has_intervals = any(_finite(v) for v in lows)
     kinds = ["best" if i == 0 else "tied" if run in tied else "worse" if run in worse
-             else "other" for i, run in enumerate(runs)]
-    styles = {
+             else "other" for i, run in enumerate(view.runs)]
+    return _Shared(names=names, row_pt=lines_a_row * FONT_PT * 1.2 + ROW_GAP_PT, kinds=kinds,
+                   has_intervals=any(_finite(v) for v in board["ci95_low"]))
+
+
+def _styles(view: TrackView) -> dict:
+    """kind -> (colour, marker, label)."""
+    return {
         "best": (BEST_COLOUR, "D", "best run"),
         "tied": (TIED_COLOUR, "o", ("group 1: " if view.groups() else "")
                  + f"not significantly worse than the best ({view.correction_name}-adjusted "
                    f"p \u2265 {SIGNIFICANCE_LEVEL:g})"),
         "worse": (OTHER_COLOUR, "o", "significantly worse than the best"),
         # -compare adjacent, -baseline: pairs with the best are not all tested
-        "other": (UNTESTED_COLOUR, "o", "not tested against the best") if with_tests
-        else (OTHER_COLOUR, "o", "other runs"),
+        "other": (UNTESTED_COLOUR, "o", "not tested against the best")
+        if view.significance is not None else (OTHER_COLOUR, "o", "other runs"),
     }
+
+
+def _figure(view: TrackView, width_in: float, shared: _Shared, rows: range, note: str,
+            errors_note: Optional[bool] = None):
+    """The picture of the runs at ``rows`` (rank positions), ``note`` above the
+    signature, and the note on runs with errors where ``errors_note`` (None:
+    where one of the runs shown has a '*')."""
+    from matplotlib.lines import Line2D
+
+    from scorer import linebreaks
+
+    board = view.leaderboard
+    width_pt = width_in * 72.0
+    figure = _new_figure(width_in, 1.0)
+    measure = _TextMeasure(figure, FONT_PT)
+    positions = list(rows)
+    n_rows = len(positions)
+
+    axes = figure.add_axes((0.1, 0.1, 0.8, 0.8))
+    scores = [float(s) if _finite(s) else math.nan for s in board["score"]]
+    lows = [float(v) if _finite(v) else math.nan for v in board["ci95_low"]]
+    highs = [float(v) if _finite(v) else math.nan for v in board["ci95_high"]]
+    styles = _styles(view)
     handles = []
     for kind, (colour, marker, label) in styles.items():
-        members = [i for i in rows if kinds[i] == kind]
-        bars = [i for i in members if _finite(lows[i]) and _finite(highs[i])]
+        members = [(y, i) for y, i in enumerate(positions) if shared.kinds[i] == kind]
+        bars = [(y, i) for y, i in members if _finite(lows[i]) and _finite(highs[i])]
         if bars:
-            axes.hlines(bars, [lows[i] for i in bars], [highs[i] for i in bars],
-                        colors=colour, linewidth=1.4)
-        dots = [i for i in members if _finite(scores[i])]
+            axes.hlines([y for y, _i in bars], [lows[i] for _y, i in bars],
+                        [highs[i] for _y, i in bars], colors=colour, linewidth=1.4)
+        dots = [(y, i) for y, i in members if _finite(scores[i])]
         if dots:
-            handles.append((axes.plot([scores[i] for i in dots], dots, linestyle="none",
-                                      marker=marker, markersize=4, color=colour)[0], label))
-    if has_intervals and handles:
-        from matplotlib.lines import Line2D
+            axes.plot([scores[i] for _y, i in dots], [y for y, _i in dots], linestyle="none",
+                      marker=marker, markersize=4, color=colour)
+        # the legend of the whole picture on every part: the kinds any run has
+        if any(shared.kinds[i] == kind and _finite(scores[i]) for i in range(len(scores))):
+            handles.append((Line2D([], [], linestyle="none", marker=marker, markersize=4,
+                                   color=colour), label))
+    if shared.has_intervals and handles:
         handles.append((Line2D([], [], color=INTERVAL_COLOUR, linewidth=1.4),
                         "95\u2009% bootstrap interval"))
 
     side = _side_columns(board)
     if side and side[-1][0] == "group":
         # every other group on a grey band (a group's runs are mostly neighbours)
-        for i, group in enumerate(side[-1][1]):
+        for y, i in enumerate(positions):
+            group = side[-1][1][i]
             if group.isdigit() and int(group) % 2 == 0:
-                axes.axhspan(i - 0.5, i + 0.5, color=BAND_COLOUR, linewidth=0, zorder=0)
+                axes.axhspan(y - 0.5, y + 0.5, color=BAND_COLOUR, linewidth=0, zorder=0)
 
-    axes.set_ylim(len(runs) - 0.5 if runs else 0.5, -0.5)  # best on top
-    axes.set_yticks(list(rows))
-    axes.set_yticklabels(["\n".join(lines) for lines in names], fontsize=font_pt,
+    axes.set_ylim(n_rows - 0.5 if n_rows else 0.5, -0.5)  # best on top
+    axes.set_yticks(list(range(n_rows)))
+    axes.set_yticklabels(["\n".join(shared.names[i]) for i in positions], fontsize=FONT_PT,
                          linespacing=1.2)
-    top_axis = len(runs) > TOP_AXIS_RUNS
-    axes.tick_params(axis="both", labelsize=font_pt, length=2.5, pad=2)
+    top_axis = n_rows > TOP_AXIS_RUNS
+    axes.tick_params(axis="both", labelsize=FONT_PT, length=2.5, pad=2)
     axes.tick_params(axis="x", labeltop=top_axis, top=top_axis)
     axes.grid(axis="x", color="#dddddd", linewidth=0.6)
     axes.set_axisbelow(True)
-    axes.margins(x=0.04)
+    if shared.xlim is not None:
+        axes.set_xlim(*shared.xlim)
+    else:
+        axes.margins(x=0.04)
     # The score axis's title is the figure's (placed under the plot by _place):
     # as the axes' own label it would widen the axes' extent where it overhangs.
     title = metric_named(view.metric_title, view.metric) + (
-        "" if has_intervals else "  (no samples: no intervals, no tests)")
+        "" if shared.has_intervals else "  (no samples: no intervals, no tests)")
     axis_title = figure.text(0, 0, "\n".join(linebreaks.wrap(
-        title, width_pt - 2 * MARGIN_PT, measure)), fontsize=font_pt, ha="center", va="bottom",
+        title, width_pt - 2 * MARGIN_PT, measure)), fontsize=FONT_PT, ha="center", va="bottom",
         linespacing=1.2)
 
-    # The columns right of the plot, each as wide as its widest text.
+    # The columns right of the plot, each as wide as its widest text (of every run).
     offset = 4.0
     for heading, texts in side:
-        for i, text in enumerate(texts):
-            axes.annotate(text, xy=(1, i), xycoords=("axes fraction", "data"),
+        for y, i in enumerate(positions):
+            axes.annotate(texts[i], xy=(1, y), xycoords=("axes fraction", "data"),
                           xytext=(offset, 0), textcoords="offset points", ha="left",
-                          va="center", fontsize=font_pt)
+                          va="center", fontsize=FONT_PT)
         axes.annotate(heading, xy=(1, -0.5), xycoords=("axes fraction", "data"),
                       xytext=(offset, 2), textcoords="offset points", ha="left",
-                      va="bottom", fontsize=font_pt, fontstyle="italic")
+                      va="bottom", fontsize=FONT_PT, fontstyle="italic")
         offset += max(measure(t) for t in texts + [heading]) + 6.0
 
     legend = None
     if handles:   # else no run has a score: nothing has a label to show
-        legend = _legend(figure, handles, width_pt - 2 * MARGIN_PT, font_pt)
-    footnote_measure = _TextMeasure(figure, footnote_pt)
-    signature = _signature_lines(view.signature, width_pt - 2 * MARGIN_PT, footnote_measure)
-    if flagged:
-        signature = linebreaks.wrap(ERRORS_NOTE, width_pt - 2 * MARGIN_PT,
-                                    footnote_measure) + signature
-    footnote = figure.text(0, 0, "\n".join(signature), fontsize=footnote_pt, ha="left",
+        legend = _legend(figure, handles, width_pt - 2 * MARGIN_PT, FONT_PT)
+    footnote_measure = _TextMeasure(figure, FOOTNOTE_PT)
+    most_pt = width_pt - 2 * MARGIN_PT
+    footnote_lines = _signature_lines(view.signature, most_pt, footnote_measure)
+    flagged = view.scored_with_errors()
+    if errors_note is None:     # (where the '*' it explains is shown)
+        errors_note = any(view.runs[i] in flagged for i in positions)
+    if errors_note:
+        footnote_lines = linebreaks.wrap(ERRORS_NOTE, most_pt, footnote_measure) + footnote_lines
+    if note:
+        footnote_lines = linebreaks.wrap(note, most_pt, footnote_measure) + footnote_lines
+    footnote = figure.text(0, 0, "\n".join(footnote_lines), fontsize=FOOTNOTE_PT, ha="left",
                            va="bottom", linespacing=1.2, color="#444444")
-    _place(figure, axes, axis_title, legend, footnote, width_in, plot_pt)
+    _place(figure, axes, axis_title, legend, footnote, width_in, _plot_pt(shared, n_rows),
+           shared.beside_pt)
     return figure
 
 
@@ -329,10 +498,13 @@ def _legend(figure, handles: list, most_pt: float, font_pt: float):
                          columnspacing=2.0, labelspacing=0.4)
 
 
-def _place(figure, axes, axis_title, legend, footnote, width_in: float, plot_pt: float) -> None:
+def _place(figure, axes, axis_title, legend, footnote, width_in: float, plot_pt: float,
+           beside_pt: Optional[tuple] = None) -> None:
     """Size the figure and place its parts from their measured extents, from
     the bottom: the footnote, the legend, the score axis's title, the plot
-    with its labels on every side; nothing past the edges, no empty band."""
+    with its labels on every side; nothing past the edges, no empty band.
+    ``beside_pt``: the room left and right of the plot, at least (the whole
+    picture's, so that its parts' plots line up)."""
     scale = 72.0 / figure.dpi        # display units (pixels) to points
     width_pt = width_in * 72.0
     placed = None
@@ -349,6 +521,8 @@ def _place(figure, axes, axis_title, legend, footnote, width_in: float, plot_pt:
             break
         placed = extents
         left_pt, right_pt, top_pt, below_pt = extents
+        if beside_pt is not None:
+            left_pt, right_pt = max(left_pt, beside_pt[0]), max(right_pt, beside_pt[1])
         footnote_pt = footnote.get_window_extent(renderer).height * scale
         legend_pt = legend.get_window_extent(renderer).height * scale \
             if legend is not None else 0.0

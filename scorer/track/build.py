@@ -125,6 +125,9 @@ def build(request, options: TrackOptions) -> TrackResult:
     samples = task.read_shared_inputs(request, shared,
                                       lambda groups: _draw(groups, request, clusters))
     if samples is not None:
+        # -trials bounded before any run is scored (the units drawn: at least
+        # one per element; the exact count after scoring, in _assemble)
+        _check_trials(options, task, len(samples.elements), len(runs))
         # Every run's signature names the samples: their digest made once,
         # here, not by every run (a thousand samples of 100,000 claims: 0.8 s).
         bootstrap.samples_digest(samples)
@@ -258,6 +261,7 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
     scored = tables.ranked(results, metric)
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
+        _check_trials(options, task, len(units), len(results))
         rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
         multiplicity = samples.group_multiplicities(units)
         sampled = statistics.bootstrap_values(rule, if_empty, stacked, len(scored), multiplicity)
@@ -298,6 +302,14 @@ def _randomization_note(options: TrackOptions, found) -> str:
             f"observed difference).")
 
 
+def _check_trials(options: TrackOptions, task, n_units: int, n_runs: int) -> None:
+    """Refuse a -trials that would run for hours, counting every run given."""
+    settings = comparisons.Settings(compare=options.compare, baseline=options.baseline,
+                                    trials=options.trials)
+    comparisons.check_trials(options.trials, n_units, n_runs,
+                             comparisons.pair_count(n_runs, settings), task.units)
+
+
 def _seed(request) -> int:
     """Approximate randomization's seed: -seed, else 0 (recorded in the signature)."""
     return request.seed if request.seed is not None else 0
@@ -313,13 +325,23 @@ def track_signature(task, request, samples, metric: str, options: TrackOptions,
     else:
         parts.append("samples:none")
     trials = f"{DEFAULT_TRIALS}+tail" if options.trials is None else options.trials
-    parts += [f"compare:{options.compare}"]
-    if options.baseline is not None:
-        parts.append(f"baseline:{options.baseline}")
-    parts += [f"correction:{options.correction}", f"trials:{trials}", f"seed:{_seed(request)}"]
+    # What was compared: every pair, rank neighbours, or every run with the baseline
+    compared = options.compare if options.baseline is None \
+        else f"baseline={signature_text(options.baseline)}"
+    parts += [f"compare:{compared}", f"correction:{options.correction}", f"trials:{trials}",
+              f"seed:{_seed(request)}"]
     if clusters is not None:
         parts.append(f"clusters:{clusters.digest()}")
     return "|".join(parts)
+
+
+def signature_text(name: str) -> str:
+    """A run name as the signature holds it: one token, the same for the same
+    name, with '%', '|' (which separates the parts), spaces and characters that
+    do not print written as the %XX of their UTF-8 bytes."""
+    return "".join("".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+                   if char in "%|" or char.isspace() or not char.isprintable() else char
+                   for char in name)
 
 
 # -- the folder ------------------------------------------------------------------------
@@ -336,7 +358,9 @@ def check_output_dir(path: str) -> None:
     if os.path.exists(path) and not os.path.isdir(path):
         raise ScorerError(f"-output_dir {path} exists and is not a folder")
     if os.path.isdir(path):
-        strangers = sorted(set(os.listdir(path)) - TRACK_NAMES)
+        from scorer.look.files import PART_NAME
+        strangers = sorted(name for name in set(os.listdir(path)) - TRACK_NAMES
+                           if not PART_NAME.match(name))
         if strangers:
             shown = ", ".join(strangers[:5]) + (", ..." if len(strangers) > 5 else "")
             raise ScorerError(f"-output_dir {path} is not empty and holds files that are not "

@@ -11,6 +11,8 @@ from typing import Optional
 
 import numpy as np
 
+from scorer.problems import ScorerError
+from scorer.progress import Progress
 from scorer.track import statistics
 
 #: Approximate randomization trials when -trials is not given; the tail beyond
@@ -19,6 +21,21 @@ from scorer.track import statistics
 DEFAULT_TRIALS = 10_000
 #: The smallest adjusted p the family must be able to reach: the level over ten.
 RESOLUTION_FACTOR = 10
+#: The most work -trials may ask of the randomization, in cells of
+#: :func:`work_per_trial` (about 10 minutes of one core; a trial's swaps are
+#: drawn per unit and moved through every run's sums, then each pair's
+#: difference is finished): -trials 100,000,000 on two runs of 10,000 claims
+#: (hours) is refused, a million trials there (a minute) are not.  The default
+#: trials are always allowed.
+MAX_WORK = 2 * 10 ** 12
+#: Randomization shows its progress on a terminal once it has taken this long
+#: (most tracks' trials take less, and say nothing).
+PROGRESS_AFTER_S = 1.0
+#: Drawing and unpacking a unit's swap costs about as much as moving the unit
+#: through this many runs' sums ...
+_UNIT_COST = 16
+#: ... and a pair's difference in a trial as much as this many cells.
+_PAIR_COST = 100
 
 
 @dataclasses.dataclass
@@ -67,6 +84,45 @@ def pairs_for(names: list, settings: Settings) -> list:
     return [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
 
 
+def pair_count(n_runs: int, settings: Settings) -> int:
+    """How many pairs :func:`pairs_for` gives for ``n_runs`` runs."""
+    if settings.baseline is not None or settings.compare == "adjacent":
+        return max(n_runs - 1, 0)
+    return n_runs * (n_runs - 1) // 2
+
+
+def work_per_trial(n_units: int, n_runs: int, n_pairs: int) -> int:
+    """The randomization's work in a trial, in cells: every unit's swap drawn
+    and moved through every run's sums, then every pair's difference."""
+    return n_units * (n_runs + _UNIT_COST) + _PAIR_COST * n_pairs
+
+
+def most_trials(n_units: int, n_runs: int, n_pairs: int) -> int:
+    """The most -trials a track of this shape may ask for (MAX_WORK), at least
+    the default."""
+    return max(DEFAULT_TRIALS, MAX_WORK // max(work_per_trial(n_units, n_runs, n_pairs), 1))
+
+
+def check_trials(trials: Optional[int], n_units: int, n_runs: int, n_pairs: int,
+                 units_word: str = "units") -> None:
+    """Refuse, before the work, a -trials that would run for hours (see MAX_WORK),
+    saying the most this track may take."""
+    if trials is None or n_pairs == 0:
+        return
+    most = most_trials(n_units, n_runs, n_pairs)
+    if trials > most:
+        raise ScorerError(
+            f"-trials {trials:,} asks the randomization for too much work: at most {most:,} "
+            f"trials for {n_runs:,} runs ({_counted(n_pairs, 'pair')}) over {n_units:,} "
+            f"{units_word} (the work grows as trials x {units_word} x runs, and as trials x "
+            f"pairs); give fewer, or leave -trials out for {DEFAULT_TRIALS:,} trials and the "
+            f"tail rule beyond them")
+
+
+def _counted(count: int, word: str) -> str:
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
+
+
 def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
             stacked: np.ndarray, sampled: np.ndarray, settings: Settings) -> Comparisons:
     """Everything the leaderboard and significance tables add to the scores, for
@@ -85,8 +141,13 @@ def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
                                f"run.errlog): no pair was tested")
     observed = statistics.observed_differences(rule, if_empty, stacked, n, pairs)
     trials = settings.n_trials
+    # (on a terminal, once it has taken a second: most tracks' trials take less)
+    progress = Progress(f"randomization of {_counted(len(pairs), 'pair')}: trials", trials,
+                        after=PROGRESS_AFTER_S, time_left=True)
     hits = statistics.randomization_hits(rule, if_empty, stacked, n, pairs, trials,
-                                         settings.seed, settings.clusters)
+                                         settings.seed, settings.clusters,
+                                         progress=progress.advance if pairs else None)
+    progress.done()
     p_random = []
     for pair, count in zip(pairs, hits):
         tail, exact = None, False

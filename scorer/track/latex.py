@@ -13,15 +13,19 @@ have none), and the first layout that fits is taken:
 
 - a ``table`` one column of a two-column page wide (``COLUMN_WIDTH_PT``), in
   the document's size, then ``\\small``;
-- a ``table*`` at most a one-column page wide (``TEXT_WIDTH_PT``, which a
-  two-column page's ``table*`` exceeds), in the document's size, ``\\small``,
+- a ``table*`` as wide as the page's text, in the document's size, ``\\small``,
   then ``\\footnotesize``;
-- then without the optional columns that matter least, one at a time (the
-  leaderboard's precision and recall, their F1 stays; the significance
+- then without the optional columns that matter least (the leaderboard's
+  precision and recall, a pair at a time, their F1 stays; the significance
   table's p-value of the other correction, then p_bootstrap), then with run
   names broken narrower (down to ``NARROWEST_PT``), then without the other
   optional columns (the leaderboard's last metrics; p_randomization); the
   caption says which.
+
+The page's text is as wide as a one-column page's (``TEXT_WIDTH_PT``) or a
+two-column page's, which a ``table*`` spans (``WIDE_TEXT_PT``); where the two
+give different layouts, both are written, and ``\\ifdim\\textwidth`` takes the
+one for the document at hand (plain TeX: no package).
 
 Rows go into floats of at most ``BODY_HEIGHT_PT`` each (a longer leaderboard
 continues in the next float, its caption saying which ranks it holds), so no
@@ -40,12 +44,16 @@ import pandas as pd
 
 from scorer import linebreaks
 from scorer.look.view import ERRORS_NOTE
-from scorer.metricnames import is_precision_or_recall, metric_named
+from scorer.metricnames import (is_precision_or_recall, metric_named,
+                                 precision_recall_family)
 
 #: Column width of a two-column page (ACL 219 pt, article's twocolumn 229.5 pt).
 COLUMN_WIDTH_PT = 219.0
 #: A one-column page's text width (article 345 pt, LNCS 347 pt; two-column pages are wider).
 TEXT_WIDTH_PT = 345.0
+#: A two-column page's text width, which its ``table*`` spans (ACL 455 pt, article's
+#: twocolumn 469 pt, ACM's 506 pt, IEEE's 516 pt).
+WIDE_TEXT_PT = 455.0
 #: The rows of one float (a page holds at least 550 pt: rows, header and caption fit).
 BODY_HEIGHT_PT = 430.0
 #: Run names wider than this are broken over lines (about 22 characters).
@@ -75,10 +83,14 @@ class Size:
 
 SIZES = {"normal": Size("", 1.0, 6.0, 12.0), "small": Size(r"\small", 0.925, 5.0, 11.0),
          "footnote": Size(r"\footnotesize", 0.85, 4.0, 9.5)}
-#: The layouts tried, in order: (float, width available, size).
-LAYOUTS = (("table", COLUMN_WIDTH_PT, "normal"), ("table", COLUMN_WIDTH_PT, "small"),
-           ("table*", TEXT_WIDTH_PT, "normal"), ("table*", TEXT_WIDTH_PT, "small"),
-           ("table*", TEXT_WIDTH_PT, "footnote"))
+
+
+def layouts(text_pt: float) -> tuple:
+    """The layouts tried, in order, on a page whose text is ``text_pt`` wide:
+    (float, width available, size)."""
+    return (("table", COLUMN_WIDTH_PT, "normal"), ("table", COLUMN_WIDTH_PT, "small"),
+            ("table*", text_pt, "normal"), ("table*", text_pt, "small"),
+            ("table*", text_pt, "footnote"))
 
 # -- text -------------------------------------------------------------------------
 
@@ -200,6 +212,9 @@ class Column:
     optional: str = ""
     #: the higher, the sooner it is left out (ties: the last first)
     priority: int = 1
+    #: optional columns with the same key are left out together (a precision
+    #: and its recall); '' for none
+    together: str = ""
 
     def lines(self) -> list:
         """Each cell as its lines."""
@@ -249,13 +264,16 @@ def table_width_pt(columns: list, size: Size) -> float:
 
 def _fewer(columns: list, least_priority: int = 1) -> list:
     """The columns with one optional column fewer: the last of the highest
-    priority (at least ``least_priority``); None when none is left."""
+    priority (at least ``least_priority``), with those that go with it; None
+    when none is left."""
     optional = [c for c in columns if c.optional and c.priority >= least_priority]
     if not optional:
         return None
     top = max(c.priority for c in optional)
-    dropped = [c for c in optional if c.priority == top][-1]
-    return [c for c in columns if c is not dropped]
+    last = [c for c in optional if c.priority == top][-1]
+    dropped = [c for c in optional if c is last or (
+        last.together and c.together == last.together and c.priority == top)]
+    return [c for c in columns if not any(c is d for d in dropped)]
 
 
 def _narrower(columns: list) -> list:
@@ -267,13 +285,14 @@ def _narrower(columns: list) -> list:
             if c.wrap_pt is not None else c for c in columns]
 
 
-def layout(columns: list) -> Layout:
-    """The first layout that fits (see the module's note)."""
+def layout(columns: list, text_pt: float = TEXT_WIDTH_PT) -> Layout:
+    """The first layout that fits a page whose text is ``text_pt`` wide (see
+    the module's note)."""
     current = list(columns)
     while True:
         shown = {c.optional for c in current}
         left_out = [c.optional for c in columns if c.optional and c.optional not in shown]
-        for float_name, available, size_name in LAYOUTS:
+        for float_name, available, size_name in layouts(text_pt):
             size = SIZES[size_name]
             if table_width_pt(current, size) <= available - SAFETY_PT:
                 return Layout(float_name, size, _widened(current, size, available), left_out)
@@ -353,11 +372,29 @@ def _filled(talls: list, first_pt: float, limit_pt: float) -> list:
     return chunks
 
 
+HEADER = "% Written by python -m scorer.track. Needs \\usepackage{booktabs}."
+
+
 def render(columns: list, caption, label: str, continued) -> str:
     """The floats of a table: ``caption(metrics left out)`` (LaTeX) under the
     first, ``continued(rows)`` (LaTeX) under each further one; ``\\label{label}``
-    on the first."""
-    chosen = layout(columns)
+    on the first.  Where a two-column page's ``table*`` (WIDE_TEXT_PT) gives
+    another layout than a one-column page (TEXT_WIDTH_PT), both are written and
+    TeX takes the one for the document's ``\\textwidth`` (no package needed)."""
+    narrow = _floats(layout(columns, TEXT_WIDTH_PT), caption, label, continued)
+    wide = _floats(layout(columns, WIDE_TEXT_PT), caption, label, continued)
+    if narrow == wide:
+        return "\n".join([HEADER] + narrow) + "\n"
+    return "\n".join(
+        [HEADER,
+         f"% Two layouts, for the document's text width: narrower than {WIDE_TEXT_PT:g} pt (a",
+         f"% one-column page, {TEXT_WIDTH_PT:g} pt), then at least that (a two-column page, whose",
+         "% table* spans both columns: ACL 455 pt, article 469 pt).",
+         f"\\ifdim\\textwidth<{WIDE_TEXT_PT:g}pt"] + narrow + ["\\else"] + wide + ["\\fi"]) + "\n"
+
+
+def _floats(chosen: Layout, caption, label: str, continued) -> list:
+    """The lines of the floats of one layout (see :func:`render`)."""
     columns, size = chosen.columns, chosen.size
     lines = [c.lines() for c in columns]
     titles = [c.title_lines() for c in columns]
@@ -365,7 +402,7 @@ def render(columns: list, caption, label: str, continued) -> str:
     chunks = _chunks(columns, size, title_pt)
     spec = "".join(c.align for c in columns)
     head = " & ".join(_stacked(t, c.align, "b") for t, c in zip(titles, columns)) + r" \\"
-    out = [f"% Written by python -m scorer.track. Needs \\usepackage{{booktabs}}."]
+    out = []
     for number, rows in enumerate(chunks):
         body = [" & ".join(_stacked(cells[row], c.align, "t") for cells, c in zip(lines, columns))
                 + r" \\" for row in rows]
@@ -382,7 +419,7 @@ def render(columns: list, caption, label: str, continued) -> str:
         if number == 0:
             out.append(f"\\label{{{label}}}")
         out.append(f"\\end{{{chosen.float}}}")
-    return "\n".join(out) + "\n"
+    return out
 
 
 # -- the track's two tables -------------------------------------------------------
@@ -434,6 +471,13 @@ def _group(value) -> str:
     return str(value)
 
 
+def _partners(metric: str) -> str:
+    """The key a precision and its recall share: they are left out together,
+    never one of them beside the F1 without the other ('' for another metric)."""
+    family = precision_recall_family(metric)
+    return "" if family is None else f"precision and recall of '{family}'"
+
+
 def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_metrics,
                     signature: str, label: str) -> str:
     """``leaderboard.tex``: rank, run, the headline with its interval, the
@@ -459,7 +503,8 @@ def leaderboard_tex(board: pd.DataFrame, metric: str, metric_title: str, main_me
     others = [m for m in dict.fromkeys(main_metrics) if m != metric and m in board.columns]
     # precision and recall go first when the page is too narrow (the F1 beside them stays)
     columns += [Column(m, [number(v) for v in board[m]], optional=m,
-                       priority=2 if is_precision_or_recall(m) else 1)
+                       priority=2 if is_precision_or_recall(m) else 1,
+                       together=_partners(m))
                 for m in others]
     notes = []
     # a column that would hold only dashes (no samples; no groups with -compare
@@ -507,7 +552,7 @@ def significance_tex(rows: Optional[pd.DataFrame], runs: list, metric: str, metr
         why = ("the track had no bootstrap samples" if rows is None else "no pair was tested")
         caption = escape(f"No significance tests of {named}: {why}.") + \
             " Signature: " + _signature_tt(signature) + "."
-        return "\n".join([r"% Written by python -m scorer.track. Needs \usepackage{booktabs}.",
+        return "\n".join([HEADER,
                           r"\begin{table}[tbp]", r"\centering", f"\\caption{{{caption}}}",
                           f"\\label{{{label}}}", r"\end{table}"]) + "\n"
     rows = rows.reset_index(drop=True)

@@ -113,7 +113,7 @@ def coin_flips(n_trials: int, n_units: int, seed: int, clusters: np.ndarray = No
 
 def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
                        pairs: list, trials: int, seed: int,
-                       clusters: np.ndarray = None) -> np.ndarray:
+                       clusters: np.ndarray = None, progress=None) -> np.ndarray:
     """Approximate randomization for each pair ``(a, b)`` of run positions: how
     many of ``trials`` trials give a difference at least the observed one in
     absolute value.
@@ -121,7 +121,8 @@ def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: 
     In a trial every unit's contribution (every cluster's, with ``clusters``) is
     swapped between the two runs with probability 1/2, the same swaps for every
     pair.  With ``S`` the swap matrix, run a's sums become ``Σ a + S @ b - S @ a``:
-    one product ``S @ stacked`` per block serves every pair."""
+    one product ``S @ stacked`` per block serves every pair.  ``progress``, if
+    given, is called with the number of trials of each block done."""
     n_units = stacked.shape[0]
     k = stacked.shape[1] // max(n_runs, 1)
     totals = stacked.sum(axis=0).reshape(n_runs, k)
@@ -140,6 +141,8 @@ def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: 
             delta = (statistic.finish(rule, totals[a] + shift, if_empty)
                      - statistic.finish(rule, totals[b] - shift, if_empty))
             hits[i] += _at_least(delta, observed[a] - observed[b])
+        if progress is not None:
+            progress(len(swaps))
     return hits
 
 
