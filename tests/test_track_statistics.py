@@ -753,6 +753,7 @@ def test_per_query_is_written_run_by_run_and_the_page_holds_what_it_shows(tmp_pa
     pd.testing.assert_frame_equal(written.per_query, computed.per_query)
     page = (out / "index.html").read_text()
     assert page.count("the first 7 of 40 claims; every one in per_query.csv.gz") == 3
+    assert page.count('<a href="per_query.csv.gz">per_query.csv.gz</a>') == 3
     data = json.loads(page.split('<script type="application/json" id="lazy-per-query">')[1]
                       .split("</script>")[0])
     assert 7 <= len(data["labels"]) <= 3 * 7 and len(data["tables"]) == 3
