@@ -518,8 +518,8 @@ def test_trials_that_would_run_for_hours_are_refused_before_any_run_is_scored(
                          "-trials", "999999999", "-output_dir", str(out)] + files)
     err = capsys.readouterr().err
     assert status == 255 and "Traceback" not in err
-    # 3 runs, 3 pairs, 300 claims: 300 x (3 + 16) + 100 x 3 cells a trial
-    most = comparisons.MAX_WORK // (300 * 19 + 300)
+    # 3 runs, 3 pairs, 300 claims: 300 x (3 + 16) + 250 x 3 cells a trial
+    most = comparisons.MAX_WORK // (300 * 19 + 750)
     assert (f"FATAL_ERROR: -trials 999,999,999 asks the randomization for too much work: at "
             f"most {most:,} trials for 3 runs (3 pairs) over 300 claims") in err
     assert not out.exists() and not [n for n in os.listdir(tmp_path) if n.startswith(".track")]
@@ -532,7 +532,7 @@ def test_the_trials_bound_is_the_work_bound_and_never_below_the_default(units, r
     assert pairs == len(comparisons.pairs_for(list(range(runs)),
                                               comparisons.Settings(compare=compare)))
     most = comparisons.most_trials(units, runs, pairs)
-    cells = units * (runs + 16) + 100 * pairs
+    cells = units * (runs + 16) + 250 * pairs
     assert most >= comparisons.DEFAULT_TRIALS
     assert most * cells <= comparisons.MAX_WORK or most == comparisons.DEFAULT_TRIALS
     assert (most + 1) * cells > comparisons.MAX_WORK
@@ -540,6 +540,21 @@ def test_the_trials_bound_is_the_work_bound_and_never_below_the_default(units, r
     comparisons.check_trials(None, units, runs, pairs)
     with pytest.raises(ScorerError, match=f"-trials {most + 1:,} .* at most {most:,} trials"):
         comparisons.check_trials(most + 1, units, runs, pairs)
+
+
+def test_the_trials_warning_never_asks_for_more_than_the_track_allows():
+    """4,950 pairs need 989,999 trials; a track of 100 runs and 100,029 claims
+    allows 155,752: its warning says to leave -trials out, not to give more."""
+    pairs = 4950
+    allowed = comparisons.most_trials(100_029, 100, pairs)
+    assert allowed == comparisons.MAX_WORK // (100_029 * 116 + 250 * pairs)
+    for most, remedy in ((None, "give -trials 989999 or more, or leave -trials out"),
+                         (2_000_000, "give -trials 989999 or more, or leave -trials out"),
+                         (allowed, f"leave -trials out (this track allows at most {allowed} "
+                                   f"trials)")):
+        [warning] = comparisons.resolution_warnings(pairs, comparisons.Settings(
+            trials=20_000, most_trials=most))
+        assert f"; {remedy} (10,000 trials and the tail rule beyond them)" in warning
 
 
 class _Terminal(io.StringIO):

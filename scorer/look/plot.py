@@ -225,7 +225,7 @@ class _Shared:
 
     names: list                          # each run's name, in lines
     row_pt: float
-    kinds: list                          # each run's style (STYLE keys)
+    kinds: list                          # each run's style (a key of _styles)
     has_intervals: bool
     xlim: Optional[tuple] = None         # None: from the data (the whole figure)
     beside_pt: Optional[tuple] = None    # (left, right) of the plot; None: measured
@@ -257,23 +257,21 @@ def leaderboard_figures(view: TrackView, width_in: float = DEFAULT_WIDTH_IN) -> 
     scale = 72.0 / whole.dpi
     shared = dataclasses.replace(shared, xlim=axes.get_xlim(), beside_pt=(
         (bounds.x0 - tight.x0) * scale, (tight.x1 - bounds.x1) * scale))
-    # How many runs a part holds: the page less everything but the rows, as a
-    # part has it (with the score axis on top too from TOP_AXIS_RUNS runs on, and
-    # the longest note a part may have; a part whose note on runs with errors
-    # takes a row's room is found below).
+    # How many runs a part holds: the page less everything but the rows, as
+    # measured on a part with the longest note a part may have (measured again
+    # when the count crosses TOP_AXIS_RUNS, from which the score axis is on top
+    # too); a part whose note on runs with errors takes a row's room is found below.
     fits = int((most_pt - height_pt + _plot_pt(shared, n_runs)) // shared.row_pt)
     longest = f"Part {n_runs} of {n_runs}: ranks {n_runs}\u2013{n_runs} of {n_runs} runs."
-    probed = set()
-    while fits not in probed:
-        probed.add(fits)
+    for _attempt in range(2):
         rows = range(min(n_runs, max(fits, 1)))
         probe = _figure(view, width_in, shared, rows, longest, errors_note=False)
         around_pt = probe.get_figheight() * 72.0 - _plot_pt(shared, len(rows))
-        again = int((most_pt - around_pt) // shared.row_pt)
-        if (again > TOP_AXIS_RUNS) == (len(rows) > TOP_AXIS_RUNS):
-            fits = again
+        measured = int((most_pt - around_pt) // shared.row_pt)
+        crossed = (measured > TOP_AXIS_RUNS) != (len(rows) > TOP_AXIS_RUNS)
+        fits = measured
+        if not crossed:
             break
-        fits = again
     fits = max(MIN_PART_RUNS, fits)
     while True:
         count = -(-n_runs // fits)
