@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Time ``python -m scorer.track`` on generated Cold Start tracks.
+"""Time ``python -m scorer.track`` on generated Cold Start and FEVER tracks.
 
-    python bench/track_bench.py [--tracks 20x500,100x200] [--samples 1000] [--jobs N]
+    python bench/track_bench.py [--tracks 20x500,100x200] [--fever 100x100029]
+                                [--samples 1000] [--jobs N]
 
 For each RUNSxLDC size a workload of LDC queries is generated
 (bench/workload.py, cached under bench/out/) and RUNS runs are made from its
@@ -17,6 +18,14 @@ the target), the largest group number, and the folder's size on disk against
 the runs' reports without samples files plus one track.bootsamples (at most
 1.2x).  Targets: 20 runs x 500 LDC queries x 1,000 samples under 60 s on 2
 cores; 100 x 200 x 1,000 under 2 minutes and 2 GB.
+
+Then each FEVER track (``--fever RUNSxCLAIMS``, '' for none; its runs made once
+from ``gen_fever.py``'s predictions, see ``make_fever_track``), scored with
+``-policy configs/fever.yaml -bootstrap SAMPLES -seed 7``: its wall and CPU
+seconds, the largest process's peak, the peak of all its processes together
+(``TreeMemory``), and its folder's size (the runs' reports, the samples file,
+the tables, the largest tables by name).  Target: 100 runs x 100,029 claims x
+1,000 samples within 10 minutes and 4 GiB on 2 cores.
 """
 from __future__ import annotations
 

@@ -214,7 +214,9 @@ def run_sections(view: TrackView) -> str:
         if run in tables:
             parts.append(blocks.lazy_table("per-query", run, _per_query_summary(view, run,
                                                                                 tables[run])))
-        files = view.run_files.get(run, [])
+        files = list(view.run_files.get(run, []))
+        if run in tables and (view.per_query_totals or {}).get(run, 0) > tables[run]:
+            files.append("per_query.csv.gz")    # (the units the page leaves out)
         if files:
             parts.append(blocks.links(files))
         out.append(blocks.section(run_anchor(index), heading, "".join(parts), level=3))

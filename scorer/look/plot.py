@@ -52,6 +52,10 @@ PRINTED_WIDTH_PT = {True: 469.0, False: 345.0}
 #: The most a part of the figure is tall as printed: article's text is 550 pt high
 #: (ACL's 702 pt); the rest is for the caption, five lines.
 PRINTED_HEIGHT_PT = 480.0
+#: The runs are shared among at most one part for every this many (a figure of 2
+#: inches has hardly room for more than its legend and footnote in a page's height
+#: at a page's width: not a hundred parts of one run each).
+MIN_PART_RUNS = 5
 
 RC = {
     "svg.hashsalt": "scorer",  # element ids from content, not from a random salt
@@ -221,7 +225,7 @@ class _Shared:
 
     names: list                          # each run's name, in lines
     row_pt: float
-    kinds: list                          # each run's style (STYLE keys)
+    kinds: list                          # each run's style (a key of _styles)
     has_intervals: bool
     xlim: Optional[tuple] = None         # None: from the data (the whole figure)
     beside_pt: Optional[tuple] = None    # (left, right) of the plot; None: measured
@@ -236,8 +240,9 @@ def leaderboard_figure(view: TrackView, width_in: float = DEFAULT_WIDTH_IN):
 def leaderboard_figures(view: TrackView, width_in: float = DEFAULT_WIDTH_IN) -> tuple:
     """``(whole, parts)``: the picture whole (for a screen), and in parts each
     at most :func:`part_height_pt` tall (for a paper): ``[whole]`` when it is
-    no taller; else the runs shared evenly among as few parts as that allows,
-    each with the score axis, the legend and the footnote, all on one scale."""
+    no taller; else the runs shared evenly among as few parts as that allows
+    (at most one for every MIN_PART_RUNS runs), each with the score axis, the
+    legend and the footnote, all on one scale."""
     shared = _shared(view, width_in)
     n_runs = len(view.runs)
     whole = _figure(view, width_in, shared, range(n_runs), "")
@@ -252,9 +257,22 @@ def leaderboard_figures(view: TrackView, width_in: float = DEFAULT_WIDTH_IN) -> 
     scale = 72.0 / whole.dpi
     shared = dataclasses.replace(shared, xlim=axes.get_xlim(), beside_pt=(
         (bounds.x0 - tight.x0) * scale, (tight.x1 - bounds.x1) * scale))
-    # Everything but the rows, and a line for the part's note ("part 2 of 4").
-    around_pt = height_pt - _plot_pt(shared, n_runs) + FOOTNOTE_PT * 1.2
-    fits = max(1, int((most_pt - around_pt) // shared.row_pt))
+    # How many runs a part holds: the page less everything but the rows, as
+    # measured on a part with the longest note a part may have (measured again
+    # when the count crosses TOP_AXIS_RUNS, from which the score axis is on top
+    # too); a part whose note on runs with errors takes a row's room is found below.
+    fits = int((most_pt - height_pt + _plot_pt(shared, n_runs)) // shared.row_pt)
+    longest = f"Part {n_runs} of {n_runs}: ranks {n_runs}\u2013{n_runs} of {n_runs} runs."
+    for _attempt in range(2):
+        rows = range(min(n_runs, max(fits, 1)))
+        probe = _figure(view, width_in, shared, rows, longest, errors_note=False)
+        around_pt = probe.get_figheight() * 72.0 - _plot_pt(shared, len(rows))
+        measured = int((most_pt - around_pt) // shared.row_pt)
+        crossed = (measured > TOP_AXIS_RUNS) != (len(rows) > TOP_AXIS_RUNS)
+        fits = measured
+        if not crossed:
+            break
+    fits = max(MIN_PART_RUNS, fits)
     while True:
         count = -(-n_runs // fits)
         sizes = [n_runs // count + (1 if i < n_runs % count else 0) for i in range(count)]
@@ -265,7 +283,8 @@ def leaderboard_figures(view: TrackView, width_in: float = DEFAULT_WIDTH_IN) -> 
                                  _part_note(view, rows, number, count)))
             first += size
         # (the estimate holds but for a part's longer note or legend)
-        if fits == 1 or all(part.get_figheight() * 72.0 <= most_pt + 0.01 for part in parts):
+        if fits <= MIN_PART_RUNS or all(part.get_figheight() * 72.0 <= most_pt + 0.01
+                                        for part in parts):
             return whole, parts
         fits -= 1
 
@@ -332,9 +351,11 @@ def _styles(view: TrackView) -> dict:
     }
 
 
-def _figure(view: TrackView, width_in: float, shared: _Shared, rows: range, note: str):
+def _figure(view: TrackView, width_in: float, shared: _Shared, rows: range, note: str,
+            errors_note: Optional[bool] = None):
     """The picture of the runs at ``rows`` (rank positions), ``note`` above the
-    signature."""
+    signature, and the note on runs with errors where ``errors_note`` (None:
+    where one of the runs shown has a '*')."""
     from matplotlib.lines import Line2D
 
     from scorer import linebreaks
@@ -418,7 +439,9 @@ def _figure(view: TrackView, width_in: float, shared: _Shared, rows: range, note
     most_pt = width_pt - 2 * MARGIN_PT
     footnote_lines = _signature_lines(view.signature, most_pt, footnote_measure)
     flagged = view.scored_with_errors()
-    if any(view.runs[i] in flagged for i in positions):   # (the '*' it explains is shown)
+    if errors_note is None:     # (where the '*' it explains is shown)
+        errors_note = any(view.runs[i] in flagged for i in positions)
+    if errors_note:
         footnote_lines = linebreaks.wrap(ERRORS_NOTE, most_pt, footnote_measure) + footnote_lines
     if note:
         footnote_lines = linebreaks.wrap(note, most_pt, footnote_measure) + footnote_lines

@@ -44,9 +44,10 @@ TRACK_SWITCHES = (
                               f"the groups: {' or '.join(CORRECTION_CHOICES)} (Holm: "
                               f"family-wise error; bh: Benjamini-Hochberg, false discovery "
                               f"rate) (Default = holm)"),
-    Switch("trials", help=f"Approximate randomization trials per pair, exactly (Default = "
-                          f"{DEFAULT_TRIALS}, with the exact sign test or a normal approximation "
-                          f"for the tail they cannot resolve)"),
+    Switch("trials", help=f"Approximate randomization trials per pair, exactly, at most as "
+                          f"many as the track's size allows (Default = {DEFAULT_TRIALS}, with the "
+                          f"exact sign test or a normal approximation for the tail they cannot "
+                          f"resolve)"),
     Switch("clusters", help="A file of two columns, unit id and cluster id: whole clusters are "
                             "drawn and swapped, for units that are not independent (needs "
                             "-bootstrap)"),

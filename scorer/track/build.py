@@ -242,13 +242,13 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
     scored = tables.ranked(results, metric)
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
-        _check_trials(options, task, len(units), len(results))
+        most_trials = _check_trials(options, task, len(units), len(results))
         rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
         multiplicity = samples.group_multiplicities(units)
         sampled = statistics.bootstrap_values(rule, if_empty, stacked, len(scored), multiplicity)
         settings = comparisons.Settings(
             compare=options.compare, baseline=options.baseline, correction=options.correction,
-            trials=options.trials, seed=_seed(request),
+            trials=options.trials, seed=_seed(request), most_trials=most_trials,
             clusters=clusters.numbers(units) if clusters is not None else None)
         found = comparisons.compare([r.name for r in scored], [r.values[metric] for r in scored],
                                     metric, rule, if_empty, stacked, sampled, settings)
@@ -283,12 +283,14 @@ def _randomization_note(options: TrackOptions, found) -> str:
             f"observed difference).")
 
 
-def _check_trials(options: TrackOptions, task, n_units: int, n_runs: int) -> None:
-    """Refuse a -trials that would run for hours, counting every run given."""
+def _check_trials(options: TrackOptions, task, n_units: int, n_runs: int) -> int:
+    """Refuse a -trials that would run for hours, counting every run given;
+    returns the most trials the track allows."""
     settings = comparisons.Settings(compare=options.compare, baseline=options.baseline,
                                     trials=options.trials)
-    comparisons.check_trials(options.trials, n_units, n_runs,
-                             comparisons.pair_count(n_runs, settings), task.units)
+    pairs = comparisons.pair_count(n_runs, settings)
+    comparisons.check_trials(options.trials, n_units, n_runs, pairs, task.units)
+    return comparisons.most_trials(n_units, n_runs, pairs)
 
 
 def _seed(request) -> int:

@@ -127,8 +127,12 @@ def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: 
     hits = np.zeros(len(pairs), dtype=np.int64)
     if not pairs:
         return hits
+    columns, restore = _distinct_columns(stacked)
     for swaps in coin_flips(trials, n_units, seed, clusters):
-        moved = (swaps @ stacked).reshape(len(swaps), n_runs, k)
+        moved = swaps @ columns
+        if restore is not None:
+            moved = moved[:, restore]
+        moved = moved.reshape(len(swaps), n_runs, k)
         for i, (a, b) in enumerate(pairs):
             shift = moved[:, b] - moved[:, a]
             delta = (unitstatistic.finish(rule, totals[a] + shift, if_empty)
@@ -137,6 +141,37 @@ def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: 
         if progress is not None:
             progress(len(swaps))
     return hits
+
+
+def _distinct_columns(stacked: np.ndarray) -> tuple:
+    """``(columns, restore)``: ``stacked``'s distinct columns and where each
+    column of it is among them (``columns[:, restore]`` is ``stacked``), or
+    ``(stacked, None)``.  Runs share columns: a ratio's denominators (every
+    claim counts once for every run), runs that give the same answers; the
+    swaps' product is made once for each.  Only for whole numbers whose sums
+    stay below 2^53: then every sum is exact, whatever the matrices' shapes
+    make the BLAS add first, so the products are those of ``stacked`` itself."""
+    if stacked.size == 0 or stacked.shape[1] < 2 or \
+            not np.array_equal(stacked, np.floor(stacked)) or \
+            float(np.abs(stacked).sum(axis=0).max()) >= 2.0 ** 53:
+        return stacked, None
+    import hashlib
+    first: dict = {}                    # a column's digest -> its distinct columns' places
+    kept, restore = [], np.empty(stacked.shape[1], dtype=np.intp)
+    for j in range(stacked.shape[1]):
+        column = np.ascontiguousarray(stacked[:, j])
+        places = first.setdefault(hashlib.sha256(column.tobytes()).digest(), [])
+        for place in places:
+            if np.array_equal(stacked[:, kept[place]], column):
+                restore[j] = place
+                break
+        else:
+            places.append(len(kept))
+            restore[j] = len(kept)
+            kept.append(j)
+    if len(kept) == stacked.shape[1]:
+        return stacked, None
+    return np.ascontiguousarray(stacked[:, kept]), restore
 
 
 def randomization_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorer
-import scorer.cli
+import scorer.cli  # (scorer.cli.main below: the package does not import it)
 from scorer.problems import ScorerError
 from scorer.track import statistics
 from scorer.track.__main__ import main as track_main

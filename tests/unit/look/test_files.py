@@ -28,9 +28,9 @@ def test_track_files_are_the_pictures_and_the_page_that_embeds_the_svg(tmp_path)
 @pytest.mark.slow
 def test_a_picture_taller_than_a_page_is_in_parts_the_page_lists(tmp_path):
     names = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
-             for i in range(100)]
-    paths = files.write_track_files(fake_track(runs=100, queries=3, seed=2, names=names),
-                                    str(tmp_path))
+             for i in range(12)]
+    paths = files.write_track_files(fake_track(runs=12, queries=3, seed=2, names=names),
+                                    str(tmp_path), figure_width_in=3.3)
     parts = [os.path.basename(p) for p in paths if p.endswith(".pdf")]
     assert len(parts) > 1
     assert parts == ["leaderboard.pdf"] + [f"leaderboard-{n}.pdf" for n in range(2, len(parts) + 1)]

@@ -272,9 +272,9 @@ def test_parts_share_the_runs_evenly():
 def test_the_parts_are_written_as_numbered_pdfs_and_replace_an_earlier_track(tmp_path):
     from scorer.look.files import PART_NAME
     from scorer.track.folder import check_output_dir
-    view = fake_track(runs=100, queries=3, seed=2, names=LONG_NAMES)
+    view = fake_track(runs=12, queries=3, seed=2, names=LONG_NAMES[:12])
     paths = [tmp_path / f"leaderboard.{ext}" for ext in ("png", "svg", "pdf")]
-    written = plot.leaderboard_plot(view, *map(str, paths), width_in=plot.TWO_COLUMN_IN)
+    written = plot.leaderboard_plot(view, *map(str, paths), width_in=plot.ONE_COLUMN_IN)
     expected = ["leaderboard.pdf"] + [f"leaderboard-{n}.pdf" for n in range(2, len(written) + 1)]
     assert [Path(path).name for path in written] == expected and len(written) > 1
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(expected + ["leaderboard.png",
@@ -285,3 +285,21 @@ def test_the_parts_are_written_as_numbered_pdfs_and_replace_an_earlier_track(tmp
     assert [bool(PART_NAME.match(name)) for name in (
         "leaderboard-2.pdf", "leaderboard-17.pdf", "leaderboard-1.pdf", "leaderboard-02.pdf",
         "leaderboard-2.png", "leaderboard-x.pdf")] == [True, True, False, False, False, False]
+
+
+@pytest.mark.parametrize("runs", [8, 23])
+def test_a_very_narrow_figure_is_not_cut_into_a_part_a_run(runs):
+    """At 2 inches the legend and footnote alone nearly fill a page's height:
+    one part for every five runs at most, each as laid out as any other."""
+    view = fake_track(runs=runs, queries=3, seed=4, names=(LONG_NAMES + HOSTILE)[:runs])
+    with matplotlib.rc_context(plot.RC):
+        _whole, parts = plot.leaderboard_figures(view, 2.0)
+        assert 1 < len(parts) <= -(-runs // plot.MIN_PART_RUNS)
+        counts = [len(part.axes[0].get_yticklabels()) for part in parts]
+        assert sum(counts) == runs and max(counts) - min(counts) <= 1
+        for part in parts:
+            renderer = part.canvas.get_renderer()
+            part.draw(renderer)
+            tight = part.get_tightbbox(renderer)
+            assert tight.x0 >= -0.01 and tight.x1 <= 2.0 + 0.01
+            assert tight.y0 >= -0.01 and tight.y1 <= part.get_figheight() + 0.01

@@ -525,8 +525,8 @@ def test_trials_that_would_run_for_hours_are_refused_before_any_run_is_scored(
                          "-trials", "999999999", "-output_dir", str(out)] + files)
     err = capsys.readouterr().err
     assert status == 255 and "Traceback" not in err
-    # 3 runs, 3 pairs, 300 claims: 300 x (3 + 16) + 100 x 3 cells a trial
-    most = comparisons.MAX_WORK // (300 * 19 + 300)
+    # 3 runs, 3 pairs, 300 claims: 300 x (3 + 16) + 250 x 3 cells a trial
+    most = comparisons.MAX_WORK // (300 * 19 + 750)
     assert (f"FATAL_ERROR: -trials 999,999,999 asks the randomization for too much work: at "
             f"most {most:,} trials for 3 runs (3 pairs) over 300 claims") in err
     assert not out.exists() and not [n for n in os.listdir(tmp_path) if n.startswith(".track")]
@@ -539,7 +539,7 @@ def test_the_trials_bound_is_the_work_bound_and_never_below_the_default(units, r
     assert pairs == len(comparisons.pairs_for(list(range(runs)),
                                               comparisons.Settings(compare=compare)))
     most = comparisons.most_trials(units, runs, pairs)
-    cells = units * (runs + 16) + 100 * pairs
+    cells = units * (runs + 16) + 250 * pairs
     assert most >= comparisons.DEFAULT_TRIALS
     assert most * cells <= comparisons.MAX_WORK or most == comparisons.DEFAULT_TRIALS
     assert (most + 1) * cells > comparisons.MAX_WORK
@@ -547,6 +547,21 @@ def test_the_trials_bound_is_the_work_bound_and_never_below_the_default(units, r
     comparisons.check_trials(None, units, runs, pairs)
     with pytest.raises(ScorerError, match=f"-trials {most + 1:,} .* at most {most:,} trials"):
         comparisons.check_trials(most + 1, units, runs, pairs)
+
+
+def test_the_trials_warning_never_asks_for_more_than_the_track_allows():
+    """4,950 pairs need 989,999 trials; a track of 100 runs and 100,029 claims
+    allows 155,752: its warning says to leave -trials out, not to give more."""
+    pairs = 4950
+    allowed = comparisons.most_trials(100_029, 100, pairs)
+    assert allowed == comparisons.MAX_WORK // (100_029 * 116 + 250 * pairs)
+    for most, remedy in ((None, "give -trials 989999 or more, or leave -trials out"),
+                         (2_000_000, "give -trials 989999 or more, or leave -trials out"),
+                         (allowed, f"leave -trials out (this track allows at most {allowed} "
+                                   f"trials)")):
+        [warning] = comparisons.resolution_warnings(pairs, comparisons.Settings(
+            trials=20_000, most_trials=most))
+        assert f"; {remedy} (10,000 trials and the tail rule beyond them)" in warning
 
 
 class _Terminal(io.StringIO):
@@ -748,7 +763,34 @@ def test_per_query_is_written_run_by_run_and_the_page_holds_what_it_shows(tmp_pa
     pd.testing.assert_frame_equal(written.per_query, computed.per_query)
     page = (out / "index.html").read_text()
     assert page.count("the first 7 of 40 claims; every one in per_query.csv.gz") == 3
+    assert page.count('<a href="per_query.csv.gz">per_query.csv.gz</a>') == 3
     data = json.loads(page.split('<script type="application/json" id="lazy-per-query">')[1]
                       .split("</script>")[0])
     assert 7 <= len(data["labels"]) <= 3 * 7 and len(data["tables"]) == 3
     assert written.leaderboard.equals(computed.leaderboard)
+
+
+@pytest.mark.parametrize("fractional", [False, True])
+def test_randomization_is_the_same_with_the_runs_shared_columns_multiplied_once(monkeypatch,
+                                                                                fractional):
+    """statistics._distinct_columns: the swaps' product made once for columns
+    the runs share (a ratio's denominators, runs of the same answers), only
+    where every sum is exact; the hits are those of the whole product."""
+    rng = np.random.default_rng(4)
+    n_units, n_runs = 300, 6
+    numerators = (rng.random((n_units, n_runs)) < 0.5).astype(float)
+    numerators[:, 3] = numerators[:, 1]                 # two runs of the same answers
+    if fractional:
+        numerators = numerators * rng.random((n_units, 1))
+    stacked = np.empty((n_units, 2 * n_runs))
+    stacked[:, 0::2], stacked[:, 1::2] = numerators, 1.0
+    columns, restore = statistics._distinct_columns(stacked)
+    if fractional:
+        assert restore is None
+    else:
+        assert columns.shape[1] == n_runs and np.array_equal(columns[:, restore], stacked)
+    pairs = [(a, b) for a in range(n_runs) for b in range(n_runs) if a != b]
+    shared = statistics.randomization_hits("ratio", (0.0, 0.0), stacked, n_runs, pairs, 500, 3)
+    monkeypatch.setattr(statistics, "_distinct_columns", lambda matrix: (matrix, None))
+    whole = statistics.randomization_hits("ratio", (0.0, 0.0), stacked, n_runs, pairs, 500, 3)
+    assert np.array_equal(shared, whole) and shared.sum() > 0
