@@ -58,8 +58,8 @@ docs: $(STAMP)
 	@echo "docs built: docs/_build/html/index.html"
 
 regen-golden: $(STAMP)
-	$(PY) tests/golden.py --regen
-	$(PY) tests/diff_cases.py --regen
+	$(PY) tests/helpers/golden.py --regen
+	$(PY) tests/helpers/diff_cases.py --regen
 
 clean:
 	rm -rf out build docs/_build *.egg-info .pytest_cache

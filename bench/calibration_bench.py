@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from scorer import bootstrap, statistic  # noqa: E402
+from scorer import bootstrap, unitstatistic  # noqa: E402
 from scorer.track import statistics  # noqa: E402
 
 
@@ -61,14 +61,14 @@ def rejection(stacked, n_runs, n_samples, trials, seed, clusters=None) -> tuple:
         for unit, cluster in zip(units, clusters):
             members.setdefault(f"c{cluster:06d}", []).append((unit, (unit,)))
         samples = bootstrap.generate_clustered(list(members.items()), n_samples, seed)
-    sampled = statistics.bootstrap_values(statistic.RATIO, (0.0, 0.0), stacked, n_runs,
+    sampled = statistics.bootstrap_values(unitstatistic.RATIO, (0.0, 0.0), stacked, n_runs,
                                           samples.group_multiplicities(units))
     pairs = [(2 * i, 2 * i + 1) for i in range(n_runs // 2)]
-    observed = statistics.observed_differences(statistic.RATIO, (0.0, 0.0), stacked, n_runs,
+    observed = statistics.observed_differences(unitstatistic.RATIO, (0.0, 0.0), stacked, n_runs,
                                                pairs)
     p_boot = [statistics.paired_bootstrap_p(sampled[:, a], sampled[:, b], d)
               for (a, b), d in zip(pairs, observed)]
-    p_rand = statistics.randomization_p(statistic.RATIO, (0.0, 0.0), stacked, n_runs, pairs,
+    p_rand = statistics.randomization_p(unitstatistic.RATIO, (0.0, 0.0), stacked, n_runs, pairs,
                                         trials, seed, clusters)
     return (int(np.sum(np.array(p_boot) < 0.05)), int(np.sum(np.array(p_rand) < 0.05)),
             len(pairs))

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Time the track page: build the pictures and index.html of fake tracks
-(tests/trackviews.py, seeded) and open the page in headless Chromium.
+(tests/helpers/trackviews.py, seeded) and open the page in headless Chromium.
 
     python bench/page_bench.py [--sizes 8x30,100x500] [--repeat N]
 
@@ -21,7 +21,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "helpers"))
 
 import browser  # noqa: E402
 from scorer.look import page, plot  # noqa: E402

@@ -98,15 +98,16 @@ class ScoreResult:
     def confidence(self):
         """Percentile intervals (None without samples): code, low99, low95, low90,
         mean, score, high90, high95, high99."""
-        from scorer import results
+        from scorer import reportframes
         text = self.reports.get("confidence")
-        return results.confidence_frame(text) if text is not None else None
+        return reportframes.confidence_frame(text) if text is not None else None
 
     @functools.cached_property
     def samplescores(self):
         """Every code of every sample (None without samples)."""
+        from scorer import reportframes
         text = self.reports.get("samplescores")
-        return _samplescores_frame(text) if text is not None else None
+        return reportframes.samplescores_frame(text) if text is not None else None
 
 
 #: The largest -jobs and -trials the command line takes (nine digits).
@@ -206,17 +207,3 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
                            clusters=clusters, figure_width=figure_width)
     request = track_request(files, policy, **switches)
     return build(request, options)
-
-
-# -- readers of the report texts (the reports are the numbers of record) ----------
-
-def _samplescores_frame(text: str):
-    import pandas as pd
-    lines = text.splitlines()
-    header = [h for h in lines[0].split() if h != "#RUNID"]
-    rows = []
-    for line in lines[1:]:
-        cells = [c for c in line.split() if not c.startswith("#")]
-        rows.append([int(cells[0])] + [float(c) for c in cells[1:]])
-    frame = pd.DataFrame(rows, columns=["sample"] + header[1:])
-    return frame

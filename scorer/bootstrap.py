@@ -356,6 +356,26 @@ def check_report_size(n_bytes: int, what: str) -> None:
                           f"GiB (fewer samples or run ids)")
 
 
+def _element_table(groups: list) -> tuple:
+    """``(elements, offsets, orderings)``: for each group every ordering of its
+    members (a group of at most _MAX_TABULATED_GROUP members; a larger one is
+    one element, its members shuffled per draw), so that a sample is a row of
+    indices into one table; each group's first element, and its number of
+    orderings (0: too big to tabulate)."""
+    elements: list = []
+    offsets = np.zeros(len(groups), dtype=np.int64)
+    orderings = np.zeros(len(groups), dtype=np.int64)
+    for g, (group, members) in enumerate(groups):
+        offsets[g] = len(elements)
+        if len(members) <= _MAX_TABULATED_GROUP:
+            perms = list(itertools.permutations(members)) or [()]
+            orderings[g] = len(perms)
+            elements.extend(Element(group, p) for p in perms)
+        else:
+            elements.append(Element(group, members))
+    return elements, offsets, orderings
+
+
 def generate(groups: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
     """Draw ``n_samples`` samples with numpy's ``default_rng(seed)``.
 
@@ -378,20 +398,7 @@ def generate(groups: Sequence[tuple], n_samples: int, seed: int) -> SampleSet:
     check_size(n_samples, n_groups)
     if n_groups == 0 or n_samples == 0:
         return SampleSet(list(range(1, n_samples + 1)), [np.zeros(0, np.int32)] * n_samples, [])
-    # Element table: for each group every ordering of its members (small groups),
-    # so that a sample is a row of indices into one table.
-    elements: list = []
-    offsets = np.zeros(n_groups, dtype=np.int64)
-    orderings = np.zeros(n_groups, dtype=np.int64)
-    for g, (group, members) in enumerate(groups):
-        offsets[g] = len(elements)
-        if len(members) <= _MAX_TABULATED_GROUP:
-            perms = list(itertools.permutations(members)) or [()]
-            orderings[g] = len(perms)
-            elements.extend(Element(group, p) for p in perms)
-        else:
-            orderings[g] = 0
-            elements.append(Element(group, members))
+    elements, offsets, orderings = _element_table(groups)
     large = np.flatnonzero(orderings == 0)
     total = n_samples * n_groups
     draw_bits = _bits(seed, 0)
@@ -441,17 +448,7 @@ def generate_clustered(clusters: Sequence[tuple], n_samples: int, seed: int) -> 
         return SampleSet(list(range(1, n_samples + 1)), [np.zeros(0, np.int32)] * n_samples, [])
     sizes = np.array([len(members) for _cluster, members in clusters], dtype=np.int64)
     first_group = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    elements: list = []
-    offsets = np.zeros(len(groups), dtype=np.int64)
-    orderings = np.zeros(len(groups), dtype=np.int64)
-    for g, (group, members) in enumerate(groups):
-        offsets[g] = len(elements)
-        if len(members) <= _MAX_TABULATED_GROUP:
-            perms = list(itertools.permutations(members)) or [()]
-            orderings[g] = len(perms)
-            elements.extend(Element(group, p) for p in perms)
-        else:
-            elements.append(Element(group, members))
+    elements, offsets, orderings = _element_table(groups)
     draw_bits = _bits(seed, 0)
     choice_bits = _bits(seed, n_samples * n_clusters)
     draws: list = []

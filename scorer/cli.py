@@ -44,11 +44,7 @@ def main(argv: list | None = None) -> int:
         else:
             sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
         return ERROR_EXIT_STATUS
-    if given.get("help"):
-        sys.stdout.write(usage())
-        return 0
-    if given.get("version"):
-        sys.stdout.write(switches.version_text())
+    if switches.answered(given, usage):
         return 0
     output_file = given.get("output_file", "stdout")
     error_file = given.get("error_file", "stderr")
@@ -109,7 +105,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
     """Score and write every report of the run, or none of them (README,
     "Reports: all or none"): the reports and the error log form one
     ``output.FileSet``, committed at the very end."""
-    from scorer import reportset, scoring
+    from scorer import reportset, runpicture, scoring
     from scorer.request import from_switches
     problems = Problems()
     written = output.FileSet()
@@ -121,7 +117,8 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
                     raise ScorerError("-plot draws <prefix>.png: give -output_file PREFIX")
                 outcome = scoring.score(request, problems)
                 quickexit.keep(outcome)
-                paths = reportset.add(written, output_file, request, outcome)
+                picture = runpicture.draw(request.policy.task, outcome) if request.plot else None
+                paths = reportset.add(written, output_file, outcome.reports, picture)
                 # An earlier run's report this run does not write would pass for one of its own.
                 obsolete = [path for path in _earlier_reports(output_file) if path not in paths]
                 if obsolete:

@@ -331,7 +331,7 @@ def remove_files(paths) -> list:
 
 
 def write_reports(target: str, reports, files: FileSet) -> list:
-    """Write a task's reports (``scorer.reports.Reports``) to ``target``.
+    """Write a task's reports (``scorer.reportset.Reports``) to ``target``.
 
     With a prefix, each report becomes ``PREFIX.extension``, added to
     ``files`` (in place when ``files`` is committed); every name is checked

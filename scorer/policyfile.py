@@ -18,7 +18,7 @@ people write use a small part of YAML, so that part is read here first:
 Anything else (anchors, tags, nested mappings, multi-line scalars, document
 markers, ``yes``/``on``/``null`` and other words YAML 1.1 resolves, other
 numbers, tabs, non-ASCII text, errors of any kind) goes to PyYAML, so its
-values and messages are those of PyYAML.  tests/test_policyfile.py checks
+values and messages are those of PyYAML.  tests/unit/test_policyfile.py checks
 that the two agree on generated documents.
 """
 from __future__ import annotations

@@ -1,46 +1,85 @@
-"""A scored run's report set at an output prefix: every report of the
-outcome, the picture of ``-plot``, written all or none (``output.FileSet``).
-The command line and the track's runs write theirs here."""
+"""A run's report set: its texts in write order (:class:`~scorer.reportset.Reports`, what a
+task's scoring returns), and the set written at an output prefix, all or
+none (``output.FileSet``), the picture of ``-plot`` beside it when there is
+one.  The command line and the track's runs write theirs here."""
 from __future__ import annotations
 
 from scorer import output
 
 
-def add(written: output.FileSet, prefix: str, request, outcome, elsewhere=()) -> list:
-    """Add the outcome's reports (and, with -plot, ``PREFIX.png``) to
+class Reports:
+    """The texts a task produces: which files it writes, and the chunks of
+    text in the order they are written (which is the order ``stdout`` shows
+    them in)."""
+
+    def __init__(self, extensions):
+        #: every file written, in creation order (a file may stay empty)
+        self.extensions = list(extensions)
+        #: (extension, text) in write order
+        self.chunks: list = []
+
+    def add(self, extension: str, text) -> None:
+        """Add text to a report: a string, or a function returning an iterable
+        of strings (produced only when written, for very large reports)."""
+        if extension not in self.extensions:
+            raise ValueError(f"report .{extension} is not declared")
+        self.chunks.append((extension, text))
+
+    @staticmethod
+    def _pieces_of(text):
+        return [text] if isinstance(text, str) else text()
+
+    def pieces(self, extension: str):
+        """The report's text piece by piece, in write order."""
+        for ext, text in self.chunks:
+            if ext == extension:
+                yield from self._pieces_of(text)
+
+    def stream(self):
+        """Every piece of every report, in write order (what stdout shows)."""
+        for _ext, text in self.chunks:
+            yield from self._pieces_of(text)
+
+    def text(self, extension: str) -> str:
+        return "".join(self.pieces(extension))
+
+    @classmethod
+    def from_pairs(cls, pairs) -> "Reports":
+        """Reports whose files are written once each, in the given order."""
+        reports = cls([extension for extension, _text in pairs])
+        for extension, text in pairs:
+            reports.add(extension, text)
+        return reports
+
+    def __iter__(self):
+        """(extension, whole text) pairs, so ``dict(reports)`` maps files to texts."""
+        return iter(self.files())
+
+    def files(self) -> list:
+        """(extension, whole text) for every declared file."""
+        return [(extension, self.text(extension)) for extension in self.extensions]
+
+
+def add(written: output.FileSet, prefix: str, reports, picture: bytes = None,
+        elsewhere=()) -> list:
+    """Add the reports (and the picture of ``-plot``, ``PREFIX.png``) to
     ``written``; the paths, in creation order.  ``elsewhere``: extensions the
     caller writes itself (a track links the reports every run shares), listed
     but not added."""
     if elsewhere:
-        output.write_reports(prefix, _without(outcome.reports, elsewhere), written)
-        paths = [f"{prefix}.{extension}" for extension in outcome.reports.extensions]
+        output.write_reports(prefix, _without(reports, elsewhere), written)
+        paths = [f"{prefix}.{extension}" for extension in reports.extensions]
     else:
-        paths = output.write_reports(prefix, outcome.reports, written)
-    if request.plot:
-        picture = f"{prefix}.png"
-        written.add(picture, run_picture(request.policy.task, outcome))
-        paths.append(picture)
+        paths = output.write_reports(prefix, reports, written)
+    if picture is not None:
+        path = f"{prefix}.png"
+        written.add(path, picture)
+        paths.append(path)
     return paths
 
 
 def _without(reports, extensions):
     """The reports but ``extensions`` (in the same order)."""
-    from scorer.reports import Reports
     kept = Reports([e for e in reports.extensions if e not in extensions])
     kept.chunks = [chunk for chunk in reports.chunks if chunk[0] not in extensions]
     return kept
-
-
-def run_picture(task: str, outcome) -> bytes:
-    """The single-run picture of ``-plot`` (scorer.look): every score per hop,
-    with its 95 % interval when the run was bootstrapped; titled as the task
-    says (so that a track's run draws the very picture of the single run)."""
-    from scorer import tasks
-    from scorer.look.plot import run_png
-    from scorer.results import interval_frame, per_hop
-    record = tasks.get(task)
-    data = record.run_result("run", outcome)
-    texts = dict(outcome.reports.files())
-    confidence = [texts[name] for name in ("confidence", "apconfidence") if texts.get(name)]
-    intervals = interval_frame(record, confidence) if confidence else None
-    return run_png(per_hop([data]).drop(columns="run"), intervals, record.picture_title(outcome))

@@ -1,5 +1,7 @@
-"""A scored run as data: its metric values, its per-unit statistics (for
-statistics over samples and runs), and long tables per query and per hop.
+"""Scored runs as data: a run's metric values and per-unit statistics (for
+statistics over samples and runs), the long tables of runs per query and per
+hop, and the columns of every table a track writes, declared once here for
+the track that writes them and the pictures and page that read them.
 Shared by the track and the Python API, so both report the same numbers.
 """
 from __future__ import annotations
@@ -57,9 +59,34 @@ def claim_table_rows(keys: list, columns: dict, sparse: frozenset = frozenset())
     return rows
 
 
-# -- the long tables of runs (pandas) ------------------------------------------------
+# -- the columns of a track's tables (docs/statistics.md defines each) -----------------
 
-PER_QUERY_COLUMNS = ["run", "query", "hop", "metric", "value"]
+#: What names a score of a run: its variant (Cold Start's SF, LDCMAX, LDCMEAN; a
+#: counts-table task's "claims"), aggregate ("micro", "macro"; ""), hop and metric.
+SCORE_KEY = ("variant", "aggregate", "hop", "metric")
+#: Every value per run, unit (query, claim, item) and hop: per_query.csv.
+PER_QUERY_COLUMNS = ("run", "query", "hop", "metric", "value")
+#: Every score per run: the per-hop table.
+PER_HOP_COLUMNS = ("run",) + SCORE_KEY + ("value",)
+#: A run's 95 % interval of each score it has one for (the picture of -plot).
+INTERVAL_COLUMNS = SCORE_KEY + ("low", "high")
+#: leaderboard.csv: these, then each run's 95 % rank range and group (with
+#: samples), then the other metrics, then the run's status.
+LEADERBOARD_COLUMNS = ("rank", "run", "metric", "score", "ci95_low", "ci95_high")
+RANK_COLUMNS = ("rank_low", "rank_high", "group")
+#: significance.csv, a row per pair of runs compared.
+SIGNIFICANCE_COLUMNS = ("run_a", "run_b", "metric", "delta", "delta_ci95_low",
+                        "delta_ci95_high", "wins", "ties", "losses", "p_bootstrap",
+                        "p_randomization", "p_holm", "p_bh", "significant")
+#: A difference is significant when its adjusted p is below this
+#: (``significant`` in significance.csv; the groups and pictures use the same).
+SIGNIFICANCE_LEVEL = 0.05
+#: The adjustments (-correction) that decide ``significant``, by name.
+CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
+
+
+# -- per_query.csv, written run by run (no pandas) ------------------------------------
+
 #: The first line of per_query.csv(.gz).
 PER_QUERY_HEADER = ",".join(PER_QUERY_COLUMNS) + "\n"
 
@@ -116,59 +143,20 @@ def _csv_field(text: str) -> str:
     if "," in text or '"' in text or "\n" in text:
         return '"' + text.replace('"', '""') + '"'
     return text
-PER_HOP_COLUMNS = ["run", "variant", "aggregate", "hop", "metric", "value"]
 
+
+# -- the long tables of runs (pandas) ------------------------------------------------
 
 def per_query(results: list):
     """Per run, unit and hop, every statistic: a DataFrame of PER_QUERY_COLUMNS."""
     import pandas as pd
     records = [(r.name, query, hop, metric, value)
                for r in results for query, hop, metric, value in r.per_query]
-    return pd.DataFrame.from_records(records, columns=PER_QUERY_COLUMNS)
+    return pd.DataFrame.from_records(records, columns=list(PER_QUERY_COLUMNS))
 
 
 def per_hop(results: list):
     """Per run, every aggregate score: a DataFrame of PER_HOP_COLUMNS."""
     import pandas as pd
     records = [(r.name,) + tuple(row) for r in results for row in r.per_hop]
-    return pd.DataFrame.from_records(records, columns=PER_HOP_COLUMNS)
-
-
-# -- the bootstrap reports read back, as tables --------------------------------------
-
-CONFIDENCE_COLUMNS = ["code", "low99", "low95", "low90", "mean", "score", "high90", "high95",
-                      "high99"]
-def _number(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        return float("nan")
-
-
-def confidence_frame(text: str):
-    """A ``.confidence`` (or ``.apconfidence``) report as a DataFrame."""
-    import pandas as pd
-    rows = []
-    for line in text.splitlines()[1:]:
-        fields = line.split(" ")
-        if len(fields) != len(CONFIDENCE_COLUMNS):
-            # Claim tasks pad the metric name; their values are never missing.
-            fields = [fields[0]] + line.split()[1:]
-        rows.append([fields[0]] + [_number(f) for f in fields[1:]])
-    return pd.DataFrame(rows, columns=CONFIDENCE_COLUMNS)
-
-
-def interval_frame(task, confidence_texts: list):
-    """95 % intervals keyed as the per-hop table is (variant, aggregate, hop,
-    metric, low, high), from a run's ``.confidence`` and ``.apconfidence``
-    texts (``task``: the task's record, which keys each code; codes it does
-    not show per hop are left out)."""
-    import pandas as pd
-    interval_key = task.interval_key
-    rows = []
-    for text in confidence_texts:
-        for row in confidence_frame(text).itertuples(index=False):
-            key = interval_key(row.code)
-            if key is not None:
-                rows.append((*key, row.low95, row.high95))
-    return pd.DataFrame(rows, columns=["variant", "aggregate", "hop", "metric", "low", "high"])
+    return pd.DataFrame.from_records(records, columns=list(PER_HOP_COLUMNS))

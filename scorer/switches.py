@@ -10,6 +10,7 @@ help), and :func:`parse` turns argv into the switches given and the files.
 from __future__ import annotations
 
 import os
+import sys
 
 from scorer.limits import has_lone_surrogate
 
@@ -186,6 +187,19 @@ def help_lines(switches: dict, width: int = 80) -> list:
                                subsequent_indent=" " * 29, break_long_words=False,
                                break_on_hyphens=False)
     return lines
+
+
+def answered(given: dict, usage) -> bool:
+    """Whether ``given`` asks for -help or -version, which every command answers
+    alike: the usage (``usage``: its text, or what makes it) or the version,
+    on standard output, and nothing else."""
+    if given.get("help"):
+        sys.stdout.write(usage() if callable(usage) else usage)
+        return True
+    if given.get("version"):
+        sys.stdout.write(version_text())
+        return True
+    return False
 
 
 def version_text() -> str:

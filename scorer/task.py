@@ -157,7 +157,7 @@ class Task:
         return arguments
 
     def score(self, request, problems, samples=None):
-        """Score a request: an outcome with ``reports`` (scorer.reports.Reports)
+        """Score a request: an outcome with ``reports`` (scorer.reportset.Reports)
         and the task's scores as data.  ``samples``: the request's samples,
         read or drawn already (a track's runs share them)."""
         raise NotImplementedError

@@ -86,7 +86,7 @@ def command_switches(command: str) -> set:
         from scorer.diff.__main__ import SWITCHES
         return set(SWITCHES) | aliases
     if command == "samples":
-        from scorer.samples import SWITCHES
+        from scorer.samples.__main__ import SWITCHES
         return set(SWITCHES) | aliases
     raise ValueError(command)
 
@@ -106,7 +106,7 @@ def usage_text(command: str) -> str:
         from scorer.competition.__main__ import USAGE
         return USAGE
     if command == "samples":
-        from scorer.samples import USAGE
+        from scorer.samples.__main__ import USAGE
         return USAGE
     raise ValueError(command)
 
@@ -130,7 +130,7 @@ def disciplines() -> list:
 def fields() -> list:
     """(name, header, format, explanation, in the default list) of Cold Start's columns."""
     from scorer.coldstart.policy import DEFAULT_FIELDS
-    from scorer.coldstart.reports.tables import FIELDS
+    from scorer.coldstart.reports.columns import FIELDS
     return [(name, header, form, text, name in DEFAULT_FIELDS)
             for name, (header, form, _justify, text) in FIELDS.items()]
 

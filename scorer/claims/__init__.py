@@ -6,7 +6,10 @@ Data flow (one concern per module)::
 
     jsonl.py      JSON-lines files -> (line number, object) pairs, with file:line errors
     scifact.py    SciFact gold + predictions (both shapes) -> Evaluation
-    fever.py      FEVER predictions (+ gold inline or blind) -> Evaluation
+    fever.py      FEVER's rules: predictions (+ gold inline or blind), a claim scored
+    feverpass.py  FEVER in one pass over the files -> Evaluation
+    feverdebug.py FEVER's .debug text of a claim scored
+    spool.py      the .debug text kept as it is made (to a file past a size)
     metrics.py    the metric declarations (Ratio, HarmonicMean, Mean) and the claim
                   tasks' registry: each metric's explanation and how it is computed
                   from the per-unit counts table (full data and bootstrap)

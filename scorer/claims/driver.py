@@ -17,7 +17,7 @@ from scorer.claims.metrics import Evaluation
 from scorer.policy import Policy
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
-from scorer.reports import Reports
+from scorer.reportset import Reports
 
 #: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).
 TYPE_CHECKING = False
@@ -79,12 +79,12 @@ def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
         quickexit.keep(inputs)
         return scifact.evaluate(inputs, policy, problems)
     if policy.task == "fever":
-        from scorer.claims import fever
+        from scorer.claims import fever, feverpass
         inputs = fever.read_inputs(files)
         # The parsed files outlive the run in a command-line process: freeing
         # them line by line costs a twentieth of a FEVER run (scorer/quickexit.py).
         quickexit.keep(inputs)
-        return fever.evaluate(inputs, policy, problems)
+        return feverpass.evaluate(inputs, policy, problems)
     raise ScorerError(f"the claims driver scores {' and '.join(TASKS)}, not '{policy.task}'")
 
 

@@ -27,9 +27,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from scorer.claims.jsonl import read_objects, show, type_name
-from scorer.claims.metrics import (CLAIMS, Evaluation, claim_columns, claim_keys, claim_names,
-                                   full_data)
+from scorer.claims.jsonl import FileLines, read_objects, show, type_name
+from scorer.claims.metrics import CLAIMS, claim_keys, claim_names
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 
@@ -45,7 +44,7 @@ COLUMNS = (CLAIMS, "label_correct", "strict", "precision", "precision_counted", 
 _record = tuple.__new__
 
 #: gold_path: the gold ("actual") file for blind predictions, or None;
-#: gold, predictions: ``(line, object)`` pairs, or a ``feverpass.FileLines``
+#: gold, predictions: ``(line, object)`` pairs, or a ``jsonl.FileLines``
 #: that reads them as they are scored (gold: None without a gold file).
 Inputs = namedtuple("Inputs", "gold_path predictions_path gold predictions")
 
@@ -101,8 +100,7 @@ def _gold_names(gold: list) -> list | None:
 
 def read_inputs(files: tuple) -> Inputs:
     """One file (predictions with their own gold) or two (gold, then
-    predictions), to be read as they are scored (:func:`evaluate`)."""
-    from scorer.claims.feverpass import FileLines
+    predictions), to be read as they are scored (``feverpass.evaluate``)."""
     if len(files) == 1:
         return Inputs(None, files[0], None, FileLines(files[0]))
     if len(files) == 2:
@@ -196,12 +194,6 @@ def _no_gold(line: int, gold_row, inputs: Inputs) -> ScorerError:
     return ScorerError(f"{inputs.gold_path} line {gold_line}: the gold claim has no "
                        f"'{key}' (needed by the prediction on {inputs.predictions_path} "
                        f"line {line})")
-
-
-def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
-    """Score the predictions (in one pass over the files: ``feverpass``)."""
-    from scorer.claims import feverpass
-    return feverpass.evaluate(inputs, policy, problems)
 
 
 def _check_pairing(names: list, gold_names: list, inline, lines, inputs: Inputs,

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from scorer.claims.fever import (COLUMNS, NEI, Counts, Inputs, _check_pairing, _no_gold,
                                  _unknown_label, score_claim)
-from scorer.claims.jsonl import decode_fast, fast_json, json_string, object_blocks, show
+from scorer.claims.feverdebug import FeverDebug
+from scorer.claims.jsonl import (FileLines, decode_fast, fast_json, json_string, object_blocks,
+                                 show)
 from scorer.claims.metrics import Evaluation, claim_keys, claim_names, full_data
 from scorer.claims.spool import Spool
 from scorer.policy import Policy
@@ -35,24 +37,6 @@ from scorer.problems import Problems, ScorerError, Where
 _record = tuple.__new__
 #: A key a JSON object does not have.
 _MISSING = object()
-
-
-class FileLines:
-    """A JSON-lines file read a block at a time (``fever.read_inputs``), in
-    place of its ``(line, object)`` pairs: iterating it gives those pairs
-    (every line read by the standard library)."""
-
-    __slots__ = ("path",)
-
-    def __init__(self, path: str):
-        self.path = path
-
-    def __iter__(self):
-        for block in object_blocks(self.path):
-            yield from block
-
-    def __repr__(self) -> str:
-        return f"FileLines({self.path!r})"
 
 
 def _blocks(source, decoder):
@@ -133,7 +117,6 @@ class _Pass:
     """One evaluation: the state of the pass over both files."""
 
     def __init__(self, inputs: Inputs, policy: Policy, problems: Problems):
-        from scorer.claims.reports import _FeverDebug
         self.inputs = inputs
         self.problems = problems
         self.max_evidence = policy.max_evidence
@@ -143,7 +126,7 @@ class _Pass:
         self.accepted: set = set()
         #: (claim line, label, source) of unknown labels, recorded once the files are read
         self.unknown: list = []
-        self.debug = _FeverDebug(self.max_evidence)
+        self.debug = FeverDebug(self.max_evidence)
         self.spool = Spool()
         self.columns = {column: [] for column in COLUMNS}
         self.names: list = []               # the predictions' ids as text
@@ -355,7 +338,7 @@ class _Pass:
         """A claim whose sentences are all [page, whole number] pairs and whose
         gold entries are [id, id, page, line]: what :meth:`general_claim`
         gives for it, without its records (``fever.score_claim``,
-        ``reports._FeverDebug.claim``)."""
+        ``feverdebug.FeverDebug.claim``)."""
         predicted_label = prediction.predicted_label
         predicted = prediction.predicted_evidence
         judged = self.label_pairs.get((label, predicted_label))

@@ -80,6 +80,24 @@ def object_blocks(path: str, decoder=None, lenient: bool = False):
         yield found
 
 
+class FileLines:
+    """A JSON-lines file to be read a block at a time as it is scored (FEVER's
+    one pass), in place of its ``(line, object)`` pairs: iterating it gives
+    those pairs (every line read by the standard library)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __iter__(self):
+        for block in object_blocks(self.path):
+            yield from block
+
+    def __repr__(self) -> str:
+        return f"FileLines({self.path!r})"
+
+
 def _read_lines(path: str, lines: list, lines_before: int, crowded: set, escapes: bool,
                 append, decoder=None, blank_ok: bool = False) -> int:
     """Append ``(line number, object)`` for each of ``lines`` (numbered on from

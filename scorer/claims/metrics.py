@@ -293,10 +293,10 @@ def claim_keys(texts: list | None, lines: list) -> tuple[list, str]:
 
 
 def unit_statistic(task, name: str, table, keys: list):
-    """Metric ``name`` as per-claim statistics (:class:`scorer.statistic.UnitStatistic`):
+    """Metric ``name`` as per-claim statistics (:class:`scorer.unitstatistic.UnitStatistic`):
     the claim is the unit, and the metric's ratio (or harmonic mean of two,
     or mean of several) finishes the column sums, as the full-data values do."""
-    from scorer import statistic
+    from scorer import unitstatistic
     by_name = {metric.name: metric for metric in metrics_of(task)}
     metric = by_name[name]
 
@@ -305,21 +305,21 @@ def unit_statistic(task, name: str, table, keys: list):
                 table[ratio.denominator].to_numpy(dtype=float)]
 
     if isinstance(metric, Ratio):
-        return statistic.UnitStatistic(list(keys), _stack(columns(metric), len(keys)),
-                                       statistic.RATIO, (metric.if_empty, 0.0))
+        return unitstatistic.UnitStatistic(list(keys), _stack(columns(metric), len(keys)),
+                                           unitstatistic.RATIO, (metric.if_empty, 0.0))
     if isinstance(metric, Mean):
         ratios = [by_name[part] for part in metric.of]
         if not all(isinstance(ratio, Ratio) for ratio in ratios) \
                 or len({ratio.if_empty for ratio in ratios}) > 1:
             raise ValueError(f"{name}: a mean of ratios with one value for an empty "
                              f"denominator is what the statistics finish")
-        return statistic.UnitStatistic(
+        return unitstatistic.UnitStatistic(
             list(keys), _stack([column for ratio in ratios for column in columns(ratio)],
                                len(keys)),
-            statistic.MEAN_OF_RATIOS, (ratios[0].if_empty, 0.0))
+            unitstatistic.MEAN_OF_RATIOS, (ratios[0].if_empty, 0.0))
     p, r = by_name[metric.precision], by_name[metric.recall]
-    return statistic.UnitStatistic(list(keys), _stack(columns(p) + columns(r), len(keys)),
-                                   statistic.HARMONIC_MEAN, (p.if_empty, r.if_empty))
+    return unitstatistic.UnitStatistic(list(keys), _stack(columns(p) + columns(r), len(keys)),
+                                       unitstatistic.HARMONIC_MEAN, (p.if_empty, r.if_empty))
 
 
 def _stack(columns: list, rows: int):

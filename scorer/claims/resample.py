@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from scorer.claims.metrics import HarmonicMean, Mean, Ratio, metrics_of
-from scorer.stats import CONFIDENCE_LEVELS, percentile_indices
+from scorer.percentile import CONFIDENCE_LEVELS, percentile_indices
 
 #: Above this many distinct values a fractional column is summed group by group
 #: (``reduceat``) instead of through an indicator matrix.
@@ -105,7 +105,7 @@ def confidence_rows(values: pd.DataFrame, full: dict,
     """Per metric: ``(name, lows (levels order), mean, full-data value, highs (reverse))``.
 
     Percentile intervals with the Perl scorer's index rule
-    (:func:`scorer.stats.percentile_indices`), no interpolation; the mean is
+    (:func:`scorer.percentile.percentile_indices`), no interpolation; the mean is
     the exact mean of the sample values.  Empty when there are no samples.
     """
     n = len(values)

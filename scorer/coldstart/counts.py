@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from scorer import stats
+from scorer import prf
 
 #: Count columns, in the Perl's field order (spec §5.1).
 COUNT_COLUMNS = ("GT", "SUBMITTED", "CORRECT", "INCORRECT", "INEXACT", "INCORRECT_PARENT",
@@ -80,4 +80,4 @@ def row_scores(counts) -> tuple:
     """P = Right / (Submitted - Ignored), R = Right / GT, F1 (spec §4.1)."""
     right = np.asarray(counts["RIGHT"])
     denominator = np.asarray(counts["SUBMITTED"]) - np.asarray(counts["IGNORED"])
-    return stats.prf_arrays(right, denominator, np.asarray(counts["GT"]))
+    return prf.prf_arrays(right, denominator, np.asarray(counts["GT"]))

@@ -22,7 +22,7 @@ from scorer.coldstart.runs import expand_run_paths, read_run_files
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.progress import Progress
-from scorer.reports import Reports
+from scorer.reportset import Reports
 from scorer.textfile import hash_in_background
 
 
@@ -81,14 +81,7 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     asked = options(request)
     query_paths = [f for f in request.files if f.endswith(".xml")]
     run_paths = [f for f in request.files if not f.endswith(".xml")]
-    queries = query_files.read_query_files(query_paths, problems)
-    if asked.expand:
-        queries.expand(asked.expand)
-    index = queries.index()
-    queries_to_score = query_files.resolve_queries_to_score(asked.queries, queries, problems)
-    if asked.queries is not None and not queries_to_score:
-        raise ScorerError(f"-queries {asked.queries}: none of the queries it names is in the "
-                          f"query files ({len(queries.top_level_ids())} queries loaded)")
+    queries, index, queries_to_score = _read_queries(query_paths, asked, problems)
     run_files = read_run_files(
         run_paths, queries, problems,
         on_submission_file=lambda files: check_justifications(
@@ -174,6 +167,25 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     return Outcome(reports, scored, samples)
 
 
+def _read_queries(query_paths: list, asked, problems: Problems, none_is_fatal: bool = False):
+    """``(queries, SF -> LDC index, SF queries to score with their hop
+    limits)`` of the query files, expanded (-expand) and selected (-queries)
+    as a run reads them.  ``none_is_fatal``: files without a query stop a
+    track or a leaderboard (one run only warns, as the Perl does)."""
+    queries = query_files.read_query_files(query_paths, problems)
+    if none_is_fatal and not queries.queries:
+        raise ScorerError(f"no queries in {', '.join(query_paths) or 'no query file'}: "
+                          f"nothing to score")
+    if asked.expand:
+        queries.expand(asked.expand)
+    index = queries.index()
+    queries_to_score = query_files.resolve_queries_to_score(asked.queries, queries, problems)
+    if asked.queries is not None and not queries_to_score:
+        raise ScorerError(f"-queries {asked.queries}: none of the queries it names is in the "
+                          f"query files ({len(queries.top_level_ids())} queries loaded)")
+    return queries, index, queries_to_score
+
+
 def read_shared_inputs(request, assessment_paths, problems: Problems, draw=None) -> tuple:
     """Read what every run of a track (every submission of a leaderboard)
     shares: query files, ``-queries``, assessments, samples, so that a fatal
@@ -184,18 +196,8 @@ def read_shared_inputs(request, assessment_paths, problems: Problems, draw=None)
     instead of :func:`scorer.bootstrap.generate` (a track's -clusters)."""
     asked = options(request)
     query_paths = [f for f in request.files if f.endswith(".xml")]
-    queries = query_files.read_query_files(query_paths, problems)
-    if not queries.queries:
-        # A warning for one run (as the Perl's); a track or leaderboard of nothing.
-        raise ScorerError(f"no queries in {', '.join(query_paths) or 'no query file'}: "
-                          f"nothing to score")
-    if asked.expand:
-        queries.expand(asked.expand)
-    index = queries.index()
-    queries_to_score = query_files.resolve_queries_to_score(asked.queries, queries, problems)
-    if asked.queries is not None and not queries_to_score:
-        raise ScorerError(f"-queries {asked.queries}: none of the queries it names is in the "
-                          f"query files ({len(queries.top_level_ids())} queries loaded)")
+    queries, index, queries_to_score = _read_queries(query_paths, asked, problems,
+                                                     none_is_fatal=True)
     read_run_files(list(assessment_paths), queries, problems)
     from scorer import bootstrap
     if request.samples:

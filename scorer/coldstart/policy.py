@@ -137,7 +137,7 @@ CATEGORY_HELP = {
 def help_lines() -> list:
     """What -help says of the disciplines, the fields and the categories, as
     the Perl scorer says it."""
-    from scorer.coldstart.reports.tables import FIELDS
+    from scorer.coldstart.reports.columns import FIELDS
     lines = ["-discipline is one of the following:"]
     lines += [f"  {name + ':':14}{DISCIPLINE_HELP[name]}" for name in DISCIPLINES]
     lines.append("-fields is a colon-separated list drawn from the following:")

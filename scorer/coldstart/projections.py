@@ -6,9 +6,8 @@ queries): the full data is the single sample in which every SF query counts
 once, and a bootstrap sample counts each SF query as often as it was drawn
 (spec §6.2).  Both run the very same code.
 
-Exactness: the Perl adds a macro average's terms one row copy at a time, in
-row order.  ``running_sum`` does the same for all samples at once (no Python
-loop per sample), so each value is the very double the Perl computes.
+Exactness: the macro averages' sums are the Perl's running sums
+(``runningsums.py``): each value is the very double the Perl computes.
 """
 from __future__ import annotations
 
@@ -17,8 +16,9 @@ from typing import Optional
 
 import numpy as np
 
-from scorer import stats
+from scorer import prf
 from scorer.coldstart.counts import COUNT_COLUMNS, counts_frame, ec_sort_key
+from scorer.coldstart.runningsums import CodedValues, running_sums_by_row
 from scorer.problems import ScorerError
 
 LEVELS = ("0", "1", "ALL")
@@ -131,133 +131,12 @@ class RunStructure:
 
 def _prf(counts: np.ndarray):
     right = counts[..., _RIGHT]
-    return stats.prf_arrays(right, counts[..., _SUBMITTED] - counts[..., _IGNORED],
+    return prf.prf_arrays(right, counts[..., _SUBMITTED] - counts[..., _IGNORED],
                             counts[..., _GT])
 
 
 def _level_masks(levels: np.ndarray) -> dict:
     return {"0": levels == 0, "1": levels == 1, "ALL": np.ones(len(levels), dtype=bool)}
-
-
-#: Layout of the running sums: levels 0, ALL, 1, so that a row's two sums
-#: (ALL and its own level) are one slice: 0:2 for level 0, 1:3 for level 1.
-_SUM_LAYOUT = {"0": 0, "ALL": 1, "1": 2}
-
-
-#: Most elements (rows x samples) one batch of running_sums adds at once.
-_BATCH_ELEMENTS = 1 << 20
-
-
-def running_sums(values: np.ndarray, repeats: np.ndarray, levels: np.ndarray) -> dict:
-    """Per level (0, 1, ALL) and sample: Σ_j values[j], added repeats[b, j]
-    times, one addition at a time in row order, over the rows of the level.
-
-    ``values``: (n, 3), or ``MeanValues`` when they differ per sample; ``repeats``:
-    (B, n); ``levels``: (n,).  Returns level -> (B, 3).
-    """
-    return _running_sums_by_row(values, np.ascontiguousarray(np.asarray(repeats).T), levels)
-
-
-#: Rows without further copies added apart only from this many in a row.
-_SHORTEST_RUN = 16
-
-
-def _running_sums_by_row(values, by_row: np.ndarray, levels: np.ndarray) -> dict:
-    """running_sums of ``by_row`` = repeats transposed (n, B).
-
-    The loop runs over rows, each step for all samples at once: the first
-    copy of a row is added to every sample (times 0 or 1), further copies
-    only to the samples that have them.  Adding 0.0 leaves a sum as it is,
-    so each result is the very double of the Perl's running sum.
-    A run of at least _SHORTEST_RUN rows without further copies in any
-    sample (all rows of the full data) is added by one ``add.accumulate``,
-    which also adds one row after the other.
-    """
-    per_sample = isinstance(values, MeanValues)
-    # A row whose values are 0.0 (in every sample) leaves every sum as it is
-    # (the sums start at +0.0 and add no negative value), and so does a row
-    # drawn in no sample: such rows, often most of them, are skipped.
-    most = by_row.max(axis=1, initial=0)
-    kept = np.flatnonzero(((values.table != 0).any(axis=(1, 2)) if per_sample
-                           else (np.asarray(values) != 0).any(axis=1)) & (most > 0))
-    if len(kept) < by_row.shape[0]:
-        values = (MeanValues(values.table[kept], values.code[kept]) if per_sample
-                  else np.asarray(values)[kept])
-        by_row, levels, most = by_row[kept], np.asarray(levels)[kept], most[kept]
-    n_rows, n_samples = by_row.shape
-    acc = np.zeros((3, 3, n_samples))       # (level slot, metric, sample)
-    if n_samples and n_rows:
-        levels = np.asarray(levels)
-        has_copies = most > 1
-        # Runs of rows alike (with or without further copies), each cut into
-        # batches: bounded memory, and few numpy calls for the full data.
-        # Short runs without further copies go with their neighbours (a
-        # call per run would cost more than it saves).
-        starts = np.flatnonzero(np.diff(has_copies)) + 1
-        for start, stop in zip([0, *starts.tolist()], [*starts.tolist(), n_rows]):
-            if stop - start < _SHORTEST_RUN and not has_copies[start]:
-                has_copies[start:stop] = True
-        batch = max(1, _BATCH_ELEMENTS // n_samples)
-        starts = np.flatnonzero(np.diff(has_copies)) + 1
-        for start, stop in zip([0, *starts.tolist()], [*starts.tolist(), n_rows]):
-            for first in range(start, stop, batch):
-                last = min(stop, first + batch)
-                add = _add_rows_with_copies if has_copies[first] else _add_rows_in_order
-                add(acc, values, by_row[first:last], levels[first:last], first)
-    return {level: acc[index].T for level, index in _SUM_LAYOUT.items()}
-
-
-def _row_values(values, start: int, stop: int) -> np.ndarray:
-    """(rows, 3, B) or (rows, 3, 1): the values of rows start..stop-1."""
-    if isinstance(values, MeanValues):
-        rows = np.take_along_axis(values.table[start:stop],
-                                  values.code[start:stop][:, :, None], axis=1)  # (rows, B, 3)
-        return np.ascontiguousarray(rows.transpose(0, 2, 1))
-    return values[start:stop][:, :, None]
-
-
-def _add_rows_in_order(acc: np.ndarray, values, by_row: np.ndarray, levels: np.ndarray,
-                       start: int) -> None:
-    """Add the rows of ``by_row`` (rows start... of ``values``, none with
-    further copies; ``levels``: theirs) to the running sums ``acc`` (slot,
-    metric, sample), one row after the other, as running_sums would."""
-    rows = _row_values(values, start, start + len(by_row)) * (by_row > 0)[:, None, :]
-    for slot, mask in ((0, levels == 0), (1, None), (2, levels == 1)):
-        added = rows if mask is None else rows[mask]
-        if len(added):
-            sequence = np.concatenate([acc[slot][None], added])
-            acc[slot] = np.add.accumulate(sequence, axis=0)[-1]
-
-
-def _add_rows_with_copies(acc: np.ndarray, values, by_row: np.ndarray, levels: np.ndarray,
-                          start: int) -> None:
-    """Add the rows of ``by_row`` (rows start... of ``values``; ``levels``:
-    theirs) to the running sums ``acc``, row after row, each row's copies
-    one after the other: the first and the second copy to every sample
-    (times 1 or 0), each further copy only to the samples that have it."""
-    rows = _row_values(values, start, start + len(by_row))
-    per_sample = rows.shape[2] > 1
-    # Float factors (faster than bool ones).  A second copy is drawn in about
-    # a quarter of the samples: adding it to all, times 0.0 where there is
-    # none, costs less than picking those samples out; third and later
-    # copies are rare enough to be picked out, each from the samples that
-    # had the copy before.
-    drawn = (by_row > 0).astype(np.float64)
-    drawn_twice = (by_row > 1).astype(np.float64)
-    targets = {0: acc[0:2], 1: acc[1:3]}                        # ALL and the row's level
-    for i, (level, most) in enumerate(zip(levels.tolist(), by_row.max(axis=1).tolist())):
-        target = targets.get(level, acc[1:2])
-        value = rows[i]
-        target += value * drawn[i]
-        if most < 2:
-            continue
-        target += value * drawn_twice[i]
-        samples = None
-        for k in range(3, most + 1):
-            copies = by_row[i]
-            samples = np.flatnonzero(copies >= k) if samples is None else \
-                samples[copies[samples] >= k]
-            target[:, :, samples] += value[:, samples] if per_sample else value
 
 
 def _integer_product(left: np.ndarray, right: np.ndarray) -> np.ndarray:
@@ -312,7 +191,7 @@ def _sf_columns(structure: RunStructure) -> np.ndarray:
 def _macro_rows(structure: RunStructure, rows: Optional[np.ndarray]) -> tuple:
     """(rows, their SF columns, values, levels) of ``rows`` (None: table
     order) whose P, R and F are not all 0.0: only these can change a running
-    sum (see running_sums); made once a structure and row order."""
+    sum (see runningsums.running_sums); made once a structure and row order."""
     key = "table" if rows is None else "ldcmax"
     cache = structure.__dict__.setdefault("_macro_rows", {})
     if key not in cache:
@@ -331,7 +210,7 @@ def _aggregates(structure: RunStructure, rows: Optional[np.ndarray],
     its SF query's column."""
     totals = _integer_product(weights.T, _sf_columns(structure))
     row_sf, values, levels = _macro_rows(structure, rows)
-    macro_sums = _running_sums_by_row(values, weights[row_sf], levels)
+    macro_sums = running_sums_by_row(values, weights[row_sf], levels)
     result = {}
     width = structure.counts.shape[1] + 2
     for i, level in enumerate(LEVELS):
@@ -395,24 +274,6 @@ def _ldc_max_aggregates(structure: RunStructure, by_sf: np.ndarray, choice: np.n
     return _aggregates(structure, structure.ldc_max_rows, by_sf * chosen)
 
 
-class MeanValues:
-    """Per-sample P/R/F of the LDC-MEAN names, kept compact: a name's mean
-    depends only on which of its members were drawn, so each name has a small
-    table (one entry per subset of members) and each sample a subset code."""
-
-    def __init__(self, table: np.ndarray, code: np.ndarray):
-        self.table = table          # (names, 2**width, 3)
-        self.code = code            # (names, B) subset codes
-
-    def row(self, i: int) -> np.ndarray:
-        """(3, B): name i's values in every sample."""
-        return self.table[i][self.code[i]].T
-
-    def sample(self, b: int) -> np.ndarray:
-        """(names, 3): every name's values in sample b."""
-        return self.table[np.arange(len(self.table)), self.code[:, b]]
-
-
 def _mean_tables(structure: RunStructure):
     """Per name and subset of drawn members: the mean P/R/F (members added in
     member order, then divided, as the Perl does), the GT of the first drawn
@@ -447,7 +308,7 @@ def _mean_tables(structure: RunStructure):
 def ldc_mean_rows(structure: RunStructure, multiplicity: np.ndarray):
     """The combined LDC-MEAN rows for every sample (spec §4.5).
 
-    Returns (repeats (B, names), MeanValues, gt (B, names)).  A name's P/R/F
+    Returns (repeats (B, names), CodedValues, gt (B, names)).  A name's P/R/F
     is the mean over its drawn member rows (each member once, added in member
     order), its GT that of its first drawn member (spec decision 1), and it
     is repeated ceil(member copies / members drawn) times (0: not drawn).
@@ -476,14 +337,14 @@ def _member_positions(structure: RunStructure) -> list:
 
 def _ldc_mean_by_name(structure: RunStructure, by_sf: np.ndarray):
     """ldc_mean_rows of ``by_sf`` (SF queries, B), names first, without GT:
-    (repeats (names, B), MeanValues)."""
+    (repeats (names, B), CodedValues)."""
     if not hasattr(structure, "_mean_tables"):
         structure._mean_tables = _mean_tables(structure)
     table, _gt_table, drawn_count = structure._mean_tables
     positions = _member_positions(structure)
     if not positions:
         empty = np.zeros((0, by_sf.shape[1]), dtype=np.int32)
-        return empty, MeanValues(table, empty)
+        return empty, CodedValues(table, empty)
     # every name has a first member: its copies and drawn bit start the sums
     repeats = by_sf[positions[0][1]].astype(np.int32)            # member copies, for now
     code = (repeats > 0).astype(np.int32)
@@ -502,7 +363,7 @@ def _ldc_mean_by_name(structure: RunStructure, by_sf: np.ndarray):
         several = slice(None) if positions[1][0] is None else positions[1][0]
         drawn = np.maximum(drawn_count[code[several]], 1)
         repeats[several] = -(-repeats[several] // drawn)
-    return repeats, MeanValues(table, code)
+    return repeats, CodedValues(table, code)
 
 
 def ldc_mean_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
@@ -511,7 +372,7 @@ def ldc_mean_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> di
 
 def _ldc_mean_aggregates(structure: RunStructure, by_sf: np.ndarray) -> dict:
     repeats, values = _ldc_mean_by_name(structure, by_sf)      # (names, B)
-    macro_sums = _running_sums_by_row(values, repeats, structure.mean_levels)
+    macro_sums = running_sums_by_row(values, repeats, structure.mean_levels)
     # copies with ground truth (the macro denominator), and copies, per name
     if not hasattr(structure, "_mean_truth"):
         structure._mean_truth = structure._mean_tables[1] != 0

@@ -147,7 +147,7 @@ def ap_sample_values(run_units, samples) -> tuple:
     full-data text.  The Perl's bootstrap covers P/R/F1 only; the AP macro
     means are resampled here from the per-query AP values, each drawn LDC
     query counting once per draw."""
-    from scorer import statistic
+    from scorer import unitstatistic
     from scorer.coldstart.units import BY_NAME
     metric_of = {"SF": BY_NAME["sf_ap"], "LDCMEAN": BY_NAME["ldcmean_ap"]}
     present = []
@@ -165,6 +165,6 @@ def ap_sample_values(run_units, samples) -> tuple:
     for code, unit_statistic, full in present:
         weights = (counted if unit_statistic.units == units
                    else counted[:, [column[unit] for unit in unit_statistic.units]])
-        values[code] = round4(statistic.values(unit_statistic, weights))
+        values[code] = round4(unitstatistic.values(unit_statistic, weights))
         originals[code] = "%6.4f" % full
     return values, originals

@@ -12,7 +12,7 @@ import dataclasses
 
 import numpy as np
 
-from scorer import statistic
+from scorer import unitstatistic
 from scorer.coldstart.ap import ldc_mean_ap_lines, macro_ap, sf_ap_lines
 from scorer.coldstart.counts import COUNT_COLUMNS
 from scorer.coldstart.projections import (MACRO, MICRO, all_aggregates, full_data,
@@ -98,7 +98,7 @@ class RunUnits:
                                  self.scores.ldc_full_ids.__getitem__)
 
     # -- per-unit statistics ----------------------------------------------------
-    def statistic(self, metric: Metric, level: str = "ALL") -> statistic.UnitStatistic:
+    def statistic(self, metric: Metric, level: str = "ALL") -> unitstatistic.UnitStatistic:
         """Per-unit statistics of ``metric`` (AP metrics: at any ``level``)."""
         if metric.aggregate == "AP":
             return self._ap_statistic(metric.variant, level)
@@ -114,13 +114,13 @@ class RunUnits:
         if metric.aggregate == MICRO:
             columns = np.stack([counts[:, _RIGHT], counts[:, _SUBMITTED] - counts[:, _IGNORED],
                                 counts[:, _GT]], axis=1).astype(np.float64)
-            rule = {"P": statistic.PRECISION, "R": statistic.RECALL, "F": statistic.F1}
+            rule = {"P": unitstatistic.PRECISION, "R": unitstatistic.RECALL, "F": unitstatistic.F1}
             return _by_unit(units, columns, rule[metric.letter])
         value = structure.values[rows, "PRF".index(metric.letter)]
         columns = np.stack([value, (counts[:, _GT] != 0).astype(np.float64)], axis=1)
-        return _by_unit(units, columns, statistic.RATIO)
+        return _by_unit(units, columns, unitstatistic.RATIO)
 
-    def _ldc_mean_statistic(self, metric: Metric) -> statistic.UnitStatistic:
+    def _ldc_mean_statistic(self, metric: Metric) -> unitstatistic.UnitStatistic:
         structure = self.scores.structure
         repeats, mean_values, gt = ldc_mean_rows(structure, full_data(structure))
         letter = "PRF".index(metric.letter)
@@ -131,13 +131,13 @@ class RunUnits:
             columns.append((copies * mean_values.row(i)[letter, 0],
                             copies * float(gt[0, i] != 0)))
         return _by_unit(units, np.array(columns, dtype=np.float64).reshape(-1, 2),
-                        statistic.RATIO)
+                        unitstatistic.RATIO)
 
     def ap_levels(self, variant: str) -> dict:
         """Full-data ALL-Macro AP per level present (as ``.ap`` prints it)."""
         return macro_ap(self._ap_table(variant))
 
-    def _ap_statistic(self, variant: str, level: str = "ALL") -> statistic.UnitStatistic:
+    def _ap_statistic(self, variant: str, level: str = "ALL") -> unitstatistic.UnitStatistic:
         lines = [line for line in self._ap_table(variant) if line.level == level]
         if variant == "LDCMEAN":
             units = [line.name for line in lines]
@@ -148,20 +148,20 @@ class RunUnits:
             units = [line.name for line in lines]
         columns = np.array([(line.ap, 1.0 if line.ground_truth else 0.0) for line in lines],
                            dtype=np.float64).reshape(-1, 2)
-        return _by_unit(units, columns, statistic.RATIO)
+        return _by_unit(units, columns, unitstatistic.RATIO)
 
     def units(self) -> list:
         """Every unit of the run, sorted."""
         return sorted(set(self.row_unit))
 
 
-def _by_unit(units: list, columns: np.ndarray, rule: str) -> statistic.UnitStatistic:
+def _by_unit(units: list, columns: np.ndarray, rule: str) -> unitstatistic.UnitStatistic:
     """Rows of ``columns`` summed per unit; units sorted."""
     names = sorted(set(units))
     position = {unit: i for i, unit in enumerate(names)}
     matrix = np.zeros((len(names), columns.shape[1]))
     np.add.at(matrix, np.array([position[u] for u in units], dtype=np.intp), columns)
-    return statistic.UnitStatistic(names, matrix, rule)
+    return unitstatistic.UnitStatistic(names, matrix, rule)
 
 
 def run_result(run_name: str, outcome, status: str = "ok", statistics: bool = True):
@@ -169,7 +169,7 @@ def run_result(run_name: str, outcome, status: str = "ok", statistics: bool = Tr
     driver's, its first run id), the per-unit statistics only when asked."""
     from scorer.coldstart.ap import LEVEL_ORDER
     from scorer.results import RunResult
-    from scorer.stats import prf_arrays
+    from scorer.prf import prf_arrays
     result = RunResult(run_name, status)
     if not outcome.runs:
         return result

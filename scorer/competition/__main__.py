@@ -100,11 +100,7 @@ def main(argv: list | None = None) -> int:
     except UsageError as error:
         sys.stderr.write(f"ERROR: {error}\n\n{USAGE}")
         return ERROR_EXIT_STATUS
-    if own.get("help"):
-        sys.stdout.write(USAGE)
-        return 0
-    if own.get("version"):
-        sys.stdout.write(switches.version_text())
+    if switches.answered(own, USAGE):
         return 0
     with stopping.stop_on_signals():
         try:

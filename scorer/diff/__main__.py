@@ -14,8 +14,9 @@ import os
 import sys
 
 from scorer import output, stopping, switches
-from scorer.diff import align, debugfile
-from scorer.diff.tables import read_table
+from scorer.diff import align, debugfile, render
+from scorer.diff.changes import Side
+from scorer.diff.scoretables import read_table
 from scorer.limits import shorten
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 from scorer.switches import Switch, UsageError
@@ -39,7 +40,7 @@ SWITCHES = switches.table((Switch("output_file"), Switch("query"), Switch("top")
 DEFAULT_TOP = 20
 
 
-def load_side(name: str) -> align.Side:
+def load_side(name: str) -> Side:
     """A side from a prefix or a .debug file, with the tables found beside it."""
     if os.path.isfile(name):
         debug_path = name
@@ -50,7 +51,7 @@ def load_side(name: str) -> align.Side:
         raise ScorerError(f"{name}: neither a .debug file nor a report prefix "
                           f"(there is no {name}.debug)")
     debug = debugfile.read(debug_path)
-    side = align.Side(name, debug)
+    side = Side(name, debug)
     if prefix is not None:
         from scorer import task
         for extension in task.get(debug.task).diff_tables:
@@ -95,11 +96,7 @@ def main(argv=None) -> int:
     except ScorerError as error:
         sys.stderr.write(f"ERROR: {error}\n\n{USAGE}")
         return ERROR_EXIT_STATUS
-    if options.get("help"):
-        sys.stdout.write(USAGE)
-        return 0
-    if options.get("version"):
-        sys.stdout.write(switches.version_text())
+    if switches.answered(options, USAGE):
         return 0
     try:
         prefix = options.get("output_file")
@@ -110,7 +107,7 @@ def main(argv=None) -> int:
             raise ScorerError(f"{files[0]} is a {a.debug.task} report and {files[1]} a "
                               f"{b.debug.task} report: nothing to compare")
         diff = align.diff_sides(a, b, align.select_queries(a, b, options.get("query")))
-        text = align.diff_text(diff, options["top"])
+        text = render.diff_text(diff, options["top"])
         if prefix is None:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -118,7 +115,7 @@ def main(argv=None) -> int:
             # Both files or neither (README, "Reports: all or none").
             with stopping.stop_on_signals():
                 output.write_files({prefix + ".diff": text,
-                                    prefix + ".diff.csv": align.csv_text(diff)})
+                                    prefix + ".diff.csv": render.csv_text(diff)})
     except ScorerError as error:
         sys.stderr.write(f"ERROR: {error}\n")
         return error.exit_status

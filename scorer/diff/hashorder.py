@@ -35,14 +35,14 @@ def _signature(rows: dict) -> frozenset:
 
 def _combined_f1(rows: dict) -> float:
     """F1 of the summed counts of all rows of an SF query (spec §4.4, §4.1)."""
-    from scorer import stats
+    from scorer import prf
 
     def total(column):
         return sum(int(cells.get(column, 0) or 0) for cells in rows.values())
     right = total("Right")
-    p = stats.precision(right, total("Submitted") - total("Ignored"))
-    r = stats.recall(right, total("GT"))
-    return stats.f1(p, r)
+    p = prf.precision(right, total("Submitted") - total("Ignored"))
+    r = prf.recall(right, total("GT"))
+    return prf.f1(p, r)
 
 
 def ldcmax_ties(ldcmax_a: dict, ldcmax_b: dict, sf_a: dict, sf_b: dict) -> set:

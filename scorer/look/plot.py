@@ -18,8 +18,8 @@ from typing import Optional
 
 import pandas as pd
 
-from scorer.look.view import ERRORS_NOTE, INTERVAL_COLUMNS, METRIC_ORDER, PER_HOP_COLUMNS, \
-    SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
+from scorer.look.view import ERRORS_NOTE, INTERVAL_COLUMNS, METRIC_ORDER, RUN_SCORE_COLUMNS, \
+    SCORE_KEY, SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
 from scorer.metricnames import metric_named
 from scorer.output import write_bytes_atomically
 
@@ -234,7 +234,7 @@ class _Shared:
 
     names: list                          # each run's name, in lines
     row_pt: float
-    kinds: list                          # each run's style (STYLE keys)
+    kinds: list                          # each run's style (a key of _styles)
     has_intervals: bool
     xlim: Optional[tuple] = None         # None: from the data (the whole figure)
     beside_pt: Optional[tuple] = None    # (left, right) of the plot; None: measured
@@ -266,23 +266,21 @@ def leaderboard_figures(view: TrackView, width_in: float = DEFAULT_WIDTH_IN) -> 
     scale = 72.0 / whole.dpi
     shared = dataclasses.replace(shared, xlim=axes.get_xlim(), beside_pt=(
         (bounds.x0 - tight.x0) * scale, (tight.x1 - bounds.x1) * scale))
-    # How many runs a part holds: the page less everything but the rows, as a
-    # part has it (with the score axis on top too from TOP_AXIS_RUNS runs on, and
-    # the longest note a part may have; a part whose note on runs with errors
-    # takes a row's room is found below).
+    # How many runs a part holds: the page less everything but the rows, as
+    # measured on a part with the longest note a part may have (measured again
+    # when the count crosses TOP_AXIS_RUNS, from which the score axis is on top
+    # too); a part whose note on runs with errors takes a row's room is found below.
     fits = int((most_pt - height_pt + _plot_pt(shared, n_runs)) // shared.row_pt)
     longest = f"Part {n_runs} of {n_runs}: ranks {n_runs}\u2013{n_runs} of {n_runs} runs."
-    probed = set()
-    while fits not in probed:
-        probed.add(fits)
+    for _attempt in range(2):
         rows = range(min(n_runs, max(fits, 1)))
         probe = _figure(view, width_in, shared, rows, longest, errors_note=False)
         around_pt = probe.get_figheight() * 72.0 - _plot_pt(shared, len(rows))
-        again = int((most_pt - around_pt) // shared.row_pt)
-        if (again > TOP_AXIS_RUNS) == (len(rows) > TOP_AXIS_RUNS):
-            fits = again
+        measured = int((most_pt - around_pt) // shared.row_pt)
+        crossed = (measured > TOP_AXIS_RUNS) != (len(rows) > TOP_AXIS_RUNS)
+        fits = measured
+        if not crossed:
             break
-        fits = again
     fits = max(MIN_PART_RUNS, fits)
     while True:
         count = -(-n_runs // fits)
@@ -563,8 +561,8 @@ def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str) -> Non
 
     ``per_hop``: columns variant, aggregate, hop, metric, value (one run; a
     ``run`` column, if any, is ignored).  ``intervals``: None, or a DataFrame
-    with the columns variant, aggregate, hop, metric, low, high (``view.
-    INTERVAL_COLUMNS``), matched to ``per_hop`` on the first four.
+    with the columns variant, aggregate, hop, metric, low, high
+    (``results.INTERVAL_COLUMNS``), matched to ``per_hop`` on the first four.
     """
     write_bytes_atomically(png_path, run_png(per_hop, intervals, title))
 
@@ -574,7 +572,7 @@ def run_png(per_hop: pd.DataFrame, intervals, title: str) -> bytes:
     with the rest of a report set)."""
     import matplotlib
 
-    require_columns(per_hop, PER_HOP_COLUMNS, "per_hop")
+    require_columns(per_hop, RUN_SCORE_COLUMNS, "per_hop")
     if "run" in per_hop.columns and per_hop["run"].nunique() > 1:
         raise ValueError(f"per_hop holds several runs ({sorted(set(per_hop['run']))[:3]}...); "
                          "a run's picture shows one")
@@ -600,14 +598,14 @@ def _quiet_about_glyphs():
 
 def _key_frame(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame.copy()
-    for column in ("variant", "aggregate", "hop", "metric"):
+    for column in SCORE_KEY:
         frame[column] = frame[column].fillna("").astype(str)
     return frame
 
 
 def _run_figure(per_hop: pd.DataFrame, intervals, title: str):
-    scores = _key_frame(per_hop[list(PER_HOP_COLUMNS)])
-    keys = ["variant", "aggregate", "hop", "metric"]
+    scores = _key_frame(per_hop[list(RUN_SCORE_COLUMNS)])
+    keys = list(SCORE_KEY)
     if intervals is not None:
         scores = scores.merge(_key_frame(intervals[list(INTERVAL_COLUMNS)]), on=keys, how="left")
     else:

@@ -12,8 +12,11 @@ from typing import Optional
 
 import pandas as pd
 
-# The level of the Holm-adjusted tests: the track's own (significance.csv).
-from scorer.track.statistics import SIGNIFICANCE_LEVEL  # noqa: F401 (re-exported)
+# The columns of the track's tables, and the level of its tests (the pictures and
+# the page import them from here).
+from scorer.results import (CORRECTION_NAMES, INTERVAL_COLUMNS,  # noqa: F401
+                            LEADERBOARD_COLUMNS, PER_HOP_COLUMNS, PER_QUERY_COLUMNS,
+                            RANK_COLUMNS, SCORE_KEY, SIGNIFICANCE_LEVEL)
 
 
 #: Hops in the order they are shown; others follow in string order.
@@ -21,23 +24,17 @@ HOP_ORDER = ("ALL", "0", "1")
 #: Metrics in the order they are shown; others follow in first-seen order.
 METRIC_ORDER = ("P", "R", "F1", "AP")
 
-LEADERBOARD_COLUMNS = ("rank", "run", "metric", "score", "ci95_low", "ci95_high")
-#: The leaderboard's optional statistics columns (a track with samples has them):
+#: The significance columns the pictures and the page read (of
+#: ``results.SIGNIFICANCE_COLUMNS``, which a track's table has every one of).
+SIGNIFICANCE_READ = ("run_a", "run_b", "metric", "delta", "p_bootstrap", "p_randomization",
+                     "p_holm", "significant")
+#: A run's scores per hop (one run: ``results.PER_HOP_COLUMNS`` without the run).
+RUN_SCORE_COLUMNS = SCORE_KEY + ("value",)
 #: What a '*' after a run's name means (the picture, leaderboard.tex): a run
 #: whose files have errors but which has a score (Cold Start scores the lines it
 #: could read, as the Perl does), not like the others'.
 ERRORS_NOTE = ("*: the run's files have errors (its run.errlog says which); it was scored "
                "from the lines that could be read.")
-#: each run's 95 % rank range and its group (docs/statistics.md).
-RANK_COLUMNS = ("rank_low", "rank_high", "group")
-SIGNIFICANCE_COLUMNS = ("run_a", "run_b", "metric", "delta", "p_bootstrap",
-                        "p_randomization", "p_holm", "significant")
-PER_QUERY_COLUMNS = ("run", "query", "hop", "metric", "value")
-PER_HOP_COLUMNS = ("variant", "aggregate", "hop", "metric", "value")
-#: The intervals of a single run's plot (``plot.run_plot``): for each
-#: (variant, aggregate, hop, metric) of the per-hop scores, the low and high end
-#: of its 95 % interval (NaN, or no row, when there is none).
-INTERVAL_COLUMNS = ("variant", "aggregate", "hop", "metric", "low", "high")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,9 +84,9 @@ class TrackView:
     def __post_init__(self):
         require_columns(self.leaderboard, LEADERBOARD_COLUMNS + ("status",), "leaderboard")
         if self.significance is not None:
-            require_columns(self.significance, SIGNIFICANCE_COLUMNS, "significance")
+            require_columns(self.significance, SIGNIFICANCE_READ, "significance")
         require_columns(self.per_query, PER_QUERY_COLUMNS, "per_query")
-        require_columns(self.per_hop, ("run",) + PER_HOP_COLUMNS, "per_hop")
+        require_columns(self.per_hop, PER_HOP_COLUMNS, "per_hop")
 
     @property
     def runs(self) -> list:
@@ -111,7 +108,7 @@ class TrackView:
 
     @property
     def correction_name(self) -> str:
-        return {"holm": "Holm", "bh": "Benjamini-Hochberg"}.get(self.correction, self.correction)
+        return CORRECTION_NAMES.get(self.correction, self.correction)
 
     def groups(self) -> dict:
         """run -> its group (1: the best and the runs not significantly worse than

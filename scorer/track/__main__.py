@@ -116,11 +116,7 @@ def main(argv: Optional[list] = None) -> int:
     try:
         given, files = switches.parse(argv, switches.table(switches.scorer_table(),
                                                            TRACK_SWITCHES))
-        if given.get("help"):
-            sys.stdout.write(usage())
-            return 0
-        if given.get("version"):
-            sys.stdout.write(switches.version_text())
+        if switches.answered(given, usage):
             return 0
         options = options_from(given)
     except UsageError as error:

@@ -1,37 +1,26 @@
 """A whole track: find the runs, score each one, rank them, put intervals on
-the headline score, test the differences, and write the track folder.
-
-The folder is built under a temporary name beside the target and moved into
-place only when complete, so an interrupted or failed track leaves either
-the earlier folder or the new one, never a mix.
+the headline score, test the differences, and write the track folder
+(``folder.py``: built under a temporary name beside the target and moved
+into place only when complete, so an interrupted or failed track leaves
+either the earlier folder or the new one, never a mix).
 """
 from __future__ import annotations
 
 import dataclasses
-import errno
 import os
-import re
 import shutil
-import tempfile
 from typing import Optional
 
 from scorer import bootstrap
 from scorer import request as requests
-from scorer import output, stopping, tasks
+from scorer import stopping, tasks
 from scorer.problems import ScorerError
 from scorer.request import PROGRAM, check_each_file_once
-from scorer.results import PER_QUERY_HEADER, per_hop, per_query
-from scorer.textfile import fingerprints
-from scorer.track import comparisons, latex, runner, statistics, tables
+from scorer.results import per_hop, per_query
+from scorer.track import comparisons, folder, runner, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
 from scorer.version import __version__
 
-#: Names a track folder holds (an existing folder holding only these may be replaced).
-TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
-               "leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "significance.csv",
-               "significance.md", "significance.tex", "per_query.csv", "per_query.csv.gz",
-               "track.params",
-               "track.bootsamples", "index.html"}
 COMPARE_CHOICES = ("all", "adjacent")
 DEFAULT_TRIALS = comparisons.DEFAULT_TRIALS
 CORRECTION_CHOICES = statistics.CORRECTIONS
@@ -89,16 +78,8 @@ class TrackResult:
         """Every run's per-query rows (a DataFrame of results.PER_QUERY_COLUMNS),
         read from the folder's per_query.csv.gz where the track wrote them there."""
         if self.per_query_rows is None and self.per_query_file is not None:
-            self.per_query_rows = read_per_query(self.per_query_file)
+            self.per_query_rows = folder.read_per_query(self.per_query_file)
         return self.per_query_rows
-
-
-def read_per_query(path: str):
-    """per_query.csv.gz as the DataFrame it was written from (ids, hops and
-    metric names as text, values as doubles, an empty value as NaN)."""
-    import pandas as pd
-    return pd.read_csv(path, dtype={"run": str, "query": str, "hop": str, "metric": str},
-                       keep_default_na=False, na_values={"value": [""]})
 
 
 def build(request, options: TrackOptions) -> TrackResult:
@@ -138,13 +119,13 @@ def build(request, options: TrackOptions) -> TrackResult:
         # its samples itself (below).
         run_request = request._replace(bootstrap=None, seed=None)
     run_request = run_request._replace(argv=None, program=PROGRAM)
-    staging = _staging_dir(options.output_dir)
+    staging = folder.staging_dir(options.output_dir)
     try:
         job = runner.TrackJob(run_request, tuple(shared), staging, options.output_dir or ".",
                               samples,
                               linked=runner.LINKED_REPORTS if samples is not None else (),
                               metric=metric,
-                              per_query_dir=os.path.join(staging, _PER_QUERY_PARTS)
+                              per_query_dir=os.path.join(staging, folder.PER_QUERY_PARTS)
                               if options.output_dir is not None else None)
         results = runner.score_runs(job, runs, options.jobs)
         drawn_here = samples is None and request.bootstrap is not None
@@ -155,11 +136,11 @@ def build(request, options: TrackOptions) -> TrackResult:
         result = _assemble(task, metric, catalogue, results, samples, options, request,
                            clusters)
         if options.output_dir is not None:
-            _write_track(staging, result, request, samples, runs, shared, options.figure_width,
+            folder.write(staging, result, request, samples, runs, shared, options.figure_width,
                          request.bootstrap is not None)
-            _move_into_place(staging, options.output_dir)
+            folder.move_into_place(staging, options.output_dir)
             staging = None
-            result.per_query_file = os.path.join(options.output_dir, PER_QUERY_FILE)
+            result.per_query_file = os.path.join(options.output_dir, folder.PER_QUERY_FILE)
         return result
     finally:
         if staging is not None:
@@ -229,7 +210,7 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
     except ValueError as error:
         raise ScorerError(f"-figure_width {error}") from None
     if options.output_dir is not None:
-        check_output_dir(options.output_dir)
+        folder.check_output_dir(options.output_dir)
 
 
 def track_request(files, policy=None, *, samples=None, bootstrap=None, seed=None,
@@ -262,13 +243,13 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
     scored = tables.ranked(results, metric)
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
-        _check_trials(options, task, len(units), len(results))
+        most_trials = _check_trials(options, task, len(units), len(results))
         rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
         multiplicity = samples.group_multiplicities(units)
         sampled = statistics.bootstrap_values(rule, if_empty, stacked, len(scored), multiplicity)
         settings = comparisons.Settings(
             compare=options.compare, baseline=options.baseline, correction=options.correction,
-            trials=options.trials, seed=_seed(request),
+            trials=options.trials, seed=_seed(request), most_trials=most_trials,
             clusters=clusters.numbers(units) if clusters is not None else None)
         found = comparisons.compare([r.name for r in scored], [r.values[metric] for r in scored],
                                     metric, rule, if_empty, stacked, sampled, settings)
@@ -303,12 +284,14 @@ def _randomization_note(options: TrackOptions, found) -> str:
             f"observed difference).")
 
 
-def _check_trials(options: TrackOptions, task, n_units: int, n_runs: int) -> None:
-    """Refuse a -trials that would run for hours, counting every run given."""
+def _check_trials(options: TrackOptions, task, n_units: int, n_runs: int) -> int:
+    """Refuse a -trials that would run for hours, counting every run given;
+    returns the most trials the track allows."""
     settings = comparisons.Settings(compare=options.compare, baseline=options.baseline,
                                     trials=options.trials)
-    comparisons.check_trials(options.trials, n_units, n_runs,
-                             comparisons.pair_count(n_runs, settings), task.units)
+    pairs = comparisons.pair_count(n_runs, settings)
+    comparisons.check_trials(options.trials, n_units, n_runs, pairs, task.units)
+    return comparisons.most_trials(n_units, n_runs, pairs)
 
 
 def _seed(request) -> int:
@@ -345,187 +328,9 @@ def signature_text(name: str) -> str:
                    for char in name)
 
 
-# -- the folder ------------------------------------------------------------------------
-
-def check_output_dir(path: str) -> None:
-    """Refuse a folder that holds anything but an earlier track's files, and a
-    name that cannot take the finished folder's place (it is renamed there)."""
-    if not path.strip():
-        raise ScorerError(f"-output_dir needs a folder name, not '{path}'")
-    if os.path.basename(os.path.normpath(path)) in ("", ".", ".."):
-        raise ScorerError(f"-output_dir {path} cannot be replaced by the track folder (it is "
-                          f"the current folder, a parent or the root); name a folder inside "
-                          f"it, such as {os.path.join(path, 'track')}")
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise ScorerError(f"-output_dir {path} exists and is not a folder")
-    if os.path.isdir(path):
-        from scorer.look.files import PART_NAME
-        strangers = sorted(name for name in set(os.listdir(path)) - TRACK_NAMES
-                           if not PART_NAME.match(name))
-        if strangers:
-            shown = ", ".join(strangers[:5]) + (", ..." if len(strangers) > 5 else "")
-            raise ScorerError(f"-output_dir {path} is not empty and holds files that are not "
-                              f"an earlier track's ({shown}); give a new or empty folder")
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise ScorerError(f"Could not create {path}: its parent folder does not exist")
-    if output.name_too_long(path):
-        raise ScorerError(f"Could not create {path}: {os.strerror(errno.ENAMETOOLONG)}")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ScorerError(f"Could not create {path}: {os.strerror(13)}")
-
-
-def _staging_dir(output_dir: Optional[str]) -> str:
-    if output_dir is None:
-        return tempfile.mkdtemp(prefix="scorer-track-")
-    parent = os.path.dirname(os.path.abspath(output_dir))
-    return tempfile.mkdtemp(prefix=f".{_aside_name(output_dir)}.", suffix=".tmp", dir=parent)
-
-
-def _aside_name(folder: str) -> str:
-    """The part of ``.NAME.XXXXXXXX.tmp`` (``.old``), a name beside ``folder``
-    (mkdtemp's), that comes from NAME: cut short to fit where NAME fits."""
-    path = os.path.abspath(folder)
-    return output.fitting(os.path.basename(path), os.path.dirname(path),
-                          len("..") + 8 + len(".tmp"))
-
-
-def _move_into_place(staging: str, target: str) -> None:
-    """Replace ``target`` by the finished ``staging`` folder; an earlier track's
-    folder is renamed aside first and removed after."""
-    old = None
-    # A signal waits until the folders are swapped (a few renames).
-    with stopping.deferred():
-        try:
-            if os.path.isdir(target):
-                old = tempfile.mkdtemp(prefix=f".{_aside_name(target)}.", suffix=".old",
-                                       dir=os.path.dirname(os.path.abspath(target)))
-                os.rmdir(old)
-                os.rename(target, old)
-            os.chmod(staging, 0o777 & ~_umask())
-            os.rename(staging, target)
-        except OSError as error:
-            if old is not None and os.path.isdir(old) and not os.path.exists(target):
-                os.rename(old, target)      # the earlier track stays as it was
-            raise ScorerError(f"Could not write {target}: {error.strerror}")
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
-
-
-def _write_track(staging, result: TrackResult, request, samples, runs, shared, figure_width,
-                 write_samples: bool) -> None:
-    def write(name: str, text: str) -> None:
-        with open(os.path.join(staging, name), "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-
-    notes = tables.statistics_notes(result.has_samples, result.correction, result.warnings,
-                                    result.randomization)
-    board = result.leaderboard
-    write("leaderboard.csv", tables.csv_text(board))
-    write("leaderboard.json", tables.json_text(board))
-    write("leaderboard.md", tables.markdown_text(board, notes))
-    write("leaderboard.tex", latex.leaderboard_tex(
-        board, result.metric, result.metric_title, result.main_metrics,
-        result.signature, latex.label_for("leaderboard", result.task, result.metric)))
-    write("significance.csv", tables.csv_text(result.significance))
-    write("significance.md", tables.markdown_text(result.significance, notes))
-    tested = result.significance[result.significance["metric"] == result.metric] \
-        if result.has_samples else None
-    write("significance.tex", latex.significance_tex(
-        tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
-        result.signature, latex.label_for("significance", result.task, result.metric),
-        result.correction))
-    _join_per_query(staging, [run.name for run in runs])
-    if samples is not None and write_samples:
-        # The runs' run.bootsamples, when they have one, is the same file (one copy).
-        runner.link_or_write(os.path.join(staging, "track.bootsamples"), samples.lines,
-                             runner.linked_store(staging, "bootsamples"))
-    runner.drop_linked_store(staging)
-    write("track.params", _params_text(result, request, runs, shared))
-    from scorer.look.files import write_track_files
-    write_track_files(track_view(result), staging, figure_width_in=figure_width)
-
-
-#: Every run's per-query rows: per_query.csv, compressed, written run by run.
-PER_QUERY_FILE = "per_query.csv.gz"
-#: Where the runs write their parts of it, in the track folder being built.
-_PER_QUERY_PARTS = ".per_query"
-
-
-def _join_per_query(staging: str, runs: list) -> None:
-    """per_query.csv.gz: the header, then each run's part (a gzip member its
-    process wrote: ``runner.write_per_query``) in run order."""
-    import gzip
-    parts = os.path.join(staging, _PER_QUERY_PARTS)
-    with open(os.path.join(staging, PER_QUERY_FILE), "wb") as out:
-        out.write(gzip.compress(PER_QUERY_HEADER.encode("utf-8"),
-                                compresslevel=runner.PER_QUERY_LEVEL, mtime=0))
-        for run in runs:
-            path = runner.per_query_part(parts, run)
-            if os.path.exists(path):            # (a run with a fatal error has none)
-                with open(path, "rb") as part:
-                    shutil.copyfileobj(part, out, 1 << 20)
-    shutil.rmtree(parts, ignore_errors=True)
-
-
 def paper_metrics(request, columns) -> list:
     """The metrics a leaderboard shows beside the headline (leaderboard.tex, the
     page's table): the policy's leaderboard, else the task's default (those in
     ``columns``)."""
     keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard(request)
     return [key for key in keys if key in columns]
-
-
-def track_view(result: TrackResult):
-    """What the pictures and the page show (scorer.look): the per-query scores
-    over all hops, not the counts, to keep the page small (per_query.csv has
-    everything)."""
-    from scorer.look.view import TrackView
-    task = tasks.get(result.task)
-    # The rows the runs sent back: every row, or (a track written to a
-    # folder) those of the units the page shows first.
-    scores = task.shown_per_query(per_query(result.results))
-    totals = {r.name: r.units for r in result.results if r.units is not None}
-    # -jobs changes no number: the page leaves it out, so it is the same for every N.
-    invocation = re.sub(r" -jobs \S+", "", result.invocation)
-    return TrackView(metric=result.metric, metric_title=result.metric_title,
-                     leaderboard=result.leaderboard,
-                     significance=result.significance if result.has_samples else None,
-                     per_query=scores, per_hop=result.per_hop, run_files=result.run_files,
-                     signature=result.signature, invocation=invocation,
-                     correction=result.correction, warnings=tuple(result.warnings),
-                     randomization=result.randomization,
-                     main_metrics=tuple(result.main_metrics),
-                     unit=task.unit, units=task.units, per_query_totals=totals)
-
-
-def _params_text(result: TrackResult, request, runs, shared) -> str:
-    lines = ["#Invoked as:", result.invocation, ""]
-    if request.policy_file:
-        lines += ["#Policy file:", f"  {request.policy_file}", ""]
-    lines.append("#Policy:")
-    for name, value in request.policy.items():
-        lines.append(f"  {name} => {':'.join(value) if isinstance(value, tuple) else value}")
-    lines += ["", f"#Headline metric: {result.metric} ({result.metric_title})", "",
-              "#Shared files (size, SHA-256):"]
-    lines += [f"  {path} {size} {digest}" for path, size, digest in fingerprints(shared)]
-    lines += ["", "#Runs (status, files with size and SHA-256):"]
-    status = {r.name: r.status for r in result.results}
-    for run in runs:
-        lines.append(f"  {run.name} {status.get(run.name, '')}")
-        lines += [f"    {path} {size} {digest}"
-                  for path, size, digest in fingerprints(run.files)]
-    if result.randomization:
-        lines += ["", "#Statistics:", f"  {result.randomization}"]
-    if result.warnings:
-        lines += ["", "#Warnings:"] + [f"  WARNING: {warning}" for warning in result.warnings]
-    lines += ["", "#Signature:", result.signature]
-    return "\n".join(lines) + "\n"
-
-

@@ -12,7 +12,7 @@ import dataclasses
 import os
 from typing import Optional
 
-from scorer import output, reportset, scoring, tasks
+from scorer import output, reportset, runpicture, scoring, tasks
 from scorer.progress import Progress
 from scorer.results import RunResult, capped_per_query, per_query_lines
 from scorer.task import TrackRun
@@ -152,7 +152,8 @@ def score_run(run: TrackRun) -> RunResult:
         with output.FileSet() as written:
             outcome = scoring.score(request, problems, samples=job.samples)
             linked = [e for e in job.linked if e in outcome.reports.extensions]
-            paths = reportset.add(written, prefix, request, outcome, elsewhere=linked)
+            picture = runpicture.draw(request.policy.task, outcome) if request.plot else None
+            paths = reportset.add(written, prefix, outcome.reports, picture, elsewhere=linked)
             output.write_error_log(prefix + ".errlog", problems.report(), written)
             written.commit()
         for extension in linked:

@@ -3,7 +3,7 @@ bootstrap test, approximate randomization (with an exact or normal tail), Holm's
 Benjamini-Hochberg's adjustments, rank ranges and groups.
 
 Pure functions over arrays.  Every run's metric is a finishing rule over
-summed per-unit statistics (:mod:`scorer.statistic`), so with all runs'
+summed per-unit statistics (:mod:`scorer.unitstatistic`), so with all runs'
 matrices side by side (``units x (runs * k)``) one matrix product per block of
 samples or trials serves every run and every pair.
 """
@@ -13,12 +13,9 @@ import math
 
 import numpy as np
 
-from scorer import statistic
-from scorer.stats import percentile_indices
+from scorer import unitstatistic
+from scorer.percentile import percentile_indices
 
-#: A difference is significant when its adjusted p is below this
-#: (``significant`` in significance.csv; the groups and pictures use the same).
-SIGNIFICANCE_LEVEL = 0.05
 #: Trials computed at once (bounds memory whatever -trials is) ...
 _TRIAL_BLOCK = 2000
 #: ... and at most this many trial-by-unit cells in a block (128 MiB of swaps as
@@ -39,7 +36,7 @@ def stack(matrices: list) -> np.ndarray:
 def run_values(rule: str, if_empty: tuple, sums: np.ndarray, n_runs: int) -> np.ndarray:
     """``(rows, runs * k)`` summed statistics -> ``(rows, runs)`` metric values."""
     rows = sums.shape[0]
-    return statistic.finish(rule, sums.reshape(rows, n_runs, -1), if_empty)
+    return unitstatistic.finish(rule, sums.reshape(rows, n_runs, -1), if_empty)
 
 
 def bootstrap_values(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
@@ -126,20 +123,55 @@ def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: 
     n_units = stacked.shape[0]
     k = stacked.shape[1] // max(n_runs, 1)
     totals = stacked.sum(axis=0).reshape(n_runs, k)
-    observed = statistic.finish(rule, totals, if_empty)
+    observed = unitstatistic.finish(rule, totals, if_empty)
     hits = np.zeros(len(pairs), dtype=np.int64)
     if not pairs:
         return hits
+    columns, restore = _distinct_columns(stacked)
     for swaps in coin_flips(trials, n_units, seed, clusters):
-        moved = (swaps @ stacked).reshape(len(swaps), n_runs, k)
+        moved = swaps @ columns
+        if restore is not None:
+            moved = moved[:, restore]
+        moved = moved.reshape(len(swaps), n_runs, k)
         for i, (a, b) in enumerate(pairs):
             shift = moved[:, b] - moved[:, a]
-            delta = (statistic.finish(rule, totals[a] + shift, if_empty)
-                     - statistic.finish(rule, totals[b] - shift, if_empty))
+            delta = (unitstatistic.finish(rule, totals[a] + shift, if_empty)
+                     - unitstatistic.finish(rule, totals[b] - shift, if_empty))
             hits[i] += _at_least(delta, observed[a] - observed[b])
         if progress is not None:
             progress(len(swaps))
     return hits
+
+
+def _distinct_columns(stacked: np.ndarray) -> tuple:
+    """``(columns, restore)``: ``stacked``'s distinct columns and where each
+    column of it is among them (``columns[:, restore]`` is ``stacked``), or
+    ``(stacked, None)``.  Runs share columns: a ratio's denominators (every
+    claim counts once for every run), runs that give the same answers; the
+    swaps' product is made once for each.  Only for whole numbers whose sums
+    stay below 2^53: then every sum is exact, whatever the matrices' shapes
+    make the BLAS add first, so the products are those of ``stacked`` itself."""
+    if stacked.size == 0 or stacked.shape[1] < 2 or \
+            not np.array_equal(stacked, np.floor(stacked)) or \
+            float(np.abs(stacked).sum(axis=0).max()) >= 2.0 ** 53:
+        return stacked, None
+    import hashlib
+    first: dict = {}                    # a column's digest -> its distinct columns' places
+    kept, restore = [], np.empty(stacked.shape[1], dtype=np.intp)
+    for j in range(stacked.shape[1]):
+        column = np.ascontiguousarray(stacked[:, j])
+        places = first.setdefault(hashlib.sha256(column.tobytes()).digest(), [])
+        for place in places:
+            if np.array_equal(stacked[:, kept[place]], column):
+                restore[j] = place
+                break
+        else:
+            places.append(len(kept))
+            restore[j] = len(kept)
+            kept.append(j)
+    if len(kept) == stacked.shape[1]:
+        return stacked, None
+    return np.ascontiguousarray(stacked[:, kept]), restore
 
 
 def randomization_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
@@ -162,8 +194,8 @@ def _gradient(rule: str, if_empty: tuple, point: np.ndarray) -> np.ndarray:
     steps = 1e-6 * np.maximum(np.abs(point), 1.0)
     plus = np.tile(point, (k, 1)) + np.diag(steps)
     minus = np.tile(point, (k, 1)) - np.diag(steps)
-    return (statistic.finish(rule, plus, if_empty)
-            - statistic.finish(rule, minus, if_empty)) / (2 * steps)
+    return (unitstatistic.finish(rule, plus, if_empty)
+            - unitstatistic.finish(rule, minus, if_empty)) / (2 * steps)
 
 
 def normal_tail_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int, pair: tuple,
@@ -182,8 +214,8 @@ def normal_tail_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int, 
     k = stacked.shape[1] // max(n_runs, 1)
     x = stacked[:, a * k:(a + 1) * k] - stacked[:, b * k:(b + 1) * k]
     totals_a, totals_b = stacked[:, a * k:(a + 1) * k].sum(0), stacked[:, b * k:(b + 1) * k].sum(0)
-    observed = float(statistic.finish(rule, totals_a, if_empty)
-                     - statistic.finish(rule, totals_b, if_empty))
+    observed = float(unitstatistic.finish(rule, totals_a, if_empty)
+                     - unitstatistic.finish(rule, totals_b, if_empty))
     g = x @ _gradient(rule, if_empty, (totals_a + totals_b) / 2)
     differs = np.any(x != 0, axis=1).astype(np.float64)
     if clusters is not None and len(clusters):
@@ -210,7 +242,7 @@ def sign_test_counts(rule: str, stacked: np.ndarray, n_runs: int, pair: tuple,
     unit (cluster, with ``clusters``) where the runs differ differs by the same
     amount ``±c``: accuracy-like metrics, FEVER's strict score, whose per-unit
     values are 0 or 1.  Then ``|Σ e_i x_i| = c |2W - n|``, W binomial (n, 1/2)."""
-    if rule != statistic.RATIO or stacked.shape[1] != 2 * n_runs:
+    if rule != unitstatistic.RATIO or stacked.shape[1] != 2 * n_runs:
         return None
     a, b = pair
     if not np.array_equal(stacked[:, 2 * a + 1], stacked[:, 2 * b + 1]):
@@ -284,7 +316,7 @@ def resolved_p(hits: int, trials: int, tail: float = None, exact: bool = False) 
 def observed_differences(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int,
                          pairs: list) -> list:
     k = stacked.shape[1] // max(n_runs, 1)
-    values = statistic.finish(rule, stacked.sum(axis=0).reshape(n_runs, k), if_empty)
+    values = unitstatistic.finish(rule, stacked.sum(axis=0).reshape(n_runs, k), if_empty)
     return [float(values[a] - values[b]) for a, b in pairs]
 
 
@@ -341,7 +373,7 @@ def unit_values(rule: str, stacked: np.ndarray, n_runs: int, pair: tuple):
     per-unit values: a ratio whose denominator is, unit by unit, the same 0 or 1
     for both runs (units with 0 are left out of the mean).  Returns the two
     ``(units,)`` arrays of the units that count, or None for another metric."""
-    if rule != statistic.RATIO or stacked.shape[1] != 2 * n_runs:
+    if rule != unitstatistic.RATIO or stacked.shape[1] != 2 * n_runs:
         return None
     a, b = pair
     den_a, den_b = stacked[:, 2 * a + 1], stacked[:, 2 * b + 1]

@@ -9,17 +9,14 @@ import math
 import numpy as np
 import pandas as pd
 
-LEADERBOARD_HEAD = ["rank", "run", "metric", "score", "ci95_low", "ci95_high", "rank_low",
-                    "rank_high", "group"]
-SIGNIFICANCE_COLUMNS = ["run_a", "run_b", "metric", "delta", "delta_ci95_low", "delta_ci95_high",
-                        "wins", "ties", "losses", "p_bootstrap", "p_randomization", "p_holm",
-                        "p_bh", "significant"]
+from scorer.results import CORRECTION_NAMES, LEADERBOARD_COLUMNS, RANK_COLUMNS, \
+    SIGNIFICANCE_COLUMNS, SIGNIFICANCE_LEVEL
+
 #: Columns of whole numbers that may be empty.
 _COUNTS = {"leaderboard": ["rank", "rank_low", "rank_high", "group"],
            "significance": ["wins", "ties", "losses"]}
 NO_SAMPLES_NOTE = ("No bootstrap samples were given (-bootstrap N -seed S, or -samples FILE): "
                    "no intervals and no significance tests.")
-CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
 
 
 def statistics_notes(has_samples: bool, correction: str, warnings: list,
@@ -30,7 +27,8 @@ def statistics_notes(has_samples: bool, correction: str, warnings: list,
         lines = [NO_SAMPLES_NOTE]
     else:
         lines = [f"`significant` and `group`: {CORRECTION_NAMES.get(correction, correction)}-"
-                 f"adjusted p below 0.05." + (f" {randomization}" if randomization else "")]
+                 f"adjusted p below {SIGNIFICANCE_LEVEL:g}."
+                 + (f" {randomization}" if randomization else "")]
     return "\n\n".join(lines + [f"WARNING: {warning}" for warning in warnings])
 
 
@@ -61,14 +59,15 @@ def leaderboard(results: list, metric: str, metric_names: list, intervals: dict,
     for result in unscored:
         rows.append([None, result.name, metric, math.nan, math.nan, math.nan, None, None, None]
                     + [math.nan] * len(metric_names) + [result.status])
-    frame = pd.DataFrame(rows, columns=LEADERBOARD_HEAD + list(metric_names) + ["status"])
+    frame = pd.DataFrame(rows, columns=[*LEADERBOARD_COLUMNS, *RANK_COLUMNS, *metric_names,
+                                        "status"])
     for column in _COUNTS["leaderboard"]:
         frame[column] = frame[column].astype("Int64")
     return frame
 
 
 def significance(rows: list) -> pd.DataFrame:
-    frame = pd.DataFrame(rows, columns=SIGNIFICANCE_COLUMNS)
+    frame = pd.DataFrame(rows, columns=list(SIGNIFICANCE_COLUMNS))
     for column in _COUNTS["significance"]:
         frame[column] = frame[column].astype("Int64")
     frame["significant"] = frame["significant"].astype(bool)

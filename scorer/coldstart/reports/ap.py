@@ -3,8 +3,8 @@ macro averages (spec §5.3)."""
 from __future__ import annotations
 
 from scorer.coldstart.ap import ldc_mean_ap_lines, macro_ap, sf_ap_lines
-from scorer.coldstart.reports.tables import (AP_FIELDS, Widths, data_cells, macro_cells,
-                                             render_line, render_lines)
+from scorer.coldstart.reports.columns import (AP_FIELDS, Widths, data_cells, macro_cells,
+                                              render_line, render_lines)
 
 SF_DESCRIPTION = "SF: Slot-filling score variant considering all entrypoints as a separate query"
 LDC_MEAN_DESCRIPTION = ("LDC-MEAN: LDC level score variant considering averaging scores for all "

@@ -8,7 +8,7 @@ import functools
 
 import numpy as np
 
-from scorer.stats import CONFIDENCE_LEVELS, percentile_indices
+from scorer.percentile import CONFIDENCE_LEVELS, percentile_indices
 
 CONFIDENCE_HEADER = " " * 22 + "99%(   95%(   90%(   mean   scr.   )90%   )95%   )99%\n"
 

@@ -1,5 +1,5 @@
 """The ``.ldcmax`` and ``.ldcmean`` reports: the LDC-level projections."""
-from scorer.coldstart.reports.tables import MACRO_FOOTNOTE, render_section
+from scorer.coldstart.reports.columns import MACRO_FOOTNOTE, render_section
 
 
 def render_ldcmax(tables, tabs: bool) -> str:

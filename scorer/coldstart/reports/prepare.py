@@ -7,8 +7,8 @@ import dataclasses
 
 from scorer.coldstart import projections
 from scorer.coldstart.projections import LEVELS, MACRO, MICRO
-from scorer.coldstart.reports.tables import (LDC_MEAN_FIELDS, Section, Widths, data_cells,
-                                             macro_cells)
+from scorer.coldstart.reports.columns import (LDC_MEAN_FIELDS, Section, Widths, data_cells,
+                                              macro_cells)
 
 SUMMARY_PREFIXES = {"SF": "SF", "LDCMAX": "LDC-MAX", "LDCMEAN": "LDC-MEAN"}
 

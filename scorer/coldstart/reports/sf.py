@@ -1,5 +1,5 @@
 """The ``.sf`` report: one row per SF query and EC, then the aggregates."""
-from scorer.coldstart.reports.tables import MACRO_FOOTNOTE, render_section
+from scorer.coldstart.reports.columns import MACRO_FOOTNOTE, render_section
 
 
 def render(tables, tabs: bool) -> str:

@@ -1,5 +1,5 @@
 """The ``.summary`` report: every aggregate line, prefixed by its variant."""
-from scorer.coldstart.reports.tables import LDC_MEAN_FIELDS, MACRO_FOOTNOTE, render_line
+from scorer.coldstart.reports.columns import LDC_MEAN_FIELDS, MACRO_FOOTNOTE, render_line
 
 
 def render(tables, tabs: bool) -> str:

@@ -1,0 +1,64 @@
+"""The end of ``make test``: each optional suite that did not run (or ran with
+less), with how to run it, one line each (``conftest.py`` prints them)."""
+from __future__ import annotations
+
+import places
+
+#: The tests that compare the leaderboard's numbers with the reference evaluators.
+REFERENCE_EVALUATOR_TESTS = "track/test_tables.py"
+#: The optional suites: (name, words of their skip reasons, how to run them).
+OPTIONAL_SUITES = (
+    ("Perl comparisons", ("Perl scorer",),
+     "put a checkout of the official scorer (jamesmayfield/ColdStart) in ../ColdStart or "
+     "name it in SCORER_PERL_DIR, with perl on the PATH"),
+    ("reference cases", ("reference cases", "../shared", "case generator"),
+     "put the shared folder beside the project: ../shared/parity (parity cases) and "
+     "../shared/tools (the case generator)"),
+    ("browser", ("chromium", "chromedriver", "selenium"),
+     "apt-get install chromium chromium-driver (.ci/run does), and pip install -e '.[test]'"),
+    ("LaTeX tables", ("pdflatex", "booktabs"),
+     "apt-get install texlive-latex-base texlive-latex-recommended (.ci/run does)"),
+    ("platform", ("glibc", "mallinfo2", "/proc"), "they need Linux with glibc 2.33 or later"),
+)
+
+
+def _suite_of(reason: str) -> str:
+    for name, words, _how in OPTIONAL_SUITES:
+        if any(word.lower() in reason.lower() for word in words):
+            return name
+    return ""
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason[len("Skipped: "):] if reason.startswith("Skipped: ") else reason
+
+
+def optional_suites(stats: dict) -> list:
+    """The lines ``conftest.py`` prints at the end of a run, from its reports
+    (by outcome); none when nothing ran (--collect-only)."""
+    ran = {report.nodeid.split("::")[0]
+           for outcome in ("passed", "failed", "skipped", "error", "xfailed", "xpassed")
+           for report in stats.get(outcome, []) if getattr(report, "nodeid", "")}
+    if not ran:
+        return []
+    skipped: dict = {}
+    for report in stats.get("skipped", []):
+        reason = _skip_reason(report)
+        skipped.setdefault(_suite_of(reason) or reason, []).append(report)
+    lines = [f"{name}: {len(skipped.pop(name))} skipped; to run them, {how}"
+             for name, _words, how in OPTIONAL_SUITES if name in skipped]
+    missing = [name for name, path in (
+        ("fever-scorer", places.FEVER_SCORER / "src" / "fever" / "scorer.py"),
+        ("scifact-evaluator", places.SCIFACT_EVALUATOR / "evaluator" / "eval.py"))
+        if not path.is_file()]
+    if missing and any(path.endswith(REFERENCE_EVALUATOR_TESTS) for path in ran):
+        them = "them" if len(missing) > 1 else "it"
+        lines.append(f"reference evaluators: the leaderboard's numbers were not compared with "
+                     f"{' and '.join(missing)}; to compare them, check {them} out beside the "
+                     f"project (../fever-scorer, ../scifact-evaluator) or name {them} in "
+                     f"FEVER_SCORER_DIR, SCIFACT_EVALUATOR_DIR")
+    lines += [f"other: {len(reports)} skipped: {reason}" for reason, reports in skipped.items()]
+    return lines or ["none skipped (Perl comparisons, reference cases, browser, LaTeX tables, "
+                     "reference evaluators: those this run holds)"]

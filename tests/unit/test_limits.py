@@ -1,0 +1,302 @@
+"""Bounds on what users give: numbers, JSON depth, bootstrap sizes,
+the samples command, what the signature covers and the input files named in
+``.params``.  The damaged-fixture sweep is tests/test_hostile.py."""
+from __future__ import annotations
+
+import hashlib
+import os
+import resource
+import subprocess
+import sys
+
+import pytest
+
+from scorer import bootstrap, limits
+from scorer.samples.__main__ import main as samples_main
+from scorer.problems import ScorerError
+
+from coldstart_cases import FILES
+from places import ROOT
+
+
+# ------------------------------------------------------------ numbers and JSON
+
+@pytest.mark.parametrize("text, value", [("0", 0), ("+7", 7), (" 12 ", 12), ("0" * 40 + "5", 5),
+                                         ("9" * 18, 10 ** 18 - 1)])
+def test_whole_numbers(text, value):
+    assert limits.whole_number(text, "N") == value
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1" * 19, "N is too large (1111111111111111111); at most 999,999,999,999,999,999"),
+    ("9" * 5000, "N is too large (" + "9" * 40 + "... (5,000 characters)); at most "
+                 "999,999,999,999,999,999"),
+    ("1e400", "N must be a whole number, not '1e400'"), (".inf", "N must be a whole number, "
+                                                                  "not '.inf'"),
+    ("-3", "N must be a whole number, not '-3'"), ("", "N must be a whole number, not ''"),
+    ("١٢", "N must be a whole number, not '١٢'"),     # Arabic-Indic digits: isdigit() but not 0-9
+])
+def test_whole_numbers_refused(text, message):
+    with pytest.raises(ScorerError) as error:
+        limits.whole_number(text, "N")
+    assert str(error.value) == message
+
+
+def test_whole_number_maximum():
+    assert limits.whole_number("10", "N", 10) == 10
+    with pytest.raises(ScorerError, match=r"^N is too large \(11\); at most 10$"):
+        limits.whole_number("11", "N", 10)
+
+
+@pytest.mark.parametrize("line, depth", [
+    ('{"a": [1, 2]}', 0),                                  # few brackets: not even counted
+    ("[" * 100 + "]" * 100, 100),
+    ('{"a": "' + "[" * 200 + '"}', 1),                     # brackets inside a string
+    ('["\\"' + "[" * 100 + '"]', 1),                       # ... after an escaped quote
+    ("[" * 70 + '"unclosed \\', 70),                       # an unclosed string ends the line
+])
+def test_json_depth(line, depth):
+    assert limits.json_depth(line) == depth
+
+
+@pytest.mark.parametrize("depth", [65, 1000, 100_000])
+def test_deep_json_line_is_a_clear_error(tmp_path, capsys, depth):
+    from scorer.cli import main
+    path = tmp_path / "predictions.jsonl"
+    path.write_text('{"id": 1, "label": "SUPPORTS", "evidence": [], "predicted_label": '
+                    '"SUPPORTS", "predicted_evidence": []}\n' + "[" * depth + "]" * depth + "\n")
+    status = main(["-policy", str(ROOT / "configs" / "fever.yaml"), "-output_file",
+                   str(tmp_path / "run"), str(path)])
+    assert status == 255
+    assert capsys.readouterr().err == (f"FATAL_ERROR: {path} line 2: JSON nested more than 64 "
+                                       f"levels deep; claim files nest a few levels\n")
+    assert os.listdir(tmp_path) == ["predictions.jsonl"]
+
+
+# ------------------------------------------------------------ bootstrap sizes
+
+def test_generation_in_blocks_draws_the_same_samples(monkeypatch):
+    groups = [(f"L{i}", tuple(f"m{i}_{j}" for j in range(i % 3 + (8 if i == 4 else 1))))
+              for i in range(7)]
+    whole = bootstrap.generate(groups, 301, seed=12).text()
+    monkeypatch.setattr(bootstrap, "_CHUNK_DRAWS", 10)
+    assert bootstrap.generate(groups, 301, seed=12).text() == whole
+
+
+@pytest.mark.parametrize("n_samples, n_groups, message", [
+    (10_000_001, 1, "-bootstrap 10,000,001: at most 10,000,000 samples"),
+    (1_000_000, 9_999, "-bootstrap 1,000,000 over 9,999 groups would draw 9,999,000,000 items: "
+                       "37.2 GiB of memory for the draws alone, and more for their text; at "
+                       "most 200,000,000 draws (fewer samples, or fewer queries or claims)"),
+])
+def test_bootstrap_too_large_is_refused_up_front(n_samples, n_groups, message):
+    with pytest.raises(ScorerError) as error:
+        bootstrap.check_size(n_samples, n_groups)
+    assert str(error.value) == message
+
+
+def _limited_run(argv, cwd, memory=2 << 30):
+    """The scorer in a process that may not use more than ``memory`` bytes."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    return subprocess.run([sys.executable, "-m", "scorer", *argv], cwd=cwd, env=env,
+                          preexec_fn=limit, capture_output=True, text=True, timeout=120)
+
+
+def test_fever_bootstrap_of_a_million_is_refused_within_bounded_memory(tmp_path):
+    fever = ROOT / "fixtures" / "fever" / "inline" / "predictions.jsonl"
+    lines = fever.read_text(encoding="utf-8").splitlines()
+    # 5 claims x 1,000,000 samples fits; 60 claims do not (the draws are refused)
+    many = tmp_path / "many.jsonl"
+    many.write_text("".join(line.replace('"id": ', f'"id": {k}0') + "\n"
+                            for k in range(1, 13) for line in lines))
+    process = _limited_run(["-policy", str(ROOT / "configs" / "fever.yaml"), "-bootstrap",
+                            "10000000", "-seed", "1", "-output_file", "run", "many.jsonl"],
+                           tmp_path)
+    assert process.returncode == 255
+    assert "Traceback" not in process.stderr
+    assert process.stderr == ("FATAL_ERROR: -bootstrap 10,000,000 over 60 groups would draw "
+                              "600,000,000 items: 2.2 GiB of memory for the draws alone, and "
+                              "more for their text; at most 200,000,000 draws (fewer samples, "
+                              "or fewer queries or claims)\n")
+    assert sorted(os.listdir(tmp_path)) == ["many.jsonl"]
+
+
+def test_coldstart_bootstrap_reports_too_large_are_refused(demo):
+    outcome = demo.run("-bootstrap", "9000000", "-seed", "1")
+    assert outcome.status == 255 and outcome.files == ["run.errlog"]
+    assert outcome.errlog == ("FATAL_ERROR: -bootstrap 9,000,000: the bootstrap reports would "
+                              "take about 11.2 GiB; at most 2 GiB (fewer samples or run ids)\n")
+
+
+# ------------------------------------------------------------ python -m scorer.samples
+
+@pytest.mark.parametrize("argv, message", [
+    (["-seed", "1", "-output_file", "missing/boot.txt", "5", "qids.txt"],
+     "ERROR: Could not open missing/boot.txt: No such file or directory\n"),
+    (["-seed", "1", "-output_file", "folder", "5", "qids.txt"],
+     "ERROR: Could not open folder: it is a directory\n"),
+    (["-seed", "1", "-output_file", "boot.txt", "9" * 5000, "qids.txt"],
+     "ERROR: NUM_SAMPLES is too large (" + "9" * 40 + "... (5,000 characters)); at most "
+     "10,000,000\n"),
+    (["-seed", "1", "-output_file", "boot.txt", "100000000000", "qids.txt"],
+     "ERROR: NUM_SAMPLES is too large (100000000000); at most 10,000,000\n"),
+    (["-seed", "1", "-output_file", "boot.txt", "5", "latin1.txt"],
+     "ERROR: latin1.txt line 1: not valid UTF-8 (byte 0xe9)\n"),
+    (["-seed", "9" * 5000, "-output_file", "boot.txt", "5", "qids.txt"],
+     "ERROR: -seed is too large (" + "9" * 40 + "... (5,000 characters)); at most 39 digits\n"),
+    (["-seed", "1", "-output_file", "boot\udce9.txt", "5", "qids.txt"],
+     "ERROR: the argument 'boot\\xe9.txt' is not valid UTF-8 (rename the file, or give its "
+     "name in UTF-8)\n"),
+    # its own input, by name or through a link (python -m scorer refuses the same)
+    (["-seed", "7", "-output_file", "qids.txt", "10", "qids.txt"],
+     "ERROR: -output_file qids.txt would write over the ids file qids.txt; choose another name\n"),
+    (["-seed", "7", "-output_file", "link.txt", "10", "qids.txt"],
+     "ERROR: -output_file link.txt would write over the ids file qids.txt; choose another name\n"),
+    (["-seed", "1", "-output_file", "boot.txt", "0", "qids.txt"],
+     "ERROR: NUM_SAMPLES must be at least 1, not '0'\n"),
+])
+def test_samples_command_mistakes(tmp_path, monkeypatch, capsys, argv, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qids.txt").write_text(QIDS)
+    (tmp_path / "link.txt").symlink_to("qids.txt")
+    (tmp_path / "latin1.txt").write_bytes(b"L\xe9 S1\n")
+    (tmp_path / "folder").mkdir()
+    before = sorted(os.listdir(tmp_path))
+    assert samples_main(argv) == 255
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    assert captured.err == message
+    assert sorted(os.listdir(tmp_path)) == before
+    assert (tmp_path / "qids.txt").read_text() == QIDS
+
+
+QIDS = ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0001 CSSF17_ENG_d8c8ecef3e 1\n"
+        "CS17_0002 CSSF17_ENG_3f0bc7c062 0\n")
+_FORMAT = "'LDC_ID SF_ID [HOP]' lines (Cold Start) or one claim id per line"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "ids.txt: no ids; expected " + _FORMAT),
+    ("\n  \n\n", "ids.txt: no ids; expected " + _FORMAT),
+    # other inputs given by mistake: the query XML, a qrel, a gold JSONL
+    ('<?xml version="1.0" encoding="UTF-8"?>\n<query_set>\n',
+     "ids.txt line 1: '<?xml' is not an LDC query id (PREFIX_<digits>); "
+     "expected 'LDC_ID SF_ID [HOP]'"),
+    ('<query_set>\n  <query id="CS17_0001">\n',
+     "ids.txt line 2: 2 columns, but line 1 gives one claim id per line; expected " + _FORMAT),
+    ("CSSF17_ENG_47a114c77c_3bd3d11d8ec2_007:CSSF17_ENG_47a114c77c_3bd3d11d8ec2:per:x "
+     "CSSF17_ENG_47a114c77c_3bd3d11d8ec2 per:x C C ENG_DF:1-5 A ENG_DF:1-5 C 1\n",
+     "ids.txt line 1: 10 columns; expected " + _FORMAT),
+    ('{"id":1,"claim":"x"}\n',
+     "ids.txt line 1: '{\"id\":1,\"claim\":\"x\"}' is not a claim id (it holds ':' or ','); "
+     "expected " + _FORMAT),
+    # Cold Start lines
+    ("CSSF17_ENG_47a114c77c CS17_0001\n",
+     "ids.txt line 1: 'CSSF17_ENG_47a114c77c' is not an LDC query id (PREFIX_<digits>); "
+     "expected 'LDC_ID SF_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c_3bd3d11d8ec2\n",
+     "ids.txt line 1: 'CSSF17_ENG_47a114c77c_3bd3d11d8ec2' is not an SF query id "
+     "(PREFIX_<10 hex digits>); expected 'LDC_ID SF_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c one\n",
+     "ids.txt line 1: the hop limit 'one' is not a whole number; expected 'LDC_ID SF_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c -1\n",
+     "ids.txt line 1: the hop limit '-1' is not a whole number; expected 'LDC_ID SF_ID [HOP]'"),
+    ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0002\n",
+     "ids.txt line 2: 1 column, but line 1 gives 'LDC_ID SF_ID [HOP]'; expected " + _FORMAT),
+    ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0002 CSSF17_ENG_47a114c77c\n",
+     "ids.txt line 2: CSSF17_ENG_47a114c77c is given for CS17_0002 here and for CS17_0001 on "
+     "line 1; each id belongs to one group"),
+    # the official FEVER dev gold's ids, all 0: samples of one claim the scorer does not know
+    ("0\n0\n0\n", "ids.txt line 2: claim id 0 is on line 1 too; ids that repeat name no "
+                  "claim (the scorer then names the claims line1, line2, ...: list those)"),
+])
+def test_samples_command_refuses_an_ids_file_of_other_lines(tmp_path, monkeypatch, capsys,
+                                                            text, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ids.txt").write_text(text)
+    assert samples_main(["-seed", "7", "-output_file", "boot.txt", "3", "ids.txt"]) == 255
+    assert capsys.readouterr().err == f"ERROR: {message}\n"
+    assert not (tmp_path / "boot.txt").exists()
+
+
+def test_samples_command_reads_query_pairs_with_hop_limits_and_claim_ids(tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qids.txt").write_text(QIDS + "\nCS17_0001 CSSF17_ENG_47a114c77c\r\n")
+    (tmp_path / "claims.txt").write_text("13\n36\n\nline7\n")
+    assert samples_main(["-seed", "7", "-output_file", "qboot.txt", "50", "qids.txt"]) == 0
+    assert samples_main(["-seed", "7", "-output_file", "cboot.txt", "50", "claims.txt"]) == 0
+    groups = {element.group: sorted(element.members) for element in
+              bootstrap.read_samples("qboot.txt").elements}
+    assert groups == {"CS17_0001": ["CSSF17_ENG_47a114c77c", "CSSF17_ENG_d8c8ecef3e"],
+                      "CS17_0002": ["CSSF17_ENG_3f0bc7c062"]}
+    claims = bootstrap.read_samples("cboot.txt")
+    assert sorted(element.text() for element in claims.elements) == ["13", "36", "line7"]
+    assert all(len(draw) == 3 for draw in claims.draws)
+
+
+# ------------------------------------------------------------ the signature and .params
+
+def _signature(demo, *switches, output="run") -> str:
+    demo.clear()
+    argv = ["-expand", "CSSF17", "-output_file", str(demo.out / output), *switches, *FILES]
+    assert demo.run_argv(argv).status in (0, 255)
+    return (demo.out / f"{output}.params").read_text(encoding="utf-8").splitlines()[-1]
+
+
+def test_signature_covers_what_changes_a_number_and_nothing_else(demo):
+    demo.write("one.txt", "CS17_0001 CSSF17_ENG_47a114c77c\n")
+    demo.write("hop0.txt", "CS17_0001 CSSF17_ENG_47a114c77c 0\n")
+    base = _signature(demo)
+    changed = {"queries": _signature(demo, "-queries", "one.txt"),
+               "hop limit": _signature(demo, "-queries", "hop0.txt"),
+               "runids": _signature(demo, "-runids", "DEMORUN"),
+               "right": _signature(demo, "-right", "CORRECT:INEXACT", "-wrong", "INCORRECT"),
+               "justifications": _signature(demo, "-justifications", "1:1"),
+               "discipline": _signature(demo, "-discipline", "STRING_EXACT"),
+               "samples": _signature(demo, "-bootstrap", "3", "-seed", "1"),
+               "seed": _signature(demo, "-bootstrap", "3", "-seed", "2")}
+    assert len({base, *changed.values()}) == len(changed) + 1, changed
+    for layout in (("-fields", "EC:RUNID:P:R:F"), ("-tabs",)):
+        assert _signature(demo, *layout) == base, layout
+    assert _signature(demo, output="other") == base
+
+
+def test_params_lists_every_input_file_with_its_size_and_sha256(demo):
+    demo.write("qids-one.txt", "CS17_0001 CSSF17_ENG_47a114c77c\n")
+    demo.write("p.yaml", "task: coldstart\n")
+    assert demo.run("-queries", "qids-one.txt", "-policy", "p.yaml").status == 0
+    text = (demo.out / "run.params").read_text(encoding="utf-8")
+    listed = text.split("#Input files:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    names = [*FILES, "qids-one.txt", "p.yaml"]
+    assert listed == [f"  {name} => {(demo.inputs / name).stat().st_size} bytes, sha256:"
+                      f"{hashlib.sha256((demo.inputs / name).read_bytes()).hexdigest()}"
+                      for name in names]
+
+
+def test_claim_bootstrap_in_blocks_gives_the_same_reports(tmp_path, capsys, monkeypatch):
+    from scorer.claims import driver
+    from scorer.cli import main
+    fever = ROOT / "fixtures" / "fever" / "inline" / "predictions.jsonl"
+
+    def run(name):
+        assert main(["-policy", str(ROOT / "configs" / "fever.yaml"), "-bootstrap", "50",
+                     "-seed", "4", "-output_file", str(tmp_path / name), str(fever)]) == 0
+        return {ext: (tmp_path / f"{name}.{ext}").read_text(encoding="utf-8")
+                for ext in ("samplescores", "confidence", "bootsamples", "json")}
+
+    whole = run("whole")
+    monkeypatch.setattr(driver, "_BLOCK_CELLS", 7)      # one sample a block
+    assert run("blocks") == whole
+
+
+def test_samples_command_does_not_take_a_switch_for_a_forgotten_value(tmp_path, monkeypatch,
+                                                                      capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ids.txt").write_text("13\n36\n")
+    assert samples_main(["-output_file", "-seed", "7", "3", "ids.txt"]) == 255
+    assert capsys.readouterr().err.startswith("ERROR: Switch -output_file needs a value, not "
+                                              "the switch -seed")
+    assert os.listdir(tmp_path) == ["ids.txt"]
