@@ -2,7 +2,7 @@
 -jobs, -trials, -figure_width, -clusters), the diff, the leaderboard
 program's -validate, and the Python API's typed arguments.  Each case gets a
 clear message and exit status 255 (the API: a ScorerError), or a result;
-never a traceback, and nothing half-written.  (``tests/test_hostile.py`` runs
+never a traceback, and nothing half-written.  (``tests/e2e/test_hostile.py`` runs
 the catalogue of damaged input files.)"""
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ import random
 import pytest
 
 import scorer
+from places import CONFIGS
 from scorer.problems import ScorerError
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-POLICY = str(ROOT / "configs" / "classification.yaml")
+POLICY = str(CONFIGS / "classification.yaml")
 LABELS = ("positive", "negative", "neutral")
 
 
