@@ -145,17 +145,6 @@ class Task:
         """The files a run reads (folders standing for the files they hold)."""
         return list(files)
 
-    def option_arguments(self, request) -> list:
-        """The request's own switches (``request.options``) as command-line
-        arguments, in this task's order (for a request's command line)."""
-        arguments = []
-        for switch in self.switches:
-            value = request.option(switch.name)
-            if value is None or value is False:
-                continue
-            arguments += [f"-{switch.name}"] if value is True else [f"-{switch.name}", value]
-        return arguments
-
     def score(self, request, problems, samples=None):
         """Score a request: an outcome with ``reports`` (scorer.reportset.Reports)
         and the task's scores as data.  ``samples``: the request's samples,
