@@ -16,10 +16,11 @@ import random
 import pytest
 
 import scorer
-from places import CONFIGS
 from scorer.problems import ScorerError
 
-POLICY = str(CONFIGS / "classification.yaml")
+from places import ROOT
+
+POLICY = str(ROOT / "configs" / "classification.yaml")
 LABELS = ("positive", "negative", "neutral")
 
 
