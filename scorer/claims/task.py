@@ -194,9 +194,52 @@ class ClaimTask(TableTask):
 
     signature_keys = ("max_evidence",)
 
+    #: keys only a gold line has, and keys only a prediction has (subclasses set
+    #: them): a gold file and a predictions file given in each other's place are
+    #: told apart by their first lines
+    gold_only_keys: tuple = ()
+    prediction_only_keys: tuple = ()
+
     def evaluate(self, policy, files: tuple, problems):
-        from scorer.claims import driver
-        return driver.evaluate(policy, files, problems)
+        try:
+            return self.read_and_score(policy, tuple(files), problems)
+        except ScorerError as error:
+            if len(files) == 2 and self.looks_like(files[0]) == "predictions" \
+                    and self.looks_like(files[1]) == "gold":
+                raise ScorerError(f"{error} (gold and predictions swapped? {files[0]} looks "
+                                  f"like predictions and {files[1]} like gold; the gold file "
+                                  f"comes first)")
+            raise
+
+    def read_and_score(self, policy, files: tuple, problems):
+        """Read the files of one run (gold first, then predictions) and score
+        them: :meth:`evaluate` without the hint for swapped files."""
+        raise NotImplementedError
+
+    def looks_like(self, path: str) -> str | None:
+        """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
+        import json
+        from scorer.limits import MAX_JSON_DEPTH, json_depth
+        try:
+            with open(path, encoding="utf-8") as f:
+                line = f.readline(1 << 20)
+            if json_depth(line) > MAX_JSON_DEPTH:
+                return None
+            first = json.loads(line)
+        except (OSError, ValueError, RecursionError):
+            return None
+        if not isinstance(first, dict):
+            return None
+        gold = any(key in first for key in self.gold_only_keys)
+        predicted = any(key in first for key in self.prediction_only_keys)
+        if not self.prediction_only_keys:
+            # Predictions with no key of their own: whatever is not the gold.
+            return "gold" if gold else "predictions"
+        if gold and not predicted:
+            return "gold"
+        if predicted and not gold:
+            return "predictions"
+        return None
 
     def debug_pieces(self, evaluation):
         from scorer.claims import reports
@@ -219,10 +262,23 @@ class ClaimTask(TableTask):
 
     # -- a leaderboard and a track: the gold file is the reference --------------------
 
+    def read_gold_keys(self, path: str) -> tuple:
+        """``(claim keys, key source)`` of a gold file, as a run against it
+        names its claims in samples files (each task's own rule)."""
+        raise NotImplementedError
+
     def gold_keys(self, path: str) -> tuple:
-        from scorer.claims import driver
-        return driver.check_gold(self.name, path)
+        """A gold file that cannot be read, holds no claim, or is a predictions
+        file given as the gold stops a track before any run is scored."""
+        keys = self.read_gold_keys(path)            # (reads it, as its runs will)
+        if self.looks_like(path) == "predictions":
+            has = (f"{' or '.join(self.prediction_only_keys)} and "
+                   if self.prediction_only_keys else "")
+            raise ScorerError(f"{path} looks like predictions, not the gold (its first line "
+                              f"has {has}no {' or '.join(self.gold_only_keys)}); a claim "
+                              f"track's first file is the gold, then one predictions file "
+                              f"per run")
+        return keys
 
     def reference_gold_keys(self, path: str) -> tuple:
-        from scorer.claims import driver
-        return driver.reference_gold_keys(self.name, path)
+        return self.read_gold_keys(path)
