@@ -192,6 +192,11 @@ class Task:
         run, when the task has one (else None)."""
         return None
 
+    def run_ids(self, outcome) -> tuple:
+        """The ids of the runs a scored request's files hold, when its files
+        can hold several (``ScoreResult.run_ids``), else ()."""
+        return ()
+
     def sparse_columns(self, columns) -> frozenset:
         """The columns of a counts table whose zeros the per-unit rows leave
         out (``per_query.csv``, ``ScoreResult.per_query``): those of which a

@@ -130,6 +130,10 @@ class ColdStart(Task):
         from scorer.coldstart.units import run_result
         return run_result(name, outcome, status, statistics)
 
+    def run_ids(self, outcome) -> tuple:
+        # Every run id of the submission files, scored (the numbers are the first's).
+        return tuple(run.runid for run in outcome.runs or ())
+
     # -- a leaderboard: one run (one run id) a submission ----------------------------
 
     def leaderboard(self, request) -> tuple:
