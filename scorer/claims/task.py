@@ -24,6 +24,10 @@ class TableTask(Task):
     (``gold_keys``); the driver, the bootstrap, the track and the leaderboard
     do the rest."""
 
+    #: what the driver writes (claims/driver.py), and -plot's picture
+    report_extensions = ("summary", "debug", "json", "params", "samplescores", "confidence",
+                         "bootsamples", "png")
+
     def score(self, request, problems, samples=None):
         from scorer.claims import driver
         return driver.score(request, problems, samples=samples)
@@ -159,8 +163,6 @@ MAX_EVIDENCE = Switch("max_evidence", sets_policy=True,
 class ClaimTask(TableTask):
     unit, units = "claim", "claims"
     switches = (MAX_EVIDENCE,)
-    report_extensions = ("summary", "debug", "json", "params", "samplescores", "confidence",
-                         "bootsamples", "png")
     files_help = "gold then predictions"
     #: max_evidence and labels by default (subclasses set them)
     max_evidence = None
