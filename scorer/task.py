@@ -232,6 +232,9 @@ class Task:
         """The title of a run's picture (``-plot``)."""
         raise NotImplementedError
 
+    #: the reports whose intervals the picture draws (``.confidence``'s layout)
+    interval_reports: tuple = ("confidence",)
+
     def interval_key(self, code: str):
         """(variant, aggregate, hop, metric) of a ``.confidence`` code, as
         the run's per-hop rows key it (None: no per-hop row)."""

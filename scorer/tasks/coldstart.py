@@ -168,6 +168,8 @@ class ColdStart(Task):
     def picture_title(self, outcome) -> str:
         return outcome.runs[0].runid if outcome.runs else "no run"
 
+    interval_reports = ("confidence", "apconfidence")
+
     def interval_key(self, code: str):
         from scorer.coldstart.reports.confidence import per_hop_key
         return per_hop_key(code)
