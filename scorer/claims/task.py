@@ -103,7 +103,7 @@ class TableTask(Task):
         raise NotImplementedError
 
     def reference_gold_keys(self, path: str) -> tuple:
-        """:meth:`gold_keys` of a leaderboard's gold file, read as strictly as
+        """``gold_keys`` of a leaderboard's gold file, read as strictly as
         every submission's run will read it."""
         return self.gold_keys(path)
 
@@ -215,7 +215,7 @@ class ClaimTask(TableTask):
 
     def read_and_score(self, policy, files: tuple, problems):
         """Read the files of one run (gold first, then predictions) and score
-        them: :meth:`evaluate` without the hint for swapped files."""
+        them: ``evaluate`` without the hint for swapped files."""
         raise NotImplementedError
 
     def looks_like(self, path: str) -> str | None:
