@@ -180,10 +180,11 @@ class Task:
         those of its default policy)."""
         return [(self.title, self.catalogue(None))]
 
-    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
+    def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
         """A scored run as data (scorer.results.RunResult): its values, the
-        per-unit statistics of each metric (when asked), the per-unit rows
+        per-unit statistics of the metrics asked for (``statistics``: True,
+        every metric's; False, none; or the metrics' names), the per-unit rows
         (unless ``per_query`` is False: then made when first wanted)."""
         raise NotImplementedError
 

@@ -42,18 +42,15 @@ class TableTask(Task):
         """The ``.debug`` text of an evaluation, piece by piece."""
         raise NotImplementedError
 
-    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
+    def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
-        """A scored run as data (scorer.results.RunResult): its values, the
-        per-unit statistics of each metric (when asked), the per-unit rows
-        (unless ``per_query`` is False: then made when first wanted)."""
         from scorer.claims.metrics import unit_statistic
-        from scorer.results import RunResult, claim_table_rows
+        from scorer.results import RunResult, claim_table_rows, wants_statistic
         result = RunResult(name, status)
         evaluation = outcome.evaluation
         for metric, value in evaluation.metrics.items():
             result.values[metric] = float(value)
-            if statistics:
+            if wants_statistic(statistics, metric):
                 result.statistics[metric] = unit_statistic(evaluation.declared, metric,
                                                            evaluation.counts, evaluation.keys)
             result.per_hop.append((self.units, "", "ALL", metric, float(value)))

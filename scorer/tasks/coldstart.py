@@ -125,7 +125,7 @@ class ColdStart(Task):
         return [("Cold Start with -expand", _catalogue(True)),
                 ("Cold Start without -expand", _catalogue(False))]
 
-    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
+    def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
         from scorer.coldstart.units import run_result
         return run_result(name, outcome, status, statistics)

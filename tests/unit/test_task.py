@@ -3,14 +3,16 @@ say for the shared code (the command line, the policy reader, the track, the
 leaderboard program, the diff) to ask it instead of naming the task."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from scorer import switches, task, tasks
+from scorer import request as requests
+from scorer import scoring, switches, task, tasks
 from scorer.policy import build_policy
-from scorer.problems import ScorerError
+from scorer.problems import Problems, ScorerError
 from scorer.task import Task, TrackRun, checked_runs, run_name
 
-from places import ROOT
+from places import DEMO, FIXTURES, ROOT
 
 
 def test_the_registry_is_the_modules_of_scorer_tasks():
@@ -106,3 +108,23 @@ def test_runs_that_cannot_name_a_folder_are_refused(runs, message):
     with pytest.raises(ScorerError) as caught:
         checked_runs(runs)
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("name, files, given", [
+    ("coldstart", ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"), {"expand": "CSSF17"}),
+    ("fever", ("actual.jsonl", "predictions.jsonl"), {})])
+def test_run_result_makes_the_statistics_asked_for(name, files, given):
+    """A track sends back its headline's per-unit statistics alone: the record
+    makes those, equal to the ones it makes of every metric."""
+    folder = DEMO if name == "coldstart" else FIXTURES / "fever" / "blind"
+    policy = None if name == "coldstart" else str(ROOT / "configs" / "fever.yaml")
+    request = requests.build([str(folder / file) for file in files], policy, **given)
+    outcome = scoring.score(request, Problems())
+    record = task.get(name)
+    every = record.run_result("run", outcome)
+    headline = record.catalogue(request)[0][0]
+    alone = record.run_result("run", outcome, statistics=(headline,))
+    assert set(every.statistics) == set(every.values) and set(alone.statistics) == {headline}
+    assert alone.values == every.values and alone.per_hop == every.per_hop
+    assert np.array_equal(alone.statistics[headline].matrix, every.statistics[headline].matrix)
+    assert record.run_result("run", outcome, statistics=False).statistics == {}
