@@ -255,7 +255,7 @@ def test_the_leaderboard_program_scores_as_a_direct_run(tmp_path, capsys):
                             "macro_recall"]
     assert scores == {key: direct.values[key] for key in scores}
     page = (tmp_path / "output" / "detailed_results.html").read_text()
-    assert "One row per item" in page
+    assert "One row per item" in page and "For each item, what was submitted" in page
     capsys.readouterr()
     assert competition_main(["-validate", str(CASE / "predictions.tsv"), "-policy",
                              str(POLICY), str(CASE / "gold.jsonl")]) == 0
