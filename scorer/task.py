@@ -81,6 +81,9 @@ class Task:
                         "name without extension; a folder stands for its *.jsonl files)")
     #: what a submission is, for a leaderboard's pages and messages
     submission = "one predictions file"
+    #: words of the metrics' names as a leaderboard's column titles write them
+    #: (beyond ap, p, r, f1, written AP, P, R, F1)
+    title_words: dict = {}
 
     # -- the policy -------------------------------------------------------------
 

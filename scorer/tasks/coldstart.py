@@ -14,6 +14,7 @@ class ColdStart(Task):
     name = "coldstart"
     title = "Cold Start"
     unit, units = "query", "queries"
+    title_words = {"sf": "SF", "ldcmean": "LDC-MEAN", "ldcmax": "LDC-MAX"}
     # (in the order a leaderboard's policy.yaml has always listed them)
     policy_keys = (
         PolicyKey("right", "Cold Start: pre-policy categories counted as right (list)",
