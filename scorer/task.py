@@ -238,6 +238,9 @@ class Task:
 
     #: the reports whose intervals the picture draws (``.confidence``'s layout)
     interval_reports: tuple = ("confidence",)
+    #: the order of the score variants (per-hop rows' ``variant``) in the picture
+    #: (others after them, as they come)
+    variant_order: tuple = ()
 
     def interval_key(self, code: str):
         """(variant, aggregate, hop, metric) of a ``.confidence`` code, as

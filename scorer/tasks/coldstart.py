@@ -170,6 +170,7 @@ class ColdStart(Task):
         return outcome.runs[0].runid if outcome.runs else "no run"
 
     interval_reports = ("confidence", "apconfidence")
+    variant_order = ("SF", "LDCMAX", "LDCMEAN")
 
     def interval_key(self, code: str):
         from scorer.coldstart.reports.confidence import per_hop_key
