@@ -261,6 +261,11 @@ class DrawnClaims:
             (os.cpu_count() or 1)
         return 2 if available >= 2 else 1
 
+    #: Draws a sample's stream is read by at a time, where a sample has more
+    #: claims than this: the buffers stay in the processor's cache from one
+    #: step to the next (about a quarter of the draws' time).
+    PIECE_DRAWS = 1 << 16
+
     def _count(self, starts: list, rows: int, kind_drawn: np.ndarray, n_kinds: int,
                counts: np.ndarray) -> None:
         """How often each sample of the blocks starting at ``starts`` (of
@@ -268,6 +273,9 @@ class DrawnClaims:
         its own part of the stream (PCG64 jumps ahead), so the blocks may be
         counted in any order, by any thread, with the same result."""
         n = len(kind_drawn)
+        if n >= self.PIECE_DRAWS:
+            self._count_in_pieces(starts, rows, kind_drawn, n_kinds, counts)
+            return
         n_samples = len(counts)
         uniform = np.empty(rows * n, dtype=np.float64)
         chosen = np.empty(rows * n, dtype=np.int64)
@@ -289,6 +297,31 @@ class DrawnClaims:
             counts[start:start + block] = np.bincount(
                 chosen[:size], minlength=block * n_kinds).reshape(block, n_kinds)
 
+    def _count_in_pieces(self, starts: list, rows: int, kind_drawn: np.ndarray, n_kinds: int,
+                         counts: np.ndarray) -> None:
+        """:meth:`_count` for many claims: each sample's draws read from the
+        stream a piece at a time (the same numbers, in the same order), each
+        piece's kinds counted on their own and added up."""
+        n = len(kind_drawn)
+        n_samples = len(counts)
+        piece = self.PIECE_DRAWS
+        uniform = np.empty(piece, dtype=np.float64)
+        chosen = np.empty(piece, dtype=np.int64)
+        cells = np.empty(piece, dtype=kind_drawn.dtype)
+        for start in starts:
+            fill = stream_of_doubles(self.seed, start * n)
+            for sample in range(start, min(start + rows, n_samples)):
+                row = np.zeros(n_kinds, dtype=np.int64)
+                for first in range(0, n, piece):
+                    size = min(piece, n - first)
+                    fill(uniform[:size])
+                    # as in _count: floor(u * n), at most n - 1 (clip)
+                    np.multiply(uniform[:size], float(n), out=uniform[:size])
+                    np.copyto(chosen[:size], uniform[:size], casting="unsafe")
+                    kind_drawn.take(chosen[:size], out=cells[:size], mode="clip")
+                    row += np.bincount(cells[:size], minlength=n_kinds)
+                counts[sample] = row
+
 
 def doubles(seed: int, skip: int, out: np.ndarray) -> None:
     """Fill ``out`` with the doubles in [0, 1) that ``scorer.bootstrap`` draws
@@ -297,17 +330,30 @@ def doubles(seed: int, skip: int, out: np.ndarray) -> None:
     makes them so in one step where it does (checked once: numpy promises its
     bit generators' streams, not its Generator methods'), else they are made
     from the raw numbers."""
+    stream_of_doubles(seed, skip)(out)
+
+
+def stream_of_doubles(seed: int, skip: int):
+    """A function that fills the array it is given with the next doubles of
+    the stream :func:`doubles` reads (``skip`` numbers on at the first call),
+    each call going on where the last one stopped."""
     from scorer.bootstrap import _bits
     bits = _bits(seed, skip)
     if _random_is_raw():
-        np.random.Generator(bits).random(out=out)
-        return
-    size = len(out)
-    step = 1 << 20
-    for start in range(0, size, step):
-        raw = bits.random_raw(min(step, size - start))
-        np.multiply(raw >> np.uint64(11), 1.0 / 9007199254740992.0,
-                    out=out[start:start + len(raw)])
+        generator = np.random.Generator(bits)
+
+        def fill(out: np.ndarray) -> None:
+            generator.random(out=out)
+        return fill
+
+    def fill_from_raw(out: np.ndarray) -> None:
+        size = len(out)
+        step = 1 << 20
+        for start in range(0, size, step):
+            raw = bits.random_raw(min(step, size - start))
+            np.multiply(raw >> np.uint64(11), 1.0 / 9007199254740992.0,
+                        out=out[start:start + len(raw)])
+    return fill_from_raw
 
 
 _RANDOM_IS_RAW = None
