@@ -21,6 +21,9 @@ _TRIAL_BLOCK = 2000
 #: ... and at most this many trial-by-unit cells in a block (128 MiB of swaps as
 #: doubles: 100,000 claims take 167 trials a block, not 2,000 and 1.6 GB).
 _TRIAL_CELLS = 1 << 24
+#: Trial-by-pair-by-statistic cells of the randomization's differences made at
+#: once (16 MiB a temporary array).
+_PAIR_CELLS = 1 << 21
 #: Relative tolerance when a resampled difference is compared with the
 #: observed one: equal differences reached through other float sums count.
 _TOLERANCE = 1e-9
@@ -128,16 +131,28 @@ def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: 
     if not pairs:
         return hits
     columns, restore = _distinct_columns(stacked)
+    first = np.array([a for a, _b in pairs], dtype=np.intp)
+    second = np.array([b for _a, b in pairs], dtype=np.intp)
+    # _at_least's bound for each pair's observed difference
+    differences = observed[first] - observed[second]
+    bounds = np.abs(differences) * (1 - _TOLERANCE) - _TOLERANCE * 1e-3
     for swaps in coin_flips(trials, n_units, seed, clusters):
         moved = swaps @ columns
         if restore is not None:
             moved = moved[:, restore]
         moved = moved.reshape(len(swaps), n_runs, k)
-        for i, (a, b) in enumerate(pairs):
+        # The pairs a group at a time, each value made as for one pair alone
+        # (element by element: the same doubles), in one call for the group
+        # rather than a few per pair (4,950 pairs, 60 blocks of trials at
+        # 100,000 claims: a Python loop of 300,000 steps).
+        group = max(1, _PAIR_CELLS // max(len(swaps) * k, 1))
+        for start in range(0, len(pairs), group):
+            a, b = first[start:start + group], second[start:start + group]
             shift = moved[:, b] - moved[:, a]
             delta = (unitstatistic.finish(rule, totals[a] + shift, if_empty)
                      - unitstatistic.finish(rule, totals[b] - shift, if_empty))
-            hits[i] += _at_least(delta, observed[a] - observed[b])
+            hits[start:start + group] += np.count_nonzero(
+                np.abs(delta) >= bounds[start:start + group], axis=0)
         if progress is not None:
             progress(len(swaps))
     return hits
@@ -286,14 +301,19 @@ def sign_test_p(wins: int, losses: int) -> float:
 
 
 def tail_p(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: int, pair: tuple,
-           clusters: np.ndarray = None) -> tuple:
+           clusters: np.ndarray = None, by_column: np.ndarray = None) -> tuple:
     """The p-value of a pair beyond what the trials resolve, and whether it is
     exact: the sign test's (:func:`sign_test_p`) where the swap distribution is
     one (:func:`sign_test_counts`), else the normal approximation
     (:func:`normal_tail_p`).  On a sign test's lattice the normal tail is below
     the exact p (by 10 to 25 % where p is 10^-7 to 10^-3: the observed value is
-    an atom of the distribution), on the wrong side of the thresholds."""
-    counts = sign_test_counts(rule, stacked, n_runs, pair, clusters)
+    an atom of the distribution), on the wrong side of the thresholds.
+    ``by_column``: ``stacked`` stored column by column (``np.asfortranarray``),
+    which the sign test reads two columns of much faster, with the same
+    results (its steps are exact); the normal tail reads ``stacked``, whose
+    sums and products it makes in the order they were made."""
+    counts = sign_test_counts(rule, stacked if by_column is None else by_column, n_runs, pair,
+                              clusters)
     if counts is not None:
         return sign_test_p(*counts), True
     return normal_tail_p(rule, if_empty, stacked, n_runs, pair, clusters), False
