@@ -130,6 +130,10 @@ def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: 
     hits = np.zeros(len(pairs), dtype=np.int64)
     if not pairs:
         return hits
+    # Blocks of swaps of 100+ MB, made and freed one after another: kept by
+    # the allocator for the next (a command line's process only).
+    from scorer import processenv
+    processenv.keep_freed_memory()
     columns, restore = _distinct_columns(stacked)
     first = np.array([a for a, _b in pairs], dtype=np.intp)
     second = np.array([b for _a, b in pairs], dtype=np.intp)
@@ -267,13 +271,16 @@ def sign_test_counts(rule: str, stacked: np.ndarray, n_runs: int, pair: tuple,
         x = np.bincount(clusters, weights=x, minlength=int(clusters.max()) + 1)
     size = np.abs(x)
     # Sums of equal values in another order differ in the last bits.
-    differs = size > 1e-9 * max(float(size.max(initial=0.0)), 1e-300)
+    largest = float(size.max(initial=0.0))
+    differs = size > 1e-9 * max(largest, 1e-300)
     if not differs.any():
         return None
-    moved = size[differs]
-    if float(moved.max() - moved.min()) > 1e-9 * float(moved.max()):
+    # The sizes that differ, without gathering them: the largest is one of them.
+    smallest = float(np.min(size, where=differs, initial=np.inf))
+    if largest - smallest > 1e-9 * largest:
         return None
-    return int(np.count_nonzero(x[differs] > 0)), int(np.count_nonzero(x[differs] < 0))
+    return (int(np.count_nonzero(np.logical_and(x > 0, differs))),
+            int(np.count_nonzero(np.logical_and(x < 0, differs))))
 
 
 def sign_test_p(wins: int, losses: int) -> float:
@@ -388,17 +395,21 @@ def smallest_attainable_adjusted(m: int, smallest_p: float) -> float:
 
 # -- effect sizes, ranks, groups ----------------------------------------------------
 
-def unit_values(rule: str, stacked: np.ndarray, n_runs: int, pair: tuple):
+def unit_values(rule: str, stacked: np.ndarray, n_runs: int, pair: tuple,
+                gathered: bool = True):
     """Per-unit values of the two runs ``(a, b)``, where the metric is a mean of
     per-unit values: a ratio whose denominator is, unit by unit, the same 0 or 1
     for both runs (units with 0 are left out of the mean).  Returns the two
-    ``(units,)`` arrays of the units that count, or None for another metric."""
+    ``(units,)`` arrays of the units that count, or None for another metric
+    (without ``gathered``: True rather than the arrays)."""
     if rule != unitstatistic.RATIO or stacked.shape[1] != 2 * n_runs:
         return None
     a, b = pair
     den_a, den_b = stacked[:, 2 * a + 1], stacked[:, 2 * b + 1]
     if not (np.array_equal(den_a, den_b) and np.all((den_a == 0) | (den_a == 1))):
         return None
+    if not gathered:
+        return True
     counted = den_a == 1
     return stacked[counted, 2 * a], stacked[counted, 2 * b]
 
@@ -406,12 +417,14 @@ def unit_values(rule: str, stacked: np.ndarray, n_runs: int, pair: tuple):
 def wins_ties_losses(rule: str, stacked: np.ndarray, n_runs: int, pair: tuple):
     """Units where run a's value is above, equal to, below run b's; None where the
     metric is not a mean of per-unit values (see :func:`unit_values`)."""
-    values = unit_values(rule, stacked, n_runs, pair)
-    if values is None:
+    if unit_values(rule, stacked, n_runs, pair, gathered=False) is None:
         return None
-    value_a, value_b = values
-    return (int(np.count_nonzero(value_a > value_b)), int(np.count_nonzero(value_a == value_b)),
-            int(np.count_nonzero(value_a < value_b)))
+    a, b = pair
+    # unit_values' units, counted where they count rather than gathered first
+    counted = stacked[:, 2 * a + 1] == 1
+    value_a, value_b = stacked[:, 2 * a], stacked[:, 2 * b]
+    return tuple(int(np.count_nonzero(np.logical_and(compared, counted)))
+                 for compared in (value_a > value_b, value_a == value_b, value_a < value_b))
 
 
 #: Samples ranked at once (bounds memory: samples x runs x runs booleans).
