@@ -1,6 +1,6 @@
 """The README and the docs stay honest where that is cheap to check: every
 command they show uses switches its command has, every page the README links to
-exists, the outputs that the getting-started and organizing pages and the
+and every repository path a page names exists, the outputs that the getting-started and organizing pages and the
 specification's worked example show are what the commands write (the
 organizing page's commands are run as they are), every "spec §N" the code cites
 is a section of the behaviour specification (docs/coldstart-spec.md), and
@@ -109,6 +109,68 @@ def test_readme_is_short_and_its_links_and_make_targets_exist():
     for target in set(re.findall(r"^make (\S+)", text, re.M)) | set(
             re.findall(r"`make (\w[\w-]*)`", text)):
         assert re.search(rf"^{re.escape(target)}:", makefile, re.M), f"no make {target}"
+
+
+#: The repository's top folders: a path the docs write from one of them is a path
+#: from the project's root.
+TOP_FOLDERS = ("scorer", "tests", "bench", "docs", "fixtures", "configs")
+#: Folders the docs name that the project writes, not holds.
+WRITTEN_FOLDERS = ("docs/_build", "bench/out")
+
+
+def inner_folders() -> set:
+    """The folders of scorer/ and tests/, by name: the architecture and testing
+    pages name files from them (``track/build.py``, ``unit/test_policy.py``)."""
+    return {name for top in ("scorer", "tests")
+            for name in os.listdir(os.path.join(ROOT, top))
+            if os.path.isdir(os.path.join(ROOT, top, name)) and not name.startswith("_")}
+
+
+def named_paths(text: str) -> list:
+    """(path, where from) for each repository path a page names: from the root
+    when it starts with a top folder (``tests/e2e/test_docs.py``), else from
+    scorer/ or tests/ when it is a Python file in one of their folders
+    (``track/build.py``).  Placeholders (``<package>``, ``*``) and paths outside
+    the project (``../shared``, ``sacrebleu/significance.py``) are left out."""
+    found, inner = [], inner_folders()
+    for match in re.finditer(r"(?<![\w./~-])([A-Za-z_][\w.-]*(?:/[\w.-]+)+/?)", text):
+        path = match.group(1).rstrip(".,:;")
+        after = text[match.end():match.end() + 1]
+        if after in ("<", "*") or path.startswith(WRITTEN_FOLDERS):
+            continue
+        if path.split("/", 1)[0] in TOP_FOLDERS:
+            found.append((path, (".",)))
+        elif path.endswith(".py") and path.split("/", 1)[0] in inner:
+            found.append((path, ("scorer", "tests")))
+    return found
+
+
+def test_every_repository_path_the_docs_name_exists():
+    """A page naming a file or folder of the repository that is not there (a test
+    file moved, a module renamed) fails here, with the page and the path."""
+    missing, checked = [], 0
+    for page in markdown_files():
+        text = open(page, encoding="utf-8").read()
+        for path, bases in named_paths(text):
+            checked += 1
+            if not any(os.path.exists(os.path.join(ROOT, base, path)) for base in bases):
+                missing.append(f"{os.path.relpath(page, ROOT)}: {path}")
+    assert not missing, "the docs name paths the repository does not have:\n" + \
+        "\n".join(sorted(set(missing)))
+    assert checked > 100
+
+
+def test_the_path_check_sees_a_moved_test_file():
+    text = ("see `tests/test_policy.py`, `tests/unit/test_policy.py`, "
+            "`track/build.py`, `tests/unit/<package>/test_<module>.py`, "
+            "`../shared/tools/gen_fever.py`, `sacrebleu/significance.py` and "
+            "https://example.org/a/b.py")
+    assert named_paths(text) == [("tests/test_policy.py", (".",)),
+                                 ("tests/unit/test_policy.py", (".",)),
+                                 ("track/build.py", ("scorer", "tests"))]
+    missing = [path for path, bases in named_paths(text)
+               if not any(os.path.exists(os.path.join(ROOT, base, path)) for base in bases)]
+    assert missing == ["tests/test_policy.py"]
 
 
 def spec_sections() -> set:
