@@ -1,12 +1,12 @@
 """The README and the docs stay honest where that is cheap to check: every
 command they show uses switches its command has, every page the README links to
-and every repository path a page names exists, the outputs that the getting-started and organizing pages and the
-specification's worked example show are what the commands write (the
-organizing page's commands are run as they are), every "spec §N" the code cites
-is a section of the behaviour specification (docs/coldstart-spec.md), and
-nothing cites an issue number or the specification's old place outside the
-repository.  (The site itself is
-built with warnings as errors by ``make docs``, in CI.)"""
+and every repository path a page names exists, the outputs that the
+getting-started and organizing pages and the specification's worked example
+show are what the commands write (the organizing page's commands are run as they
+are), every "spec §N" the code cites is a section of the behaviour specification
+(docs/coldstart-spec.md), and nothing cites an issue number or the
+specification's old place outside the repository.  (The site itself is built
+with warnings as errors by ``make docs``, in CI.)"""
 from __future__ import annotations
 
 import os
