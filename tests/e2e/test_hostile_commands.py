@@ -18,7 +18,8 @@ import pytest
 import scorer
 from scorer.problems import ScorerError
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from places import ROOT
+
 POLICY = str(ROOT / "configs" / "classification.yaml")
 LABELS = ("positive", "negative", "neutral")
 
