@@ -272,14 +272,52 @@ def test_the_outputs_getting_started_shows_are_what_the_runs_write():
                 assert line in written, f"getting-started.md shows a line no run writes: {line!r}"
 
 
+def run_as_written(script: list, folder) -> "subprocess.CompletedProcess":
+    """Shell lines run in order in ``folder``, as a reader would from the root of
+    a checkout: ``fixtures`` and ``configs`` there (links), ``python`` this
+    interpreter, the project importable."""
+    import subprocess
+    import sys
+    os.symlink(os.path.join(ROOT, "fixtures"), folder / "fixtures")
+    os.symlink(os.path.join(ROOT, "configs"), folder / "configs")
+    bin_dir = folder / "bin"
+    bin_dir.mkdir()
+    # (a link would not do: a virtual environment's python finds its packages
+    # from the folder it is started in)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (bin_dir / "python").chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+               PYTHONPATH=str(ROOT))
+    return subprocess.run(["bash", "-euc", "\n".join(script)], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_getting_started_runs_as_written(tmp_path):
+    """Its commands, in order, in an empty folder beside the fixtures: each
+    succeeds and leaves the reports its table lists."""
+    text = open(os.path.join(DOCS, "getting-started.md"), encoding="utf-8").read()
+    script = []
+    for block in re.findall(r"^```\n(.*?)^```", text, re.S | re.M):
+        if "python -m" in block:
+            script += block.replace("\\\n", " ").splitlines()
+    assert len(script) >= 3
+    done = run_as_written(script, tmp_path)
+    assert done.returncode == 0, done.stderr
+    written = sorted(os.listdir(tmp_path / "out" / "gs"))
+    listed = re.findall(r"`(demo\.\w+)`", "\n".join(
+        line for line in text.splitlines() if line.startswith("| `")))
+    assert len(listed) >= 6
+    for name in listed:
+        assert name in written, f"getting-started.md names {name}; the runs wrote {written}"
+
+
 @pytest.mark.slow
 def test_the_organizing_walkthrough_runs_and_shows_what_it_writes(tmp_path):
     """docs/organizing.md's commands run as they are, in order, from a copy of the
     checkout's fixtures and configs (``python`` being this interpreter), and each
     line of output it shows is a line of what they printed or wrote (a line ending
     in '...' is the start of one; '...' alone stands for lines left out)."""
-    import subprocess
-    import sys
     text = open(os.path.join(DOCS, "organizing.md"), encoding="utf-8").read()
     blocks = re.findall(r"^ *```(\w*)\n(.*?)^ *```", text, re.S | re.M)
     commands, shown = [], []
@@ -297,18 +335,7 @@ def test_the_organizing_walkthrough_runs_and_shows_what_it_writes(tmp_path):
                 line += " || [ $? -eq 1 ]"  # 1: the runs differ, as diff says
             script.append(line)
     assert len(script) >= 10
-    os.symlink(os.path.join(ROOT, "fixtures"), tmp_path / "fixtures")
-    os.symlink(os.path.join(ROOT, "configs"), tmp_path / "configs")
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    # (a link would not do: a virtual environment's python finds its packages
-    # from the folder it is started in)
-    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
-    (bin_dir / "python").chmod(0o755)
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-               PYTHONPATH=str(ROOT))
-    done = subprocess.run(["bash", "-euc", "\n".join(script)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = run_as_written(script, tmp_path)
     assert done.returncode == 0, done.stderr
     written = set(done.stdout.splitlines())
     for folder, _dirs, files in os.walk(tmp_path / "work"):
