@@ -153,7 +153,7 @@ def score_request(request) -> ScoreResult:
     # Rows per unit are made from the counts table when first asked for (when the
     # task has one: ScoreResult.per_query_rows).
     data = task.run_result("run", outcome, statistics=False, per_query=False)
-    run_ids = tuple(run.runid for run in getattr(outcome, "runs", None) or ())
+    run_ids = task.run_ids(outcome)
     claim_table = task.unit_table(outcome)
     sparse = task.sparse_columns(claim_table[1]) if claim_table is not None else frozenset()
     result = ScoreResult(request.policy.task, data, texts, problems.report(),

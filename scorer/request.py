@@ -38,6 +38,8 @@ _FIELDS = {
 
 #: Switches a request holds in fields of their own (the others are in ``switches``).
 _OWN_FIELDS = ("policy", "output_file", "error_file", "samples", "bootstrap", "seed", "plot")
+#: Switches that answer instead of scoring (scorer.switches.parse ends there): no request has them.
+_ANSWERING = ("help", "h", "version")
 
 
 class Request(namedtuple("Request", tuple(_FIELDS), defaults=tuple(_FIELDS.values())[1:])):
@@ -113,7 +115,7 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
     named = {}
     for name, value in switches.items():
         switch = table.get(name)
-        if switch is None or name in _OWN_FIELDS or name in ("help", "h", "version"):
+        if switch is None or name in _OWN_FIELDS or name in _ANSWERING:
             raise ScorerError(f"Unknown switch: -{name}"
                               + switch_table.suggestion(name, _settable(table)))
         text = _text(switch, value)
@@ -179,7 +181,7 @@ def from_switches(given: dict, files: list, argv, cwd: str) -> Request:
     """The request of ``python -m scorer``'s switches (as
     :func:`scorer.switches.parse` returns them) and files."""
     named = {name: value for name, value in given.items()
-             if name not in _OWN_FIELDS and name not in ("help", "h", "version")}
+             if name not in _OWN_FIELDS and name not in _ANSWERING}
     return build(files, given.get("policy"), output_file=given.get("output_file", "stdout"),
                  error_file=given.get("error_file", "stderr"), samples=given.get("samples"),
                  bootstrap=given.get("bootstrap"), seed=given.get("seed"),
@@ -188,7 +190,7 @@ def from_switches(given: dict, files: list, argv, cwd: str) -> Request:
 
 def _settable(table: dict) -> dict:
     return {name: switch for name, switch in table.items()
-            if name not in ("help", "h", "version")}
+            if name not in _ANSWERING}
 
 
 def _text(switch, value):

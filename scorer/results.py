@@ -37,6 +37,13 @@ class RunResult:
         return "RunResult(" + ", ".join(f"{k}={v!r}" for k, v in vars(self).items()) + ")"
 
 
+def wants_statistic(statistics, metric: str) -> bool:
+    """Whether ``run_result(..., statistics=...)`` makes ``metric``'s per-unit
+    statistics: True, every metric's; False, none; else the metric names given
+    (a track sends back its headline's alone)."""
+    return statistics is True or (statistics is not False and metric in statistics)
+
+
 def claim_table_rows(keys: list, columns: dict, sparse: frozenset = frozenset()) -> list:
     """A claim task's per-query rows, (claim, "ALL", column, value), from its
     counts table's column lists (no pandas for a plain run); a zero of a

@@ -145,17 +145,6 @@ class Task:
         """The files a run reads (folders standing for the files they hold)."""
         return list(files)
 
-    def option_arguments(self, request) -> list:
-        """The request's own switches (``request.options``) as command-line
-        arguments, in this task's order (for a request's command line)."""
-        arguments = []
-        for switch in self.switches:
-            value = request.option(switch.name)
-            if value is None or value is False:
-                continue
-            arguments += [f"-{switch.name}"] if value is True else [f"-{switch.name}", value]
-        return arguments
-
     def score(self, request, problems, samples=None):
         """Score a request: an outcome with ``reports`` (scorer.reportset.Reports)
         and the task's scores as data.  ``samples``: the request's samples,
@@ -191,10 +180,11 @@ class Task:
         those of its default policy)."""
         return [(self.title, self.catalogue(None))]
 
-    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
+    def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
         """A scored run as data (scorer.results.RunResult): its values, the
-        per-unit statistics of each metric (when asked), the per-unit rows
+        per-unit statistics of the metrics asked for (``statistics``: True,
+        every metric's; False, none; or the metrics' names), the per-unit rows
         (unless ``per_query`` is False: then made when first wanted)."""
         raise NotImplementedError
 
@@ -202,6 +192,11 @@ class Task:
         """(unit keys, {column: one value per unit}): the counts table of a
         run, when the task has one (else None)."""
         return None
+
+    def run_ids(self, outcome) -> tuple:
+        """The ids of the runs a scored request's files hold, when its files
+        can hold several (``ScoreResult.run_ids``), else ()."""
+        return ()
 
     def sparse_columns(self, columns) -> frozenset:
         """The columns of a counts table whose zeros the per-unit rows leave
@@ -237,6 +232,9 @@ class Task:
     def picture_title(self, outcome) -> str:
         """The title of a run's picture (``-plot``)."""
         raise NotImplementedError
+
+    #: the reports whose intervals the picture draws (``.confidence``'s layout)
+    interval_reports: tuple = ("confidence",)
 
     def interval_key(self, code: str):
         """(variant, aggregate, hop, metric) of a ``.confidence`` code, as

@@ -26,7 +26,6 @@ HARMONIC_MEAN = "harmonic_mean"  # [p numerator, p denominator, r numerator, r d
 #: [numerator 1, denominator 1, numerator 2, ...] -> the mean of the k ratios (a macro
 #: average; if_empty[0] for each empty denominator)
 MEAN_OF_RATIOS = "mean_of_ratios"
-WIDTH = {RATIO: 2, PRECISION: 3, RECALL: 3, F1: 3, HARMONIC_MEAN: 4}
 
 
 @dataclasses.dataclass

@@ -11,10 +11,8 @@ raise :class:`~scorer.problems.ScorerError`.
 """
 from __future__ import annotations
 
-from scorer import quickexit
 from scorer.claims import reports
 from scorer.claims.metrics import Evaluation
-from scorer.policy import Policy
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.reportset import Reports
@@ -23,70 +21,6 @@ from scorer.reportset import Reports
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # numpy and pandas are imported only by runs with samples
     from scorer.bootstrap import SampleSet
-
-TASKS = ("scifact", "fever")
-
-
-def evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
-    """Read and score the files of one run (gold first, then predictions)."""
-    try:
-        return _evaluate(policy, tuple(files), problems)
-    except ScorerError as error:
-        if len(files) == 2 and looks_like(files[0], policy.task) == "predictions" \
-                and looks_like(files[1], policy.task) == "gold":
-            raise ScorerError(f"{error} (gold and predictions swapped? {files[0]} looks like "
-                              f"predictions and {files[1]} like gold; the gold file comes first)")
-        raise
-
-
-#: Keys only a gold line has, and keys only a prediction has, per task.
-GOLD_KEYS = {"scifact": ("claim", "cited_doc_ids"), "fever": ("label", "evidence")}
-PREDICTION_KEYS = {"scifact": (), "fever": ("predicted_label", "predicted_evidence")}
-
-
-def looks_like(path: str, task: str) -> str | None:
-    """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
-    import json
-    from scorer.limits import MAX_JSON_DEPTH, json_depth
-    try:
-        with open(path, encoding="utf-8") as f:
-            line = f.readline(1 << 20)
-        if json_depth(line) > MAX_JSON_DEPTH:
-            return None
-        first = json.loads(line)
-    except (OSError, ValueError, RecursionError):
-        return None
-    if not isinstance(first, dict):
-        return None
-    gold = any(key in first for key in GOLD_KEYS[task])
-    predicted = any(key in first for key in PREDICTION_KEYS[task])
-    if task == "scifact":
-        return "gold" if gold else "predictions"
-    if gold and not predicted:
-        return "gold"
-    if predicted and not gold:
-        return "predictions"
-    return None
-
-
-def _evaluate(policy: Policy, files: tuple, problems: Problems) -> Evaluation:
-    if policy.task == "scifact":
-        from scorer.claims import scifact
-        if len(files) != 2:
-            raise ScorerError(f"scifact needs two files, the gold claims then the "
-                              f"predictions; {len(files)} given")
-        inputs = scifact.read_inputs(*files)
-        quickexit.keep(inputs)
-        return scifact.evaluate(inputs, policy, problems)
-    if policy.task == "fever":
-        from scorer.claims import fever, feverpass
-        inputs = fever.read_inputs(files)
-        # The parsed files outlive the run in a command-line process: freeing
-        # them line by line costs a twentieth of a FEVER run (scorer/quickexit.py).
-        quickexit.keep(inputs)
-        return feverpass.evaluate(inputs, policy, problems)
-    raise ScorerError(f"the claims driver scores {' and '.join(TASKS)}, not '{policy.task}'")
-
 
 def sample_set(request, evaluation: Evaluation) -> tuple[SampleSet | None, bool]:
     """The samples asked for, and whether they were generated here (not read)."""
@@ -142,7 +76,7 @@ def _sample_values(evaluation: Evaluation, samples: SampleSet):
 def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
                      gold_path: str, unit: str = "claim") -> None:
     """A samples file must hold samples, each drawing claims (``unit``: the
-    task's word for them) of the gold (``keys``, from :func:`gold_keys` or
+    task's word for them) of the gold (``keys``, from ``Task.gold_keys`` or
     the run's evaluation), one plain claim id a token.  Samples of another
     split or of redacted ids drew nothing, and their empty samples gave
     intervals of [0, 0] around any score.  Refused with the file, line and
@@ -166,53 +100,6 @@ def check_sample_ids(samples: SampleSet, path: str, keys: list, key_source: str,
         if not len(draw):
             raise ScorerError(f"{path} line {line}: sample {number} draws no {unit}; a sample "
                               f"draws {unit}s of the gold, as many as it has")
-
-
-def check_gold(task: str, path: str) -> tuple:
-    """A gold file that cannot be read, holds no claim, or is a predictions file
-    given as the gold stops a track before any run is scored.  Returns the
-    ``(keys, key source)`` its runs name claims by in samples files."""
-    keys = gold_keys(task, path)            # (reads it, as its runs will)
-    if looks_like(path, task) == "predictions":
-        has = f"{' or '.join(PREDICTION_KEYS[task])} and " if PREDICTION_KEYS[task] else ""
-        raise ScorerError(f"{path} looks like predictions, not the gold (its first line has "
-                          f"{has}no {' or '.join(GOLD_KEYS[task])}); a claim track's first "
-                          f"file is the gold, then one predictions file per run")
-    return keys
-
-
-def gold_keys(task: str, gold_path: str) -> tuple:
-    """``(claim keys, key source)`` of a gold file, as a run against it names its
-    claims in samples files (each task's own rule): for a track or a
-    leaderboard, whose shared samples are checked (:func:`check_sample_ids`)
-    before any run is scored."""
-    if task == "scifact":
-        from scorer.claims import scifact
-        return scifact.gold_keys(scifact.read_gold(gold_path))
-    from scorer.claims import fever
-    return fever.gold_keys(fever.read_gold(gold_path))
-
-
-def reference_gold_keys(task: str, path: str) -> tuple:
-    """A leaderboard's gold file, read as every submission's run reads it (a
-    problem is a ScorerError naming the file and line); its ``(claim keys,
-    key source)``."""
-    if task == "scifact":
-        from scorer.claims import scifact
-        return scifact.gold_keys(scifact.read_gold(path))
-    from scorer.claims import fever
-    gold = fever.read_gold(path)
-    inputs = fever.Inputs(path, path, gold, gold)
-    # A blind prediction, scored against each gold line as a submission's
-    # is: the gold line's label and evidence are checked by fever's rules.
-    blind = {"predicted_label": "", "predicted_evidence": []}
-    for line, claim in gold:
-        missing = [key for key in ("label", "evidence") if key not in claim]
-        if missing:
-            raise ScorerError(f"{path} line {line}: the gold claim has no '{missing[0]}' "
-                              f"(a gold file gives each claim its label and evidence)")
-        fever.score_claim(str(line), str(line), line, blind, (line, claim), inputs, None)
-    return fever.gold_keys(gold)
 
 
 class Outcome:

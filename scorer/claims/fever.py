@@ -98,6 +98,24 @@ def _gold_names(gold: list) -> list | None:
     return claim_names([claim["id"] for _line, claim in gold])
 
 
+def reference_gold_keys(path: str) -> tuple:
+    """A leaderboard's gold file, read as every submission's run reads it (a
+    problem is a ScorerError naming the file and line); its ``(claim keys,
+    key source)``."""
+    gold = read_gold(path)
+    inputs = Inputs(path, path, gold, gold)
+    # A blind prediction, scored against each gold line as a submission's
+    # is: the gold line's label and evidence are checked by fever's rules.
+    blind = {"predicted_label": "", "predicted_evidence": []}
+    for line, claim in gold:
+        missing = [key for key in ("label", "evidence") if key not in claim]
+        if missing:
+            raise ScorerError(f"{path} line {line}: the gold claim has no '{missing[0]}' "
+                              f"(a gold file gives each claim its label and evidence)")
+        score_claim(str(line), str(line), line, blind, (line, claim), inputs, None)
+    return gold_keys(gold)
+
+
 def read_inputs(files: tuple) -> Inputs:
     """One file (predictions with their own gold) or two (gold, then
     predictions), to be read as they are scored (``feverpass.evaluate``)."""

@@ -158,11 +158,6 @@ def metrics_of(task) -> tuple:
     return REGISTRY[task] if isinstance(task, str) else tuple(task)
 
 
-def explain(task) -> str:
-    """One line per metric: name and explanation (for ``-help`` and reports)."""
-    return "".join(f"{m.name}: {m.explanation}\n" for m in metrics_of(task))
-
-
 def ordered_sum(values) -> float:
     """Left-to-right sum starting from integer 0, as the reference scorers add.
 

@@ -33,7 +33,3 @@ def max_evidence(value, what: str, in_file: bool = False) -> int | None:
         raise ScorerError(f"{what} must be written without leading zeros, not "
                           f"'{shorten(text)}'")
     return whole_number(text, what, MAX_EVIDENCE)
-
-
-def max_evidence_text(value: int | None) -> str:
-    return "all" if value is None else str(value)

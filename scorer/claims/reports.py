@@ -134,10 +134,6 @@ def confidence_text(rows: list, names: list) -> str:
 
 # ---------------------------------------------------------------- .debug
 
-def debug_text(evaluation: Evaluation) -> str:
-    return "".join(debug_pieces(evaluation))
-
-
 def debug_pieces(evaluation: Evaluation):
     """The ``.debug`` text piece by piece (a claim a piece), for writing it
     without holding it whole: it is the largest report by far.  Each claim's

@@ -24,6 +24,10 @@ class TableTask(Task):
     (``gold_keys``); the driver, the bootstrap, the track and the leaderboard
     do the rest."""
 
+    #: what the driver writes (claims/driver.py), and -plot's picture
+    report_extensions = ("summary", "debug", "json", "params", "samplescores", "confidence",
+                         "bootsamples", "png")
+
     def score(self, request, problems, samples=None):
         from scorer.claims import driver
         return driver.score(request, problems, samples=samples)
@@ -38,18 +42,15 @@ class TableTask(Task):
         """The ``.debug`` text of an evaluation, piece by piece."""
         raise NotImplementedError
 
-    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
+    def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
-        """A scored run as data (scorer.results.RunResult): its values, the
-        per-unit statistics of each metric (when asked), the per-unit rows
-        (unless ``per_query`` is False: then made when first wanted)."""
         from scorer.claims.metrics import unit_statistic
-        from scorer.results import RunResult, claim_table_rows
+        from scorer.results import RunResult, claim_table_rows, wants_statistic
         result = RunResult(name, status)
         evaluation = outcome.evaluation
         for metric, value in evaluation.metrics.items():
             result.values[metric] = float(value)
-            if statistics:
+            if wants_statistic(statistics, metric):
                 result.statistics[metric] = unit_statistic(evaluation.declared, metric,
                                                            evaluation.counts, evaluation.keys)
             result.per_hop.append((self.units, "", "ALL", metric, float(value)))
@@ -99,7 +100,7 @@ class TableTask(Task):
         raise NotImplementedError
 
     def reference_gold_keys(self, path: str) -> tuple:
-        """:meth:`gold_keys` of a leaderboard's gold file, read as strictly as
+        """``gold_keys`` of a leaderboard's gold file, read as strictly as
         every submission's run will read it."""
         return self.gold_keys(path)
 
@@ -159,8 +160,6 @@ MAX_EVIDENCE = Switch("max_evidence", sets_policy=True,
 class ClaimTask(TableTask):
     unit, units = "claim", "claims"
     switches = (MAX_EVIDENCE,)
-    report_extensions = ("summary", "debug", "json", "params", "samplescores", "confidence",
-                         "bootsamples", "png")
     files_help = "gold then predictions"
     #: max_evidence and labels by default (subclasses set them)
     max_evidence = None
@@ -194,9 +193,52 @@ class ClaimTask(TableTask):
 
     signature_keys = ("max_evidence",)
 
+    #: keys only a gold line has, and keys only a prediction has (subclasses set
+    #: them): a gold file and a predictions file given in each other's place are
+    #: told apart by their first lines
+    gold_only_keys: tuple = ()
+    prediction_only_keys: tuple = ()
+
     def evaluate(self, policy, files: tuple, problems):
-        from scorer.claims import driver
-        return driver.evaluate(policy, files, problems)
+        try:
+            return self.read_and_score(policy, tuple(files), problems)
+        except ScorerError as error:
+            if len(files) == 2 and self.looks_like(files[0]) == "predictions" \
+                    and self.looks_like(files[1]) == "gold":
+                raise ScorerError(f"{error} (gold and predictions swapped? {files[0]} looks "
+                                  f"like predictions and {files[1]} like gold; the gold file "
+                                  f"comes first)")
+            raise
+
+    def read_and_score(self, policy, files: tuple, problems):
+        """Read the files of one run (gold first, then predictions) and score
+        them: ``evaluate`` without the hint for swapped files."""
+        raise NotImplementedError
+
+    def looks_like(self, path: str) -> str | None:
+        """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
+        import json
+        from scorer.limits import MAX_JSON_DEPTH, json_depth
+        try:
+            with open(path, encoding="utf-8") as f:
+                line = f.readline(1 << 20)
+            if json_depth(line) > MAX_JSON_DEPTH:
+                return None
+            first = json.loads(line)
+        except (OSError, ValueError, RecursionError):
+            return None
+        if not isinstance(first, dict):
+            return None
+        gold = any(key in first for key in self.gold_only_keys)
+        predicted = any(key in first for key in self.prediction_only_keys)
+        if not self.prediction_only_keys:
+            # Predictions with no key of their own: whatever is not the gold.
+            return "gold" if gold else "predictions"
+        if gold and not predicted:
+            return "gold"
+        if predicted and not gold:
+            return "predictions"
+        return None
 
     def debug_pieces(self, evaluation):
         from scorer.claims import reports
@@ -219,10 +261,23 @@ class ClaimTask(TableTask):
 
     # -- a leaderboard and a track: the gold file is the reference --------------------
 
+    def read_gold_keys(self, path: str) -> tuple:
+        """``(claim keys, key source)`` of a gold file, as a run against it
+        names its claims in samples files (each task's own rule)."""
+        raise NotImplementedError
+
     def gold_keys(self, path: str) -> tuple:
-        from scorer.claims import driver
-        return driver.check_gold(self.name, path)
+        """A gold file that cannot be read, holds no claim, or is a predictions
+        file given as the gold stops a track before any run is scored."""
+        keys = self.read_gold_keys(path)            # (reads it, as its runs will)
+        if self.looks_like(path) == "predictions":
+            has = (f"{' or '.join(self.prediction_only_keys)} and "
+                   if self.prediction_only_keys else "")
+            raise ScorerError(f"{path} looks like predictions, not the gold (its first line "
+                              f"has {has}no {' or '.join(self.gold_only_keys)}); a claim "
+                              f"track's first file is the gold, then one predictions file "
+                              f"per run")
+        return keys
 
     def reference_gold_keys(self, path: str) -> tuple:
-        from scorer.claims import driver
-        return driver.reference_gold_keys(self.name, path)
+        return self.read_gold_keys(path)

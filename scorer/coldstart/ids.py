@@ -47,10 +47,6 @@ def parse_query_id(full_id: str) -> ParsedId:
                       f'[_<12 hex digits>] or PREFIX_<digits>')
 
 
-def short_id_of(full_id: str) -> str:
-    return parse_query_id(full_id).short_id
-
-
 def _nil_uuid3_tail(data: bytes, length: int) -> str:
     # The version/variant bits of a v3 UUID sit in bytes 6 and 8, so the last
     # 12 hex digits are plain MD5 digits.

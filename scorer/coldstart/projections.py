@@ -366,10 +366,6 @@ def _ldc_mean_by_name(structure: RunStructure, by_sf: np.ndarray):
     return repeats, CodedValues(table, code)
 
 
-def ldc_mean_aggregates(structure: RunStructure, multiplicity: np.ndarray) -> dict:
-    return _ldc_mean_aggregates(structure, _by_sf(multiplicity))
-
-
 def _ldc_mean_aggregates(structure: RunStructure, by_sf: np.ndarray) -> dict:
     repeats, values = _ldc_mean_by_name(structure, by_sf)      # (names, B)
     macro_sums = running_sums_by_row(values, repeats, structure.mean_levels)

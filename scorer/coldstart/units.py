@@ -164,11 +164,12 @@ def _by_unit(units: list, columns: np.ndarray, rule: str) -> unitstatistic.UnitS
     return unitstatistic.UnitStatistic(names, matrix, rule)
 
 
-def run_result(run_name: str, outcome, status: str = "ok", statistics: bool = True):
+def run_result(run_name: str, outcome, status: str = "ok", statistics=True):
     """The data of one scored run (scorer.results.RunResult; ``outcome``: the
-    driver's, its first run id), the per-unit statistics only when asked."""
+    driver's, its first run id), the per-unit statistics only of the metrics
+    asked for (scorer.results.wants_statistic)."""
     from scorer.coldstart.ap import LEVEL_ORDER
-    from scorer.results import RunResult
+    from scorer.results import RunResult, wants_statistic
     from scorer.prf import prf_arrays
     result = RunResult(run_name, status)
     if not outcome.runs:
@@ -177,7 +178,7 @@ def run_result(run_name: str, outcome, status: str = "ok", statistics: bool = Tr
     run_units = RunUnits(scores)
     for metric in available(scores.structure.has_index):
         result.values[metric.name] = run_units.value(metric)
-        if statistics:
+        if wants_statistic(statistics, metric.name):
             result.statistics[metric.name] = run_units.statistic(metric)
     structure = scores.structure
     for (variant, aggregate, level), line in sorted(

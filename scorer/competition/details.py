@@ -1,6 +1,6 @@
 """``detailed_results.html``: what a participant sees of one scored
 submission, composed from ``scorer.look.blocks`` (the one renderer): the
-leaderboard numbers, a table per query (claim) of what counted, the
+leaderboard numbers, a table per unit (query, claim, item) of what counted, the
 ``.debug`` text that says why, and links to the report set beside the page.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ def page(scored, task, titles: dict, headings: dict, files: list) -> str:
     """``task``: the task's record; ``titles``: each metric's explanation;
     ``headings``: each leaderboard key's column title."""
     body = [_headline(scored.scores, titles, headings), _counted(scored.result, task.unit),
-            _why(scored.result.reports.get("debug", "")), _warnings(scored.result),
+            _why(scored.result.reports.get("debug", ""), task.unit), _warnings(scored.result),
             blocks.section("files", "The reports", "<p>Every report of this submission, "
                            "as <code>python -m scorer</code> writes it:</p>"
                            + blocks.links(files))]
@@ -39,7 +39,8 @@ def _headline(scores: dict, titles: dict, headings: dict) -> str:
 
 
 def _counted(result, unit: str) -> str:
-    # One row per query (claim) and hop, one column per metric, in first-seen order.
+    # One row per unit (query, claim, item) and hop, one column per metric, in
+    # first-seen order.
     grid = _claim_grid(result.claim_table)
     left_out = ""
     if grid is not None and len(grid[0]) * len(grid[1]) > GRID_CELLS and result.sparse_columns:
@@ -109,14 +110,14 @@ def _grid(rows) -> tuple:
     return keys, metrics, values
 
 
-def _why(debug: str) -> str:
+def _why(debug: str, unit: str) -> str:
     if not debug:
         return ""
     shown = debug[:DEBUG_SHOWN]
     cut = "" if len(shown) == len(debug) else \
         f"<p>The first {DEBUG_SHOWN} characters; the whole text is in submission.debug.</p>"
-    body = ("<p>For each query (claim), each response (prediction) and the decision "
-            "taken on it: the <code>.debug</code> report.</p>" + cut
+    body = (f"<p>For each {unit}, what was submitted and the decision taken on it: the "
+            f"<code>.debug</code> report.</p>" + cut
             + f'<details><summary>Show it</summary><div class="scroll"><pre>'
               f"{blocks.esc(shown)}</pre></div></details>")
     return blocks.section("why", "Why", body)

@@ -82,16 +82,15 @@ def diff_text(diff: Diff, top: int) -> str:
     out = [f"scorer.diff: {diff.task}",
            f"A: {diff.a.name} ({diff.a.files()})",
            f"B: {diff.b.name} ({diff.b.files()})"]
+    record = task.get(diff.task)
+    unit = record.units
     if diff.queries is not None:
-        out.append("queries: " + " ".join(sorted(diff.queries))
-                   + " (aggregates not compared)")
+        out.append(f"{unit}: " + " ".join(sorted(diff.queries)) + " (aggregates not compared)")
     out += ["", "SUMMARY", "",
             "Scoring differences: " + ("yes" if diff.scoring else "none")]
     responses = isinstance(diff.a.debug, ColdStartDebug)
     if responses:
         out += _other_runs_note(diff)
-    record = task.get(diff.task)
-    unit = record.units
     scoring_queries = diff.scoring_queries()
     out.append(f"{unit.capitalize()} touched: {len(diff.queries_touched)} of "
                f"{diff.queries_total} ({len(scoring_queries)} with a scoring difference)")

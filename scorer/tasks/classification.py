@@ -66,8 +66,6 @@ class Classification(TableTask):
         PolicyKey("average_labels", "classification: the labels the macro and micro averages "
                                     "go over (list; default: all the labels)", (), list_value),
     )
-    report_extensions = ("summary", "debug", "json", "params", "samplescores", "confidence",
-                         "bootsamples", "png")
     summary = "classification labels (accuracy and F1 as scikit-learn computes them)"
     files_help = "gold then predictions, JSON lines {\"id\", \"label\"} or id<TAB>label lines"
     track_files_help = ("the gold file, then one predictions file per run (named by the file "

@@ -125,10 +125,14 @@ class ColdStart(Task):
         return [("Cold Start with -expand", _catalogue(True)),
                 ("Cold Start without -expand", _catalogue(False))]
 
-    def run_result(self, name: str, outcome, status: str = "ok", statistics: bool = True,
+    def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
         from scorer.coldstart.units import run_result
         return run_result(name, outcome, status, statistics)
+
+    def run_ids(self, outcome) -> tuple:
+        # Every run id of the submission files, scored (the numbers are the first's).
+        return tuple(run.runid for run in outcome.runs or ())
 
     # -- a leaderboard: one run (one run id) a submission ----------------------------
 
@@ -163,6 +167,8 @@ class ColdStart(Task):
 
     def picture_title(self, outcome) -> str:
         return outcome.runs[0].runid if outcome.runs else "no run"
+
+    interval_reports = ("confidence", "apconfidence")
 
     def interval_key(self, code: str):
         from scorer.coldstart.reports.confidence import per_hop_key

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from scorer.claims.task import ClaimTask
+from scorer.problems import ScorerError
 
 
 class SciFact(ClaimTask):
@@ -13,7 +14,21 @@ class SciFact(ClaimTask):
     labels = ("SUPPORT", "CONTRADICT")
     headline = "sentence_label_f1"
     submission = "one SciFact predictions file (JSON lines)"
+    gold_only_keys = ("claim", "cited_doc_ids")
 
+    def read_and_score(self, policy, files: tuple, problems):
+        from scorer import quickexit
+        from scorer.claims import scifact
+        if len(files) != 2:
+            raise ScorerError(f"scifact needs two files, the gold claims then the "
+                              f"predictions; {len(files)} given")
+        inputs = scifact.read_inputs(*files)
+        quickexit.keep(inputs)
+        return scifact.evaluate(inputs, policy, problems)
+
+    def read_gold_keys(self, path: str) -> tuple:
+        from scorer.claims import scifact
+        return scifact.gold_keys(scifact.read_gold(path))
 
     def debug_layout(self):
         from scorer.diff.debugfile import BlockLayout, scifact_claim

@@ -165,10 +165,8 @@ def score_run(run: TrackRun) -> RunResult:
         return RunResult(run.name, "errors", fatal=str(error),
                          report_files=[os.path.join("runs", run.name, "run.errlog")])
     result = tasks.get(request.policy.task).run_result(
-        run.name, outcome, "errors" if problems.error_count else "ok")
-    if job.metric is not None:
-        result.statistics = {metric: statistic for metric, statistic
-                             in result.statistics.items() if metric == job.metric}
+        run.name, outcome, "errors" if problems.error_count else "ok",
+        statistics=True if job.metric is None else (job.metric,))
     if job.per_query_dir is not None:
         write_per_query(job.per_query_dir, run.name, result.per_query)
         result.per_query, result.units = capped_per_query(result.per_query, job.metric,

@@ -127,6 +127,7 @@ def test_coldstart_on_the_platform(tmp_path):
     _scores_txt_matches(output)
     page = (output / "detailed_results.html").read_text()
     assert "ldcmean_ap" in page and repr(scores["ldcmean_ap"]) in page
+    assert "One row per query and hop" in page and "For each query, what was submitted" in page
     assert "submission.debug" in page and "http" not in page.replace("http-equiv", "")
 
 

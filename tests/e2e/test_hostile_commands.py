@@ -2,7 +2,7 @@
 -jobs, -trials, -figure_width, -clusters), the diff, the leaderboard
 program's -validate, and the Python API's typed arguments.  Each case gets a
 clear message and exit status 255 (the API: a ScorerError), or a result;
-never a traceback, and nothing half-written.  (``tests/test_hostile.py`` runs
+never a traceback, and nothing half-written.  (``tests/e2e/test_hostile.py`` runs
 the catalogue of damaged input files.)"""
 from __future__ import annotations
 
@@ -75,6 +75,7 @@ def _cells(row: str) -> int:
     return len(row.replace("\\\\", "").replace("\\|", "").strip().strip("|").split("|"))
 
 
+@pytest.mark.slow
 def test_run_names_of_every_kind_make_whole_tables(tmp_path):
     names = ["p|ipe", "a\\|b", "50%", "a&b", "x$y", "#1", "{x}", "~t", "^c", "back\\slash",
              "<b>", '"q"', "'s'", "a b", "é-ünï", "😀", "-help", "n" * 200]
@@ -151,6 +152,7 @@ def test_the_diff_and_the_page_order_ids_of_any_digits(tmp_path):
 CLUSTERS = "".join(f"t{i:02d}\tc{i % 4}\n" for i in range(1, 13))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label, data", [
     ("bom", "\ufeff" + CLUSTERS), ("crlf", CLUSTERS.replace("\n", "\r\n")),
     ("cr", CLUSTERS.replace("\n", "\r")), ("spaces", CLUSTERS.replace("\t", "   ")),
@@ -318,6 +320,7 @@ def test_labels_named_as_the_counts_tables_other_columns_score_as_scikit_learn(t
     assert values["accuracy"] == accuracy_score(gold, predicted)
 
 
+@pytest.mark.slow
 def test_a_leaderboard_of_many_labels_keeps_its_details_page_small(tmp_path):
     """300 labels x 4,000 items: the 'What counted' table held every label's
     counts of every item (6 million cells, a page of 13 MB); the columns zero
@@ -373,6 +376,7 @@ def test_labels_in_any_script_keep_their_names(tmp_path):
         assert values[f"f1_{label}"] == pytest.approx(f1, abs=1e-15)
 
 
+@pytest.mark.slow
 def test_a_run_named_by_the_longest_file_name_makes_a_track(tmp_path):
     """A run's per-query lines went to a file named after the run with
     '.csv.gz' after it: for a run file of 255 bytes ('n' * 251 + '.tsv') the

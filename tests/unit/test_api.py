@@ -48,6 +48,21 @@ def test_score_tables_hold_the_reported_numbers():
     assert set(result.per_query["hop"]) <= {"0", "1", "ALL"}
 
 
+def test_run_ids_name_the_runs_a_file_holds(tmp_path):
+    """Cold Start: the run ids of the submission file (a leaderboard refuses a
+    file of several); a claim task's predictions are one run: none."""
+    assert scorer.score(_demo_files(), expand="CSSF17").run_ids == ("DEMORUN",)
+    lines = (DEMO / "DEMORUN.tab.txt").read_text().splitlines(keepends=True)
+    both = tmp_path / "BOTH.tab.txt"
+    both.write_text("".join(lines) + "".join(line.replace("\tDEMORUN\t", "\tOTHER\t")
+                                             for line in lines))
+    files = _demo_files()[:2] + [str(both)]
+    assert scorer.score(files, expand="CSSF17").run_ids == ("DEMORUN", "OTHER")
+    claims = scorer.score([str(SCIFACT / "gold.jsonl"), str(SCIFACT / "predictions.jsonl")],
+                          policy=str(ROOT / "configs" / "scifact.yaml"))
+    assert claims.run_ids == ()
+
+
 def test_score_claims_and_errors():
     result = scorer.score([str(SCIFACT / "gold.jsonl"), str(SCIFACT / "predictions.jsonl")],
                           policy=str(ROOT / "configs" / "scifact.yaml"))

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from scorer import tasks
 from scorer.bootstrap import generate, parse_samples
 from scorer.claims import driver, resample
 from scorer.claims.metrics import full_data
@@ -19,6 +20,11 @@ from scorer.request import Request
 from places import FIXTURES
 
 LABELS = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+
+
+def evaluate(policy, files, problems):
+    """A run's evaluation, as its task's record makes it."""
+    return tasks.get(policy.task).evaluate(policy, files, problems)
 
 
 def fever_set(directory: Path, n: int = 300, seed: int = 5) -> Path:
@@ -156,12 +162,12 @@ def test_gold_keys_check_shared_samples_as_the_runs_do(tmp_path, task):
     case = FIXTURES / task / ("basic" if task == "scifact" else "blind")
     gold = case / ("gold.jsonl" if task == "scifact" else "actual.jsonl")
     predictions = case / "predictions.jsonl"
-    evaluation = driver.evaluate(build_policy({"task": task}, {}), (str(gold), str(predictions)),
+    evaluation = evaluate(build_policy({"task": task}, {}), (str(gold), str(predictions)),
                                  Problems())
-    assert driver.gold_keys(task, str(gold)) == (evaluation.keys, evaluation.key_source)
+    assert tasks.get(task).gold_keys(str(gold)) == (evaluation.keys, evaluation.key_source)
     samples = parse_samples([f"1 {' '.join(evaluation.keys)}\n", "2 nope\n"], "s.txt")
     with pytest.raises(ScorerError, match="s.txt line 2: 'nope' is not a claim"):
-        driver.check_sample_ids(samples, "s.txt", *driver.gold_keys(task, str(gold)), str(gold))
+        driver.check_sample_ids(samples, "s.txt", *tasks.get(task).gold_keys(str(gold)), str(gold))
 
 
 def test_bootstrap_needs_a_seed_and_excludes_samples(tmp_path):
@@ -176,7 +182,7 @@ def test_bootstrap_needs_a_seed_and_excludes_samples(tmp_path):
 
 def test_interval_contains_the_full_data_score(tmp_path):
     path = fever_set(tmp_path, n=400)
-    evaluation = driver.evaluate(build_policy({"task": "fever"}, {}), (str(path),), Problems())
+    evaluation = evaluate(build_policy({"task": "fever"}, {}), (str(path),), Problems())
     samples = generate([(k, (k,)) for k in evaluation.keys], 200, 2026)
     values = resample.sample_values("fever", evaluation.counts,
                                     samples.multiplicities(evaluation.keys))
@@ -194,7 +200,7 @@ def test_interval_contains_the_full_data_score(tmp_path):
 def test_confidence_uses_the_perl_index_rule(tmp_path):
     """n = 100 at 95 %: the 3rd and 97th smallest values (0-based 2 and 96)."""
     path = fever_set(tmp_path, n=60)
-    evaluation = driver.evaluate(build_policy({"task": "fever"}, {}), (str(path),), Problems())
+    evaluation = evaluate(build_policy({"task": "fever"}, {}), (str(path),), Problems())
     samples = generate([(k, (k,)) for k in evaluation.keys], 100, 77)
     values = resample.sample_values("fever", evaluation.counts,
                                     samples.multiplicities(evaluation.keys))
@@ -219,7 +225,7 @@ def _naive(task, evaluation, samples):
 def test_vectorised_values_equal_a_per_sample_recomputation(tmp_path):
     path = fever_set(tmp_path, n=80)
     for task, request in (("fever", fever_request(path)), ("scifact", scifact_request())):
-        evaluation = driver.evaluate(request.policy, request.files, Problems())
+        evaluation = evaluate(request.policy, request.files, Problems())
         samples = generate([(k, (k,)) for k in evaluation.keys], 30, 4)
         values = resample.sample_values(task, evaluation.counts,
                                         samples.multiplicities(evaluation.keys))

@@ -227,6 +227,9 @@ def test_the_diff_shows_the_items_whose_label_changed(tmp_path, capsys):
     assert "ITEM t01\n  ~ label positive -> negative (RIGHT -> WRONG)\n" in text
     assert "Items touched: 1 of 12 (1 with a scoring difference)" in text
     assert "macro_f1 Score: 0.5714 -> " in text
+    assert diff_main(["-query", "t01", str(tmp_path / "a"), str(tmp_path / "b")]) == 1
+    text = capsys.readouterr().out
+    assert "\nitems: t01 (aggregates not compared)\n" in text and "ITEM t01\n" in text
 
 
 def test_plot_draws_every_metric_with_its_interval(tmp_path):
@@ -255,7 +258,7 @@ def test_the_leaderboard_program_scores_as_a_direct_run(tmp_path, capsys):
                             "macro_recall"]
     assert scores == {key: direct.values[key] for key in scores}
     page = (tmp_path / "output" / "detailed_results.html").read_text()
-    assert "One row per item" in page
+    assert "One row per item" in page and "For each item, what was submitted" in page
     capsys.readouterr()
     assert competition_main(["-validate", str(CASE / "predictions.tsv"), "-policy",
                              str(POLICY), str(CASE / "gold.jsonl")]) == 0
