@@ -38,11 +38,7 @@ def main(argv: list | None = None) -> int:
         given, files = switches.parse(argv, switches.scorer_table())
     except UsageError as error:
         # To standard output, with the usage text, as the Perl does (spec §1.1).
-        if error.brief:
-            sys.stdout.write(f"ERROR: {error}\nRun with -help for the switches and what they "
-                             f"mean.\n")
-        else:
-            sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
+        sys.stdout.write(switches.usage_error_text(error, usage()))
         return ERROR_EXIT_STATUS
     if switches.answered(given, usage):
         return 0

@@ -45,6 +45,17 @@ class UsageError(Exception):
         self.brief = brief
 
 
+#: What follows a brief mistake instead of the usage text.
+HELP_POINTER = "Run with -help for the switches and what they mean.\n"
+
+
+def usage_error_text(error: UsageError, usage_text: str) -> str:
+    """What a command prints for a mistake on its command line: the message,
+    then the usage text, or for a brief mistake (a switch, a value) a pointer
+    to -help, so that the message is the last thing on the screen."""
+    return f"ERROR: {error}\n" + (HELP_POINTER if error.brief else f"\n{usage_text}")
+
+
 #: GNU-style spellings that are accepted as the switch they stand for.
 ALIASES = {"--help": "-help", "--version": "-version"}
 

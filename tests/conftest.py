@@ -6,11 +6,26 @@ are: ``helpers/places.py``; what each optional suite needs: ``helpers/suites.py`
 ``fixtures/coldstart/world.py``, on the import path)."""
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from coldstart_cases import Demo
 from places import perl_dir
 from suites import optional_suites
+
+
+def pytest_configure(config):
+    """A shell starts a background job (``make test &``, ``nohup make test``) with
+    SIGINT (and under nohup SIGHUP) ignored, and the scorer, like any command,
+    leaves an ignored signal ignored; the tests of what a signal does would then
+    see nothing happen.  They test the signals as a terminal delivers them: each
+    ignored one gets its default back, in this process and the commands it starts."""
+    defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL,
+                signal.SIGHUP: signal.SIG_DFL}
+    for signum, handler in defaults.items():
+        if signal.getsignal(signum) is signal.SIG_IGN:
+            signal.signal(signum, handler)
 
 
 @pytest.fixture(scope="session")

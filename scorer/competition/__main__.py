@@ -98,7 +98,7 @@ def main(argv: list | None = None) -> int:
     try:
         own, given, files = _read_argv(argv)
     except UsageError as error:
-        sys.stderr.write(f"ERROR: {error}\n\n{USAGE}")
+        sys.stderr.write(switches.usage_error_text(error, USAGE))
         return ERROR_EXIT_STATUS
     if switches.answered(own, USAGE):
         return 0

@@ -56,6 +56,28 @@ def _top(moves: list, top: int, key_names: tuple, what: str) -> list:
             for row in [header] + cells]
 
 
+def run_ids(debug: ColdStartDebug) -> set:
+    """The run ids of a Cold Start ``.debug``'s responses (their submission's
+    third column)."""
+    return {r.submission.split("\t")[2] for r in debug.responses
+            if r.submission.count("\t") >= 2}
+
+
+def _other_runs_note(diff: Diff) -> list:
+    """Where A and B share no run id they are two systems' runs, not one run
+    scored two ways: nothing can align, which the reader should not take for
+    a finding."""
+    runs_a, runs_b = run_ids(diff.a.debug), run_ids(diff.b.debug)
+    if not runs_a or not runs_b or runs_a & runs_b:
+        return []
+    return [f"Run ids: A {', '.join(sorted(runs_a))}, B {', '.join(sorted(runs_b))}: none "
+            f"in common.",
+            "  Responses align by submission line and rows by run id, so every response is",
+            "  only in A or only in B: scorer.diff compares one run scored two ways (two",
+            "  policies, the Perl's reports and ours). Two runs compare query by query in a",
+            "  track's per_query.csv.gz."]
+
+
 def diff_text(diff: Diff, top: int) -> str:
     out = [f"scorer.diff: {diff.task}",
            f"A: {diff.a.name} ({diff.a.files()})",
@@ -67,6 +89,8 @@ def diff_text(diff: Diff, top: int) -> str:
     out += ["", "SUMMARY", "",
             "Scoring differences: " + ("yes" if diff.scoring else "none")]
     responses = isinstance(diff.a.debug, ColdStartDebug)
+    if responses:
+        out += _other_runs_note(diff)
     scoring_queries = diff.scoring_queries()
     out.append(f"{unit.capitalize()} touched: {len(diff.queries_touched)} of "
                f"{diff.queries_total} ({len(scoring_queries)} with a scoring difference)")

@@ -227,6 +227,7 @@ ul.files{columns:3;padding-left:1.2em}
 details.lazy{margin:.5em 0}details.lazy summary{cursor:pointer}
 table.heat td{min-width:1.6em;text-align:center;font-size:.8em;padding:1px 3px;border:1px solid #fff}
 table.heat th{font-size:.8em;font-weight:normal}
+table.per-hop th{font-size:.85em}
 .p0{background:#08306b;color:#fff}.p1{background:#2171b5;color:#fff}.p2{background:#6baed6}
 .p3{background:#c6dbef}.p4{background:#f7fbff}.self{background:#ddd}
 .legend span{display:inline-block;padding:0 .6em;margin-right:.3em}

@@ -210,7 +210,8 @@ def run_sections(view: TrackView) -> str:
         heading = f"{record['rank']}. {run}" + ("" if status == "ok" else f" ({status})")
         parts = []
         if run in per_hop:
-            parts.append(per_hop[run])
+            # as wide as the task has metrics (SciFact's 13): in its own box
+            parts.append(f'<div class="scroll">{per_hop[run]}</div>')
         if run in tables:
             parts.append(blocks.lazy_table("per-query", run, _per_query_summary(view, run,
                                                                                 tables[run])))

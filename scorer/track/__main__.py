@@ -95,7 +95,7 @@ def options_from(given: dict) -> TrackOptions:
         elif not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
             # (the length first: Python converts at most 4,300 digits)
             raise UsageError(f"-{name} must be a whole number of at least 1, not "
-                             f"'{shorten(text)}'")
+                             f"'{shorten(text)}'", brief=True)
         else:
             numbers[name] = int(text)
     width = DEFAULT_FIGURE_WIDTH
@@ -103,7 +103,7 @@ def options_from(given: dict) -> TrackOptions:
         try:
             width = check_width(given["figure_width"])
         except ValueError as error:
-            raise UsageError(f"-figure_width {error}") from None
+            raise UsageError(f"-figure_width {error}", brief=True) from None
     return TrackOptions(output_dir=given["output_dir"], jobs=numbers["jobs"],
                         metric=given.get("metric"), compare=given.get("compare", "all"),
                         trials=numbers["trials"], correction=given.get("correction", "holm"),
@@ -120,7 +120,7 @@ def main(argv: Optional[list] = None) -> int:
             return 0
         options = options_from(given)
     except UsageError as error:
-        sys.stdout.write(f"ERROR: {error}\n\n{usage()}")
+        sys.stdout.write(switches.usage_error_text(error, usage()))
         return ERROR_EXIT_STATUS
     own = {switch.name for switch in TRACK_SWITCHES}
     scorer_given = {name: value for name, value in given.items() if name not in own}

@@ -593,7 +593,8 @@ def significance_tex(rows: Optional[pd.DataFrame], runs: list, metric: str, metr
         shown = [name for name in p_columns if name not in left_out]
         parts = [f"Paired tests of {named} between runs A and B: \u0394 is A's score minus "
                  f"B's{interval}"]
-        parts += [f"{P_TITLES[name]} ({name}): {P_VALUES[name].format(pairs=tested)}"
+        pairs = f"{tested} pair" if tested == 1 else f"{tested} pairs"
+        parts += [f"{P_TITLES[name]} ({name}): {P_VALUES[name].format(pairs=pairs)}"
                   for name in shown]
         parts.append(f"Sig.: significant at the 0.05 level by {P_TITLES[deciding]}")
         text = "; ".join(parts) + "."
@@ -614,9 +615,9 @@ P_TITLES = {"p_bootstrap": "p boot", "p_randomization": "p rand", "p_holm": "p H
             "p_bh": "p BH"}
 P_VALUES = {"p_bootstrap": "paired bootstrap",
             "p_randomization": "approximate randomization",
-            "p_holm": "randomization p adjusted by Holm's method for the {pairs} pairs tested",
+            "p_holm": "randomization p adjusted by Holm's method for the {pairs} tested",
             "p_bh": "randomization p adjusted by Benjamini-Hochberg's method for the {pairs} "
-                    "pairs tested"}
+                    "tested"}
 
 
 def label_for(kind: str, task: str, metric: str) -> str:

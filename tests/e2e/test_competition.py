@@ -688,3 +688,12 @@ def test_output_is_made_when_the_platform_has_not(fever_ref, capsys):
 def test_input_mistakes_say_what_is_wrong(fever_ref, capsys, break_input, message):
     break_input(fever_ref)
     assert message in refused(fever_ref, capsys)
+
+
+def test_a_mistaken_switch_is_the_last_thing_printed(capsys):
+    """The message and a pointer to -help, as python -m scorer prints them."""
+    assert main(["-bundel", "b.zip", "gold.jsonl"]) == 255
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR: Unknown switch: -bundel")
+    assert err.endswith("\nRun with -help for the switches and what they mean.\n")
+    assert len(err.splitlines()) == 2

@@ -673,3 +673,23 @@ def test_scores_known_to_four_decimals_only_keep_them_and_say_so_in_the_change()
     assert delta_text(exact, exact) == "+0.0"
     assert delta_text(exact, printed) == "+0.3334"
     assert delta_text(printed, Score(float("nan"), False, "")) == ""
+
+
+def test_two_runs_with_no_run_id_in_common_are_said_to_be_other_runs(tmp_path):
+    """Two systems' Cold Start runs share no submission line and no row: the diff
+    says so, rather than leave every response 'only in A' or 'only in B' as if
+    that were a finding.  One run scored two ways says nothing of it."""
+    other = tmp_path / "other"
+    other.mkdir()
+    with open(os.path.join(DEMO, "DEMORUN.tab.txt"), encoding="utf-8") as f:
+        (other / "DEMORUN.tab.txt").write_text(f.read().replace("\tDEMORUN\t", "\tOTHER\t"),
+                                               encoding="utf-8")
+    score_side(str(tmp_path), "A")
+    score_side(str(tmp_path), "B", str(other))
+    score_side(str(tmp_path), "C")
+    status, text, stderr = run_diff(["A/run", "B/run"], str(tmp_path))
+    assert status == 1, stderr
+    assert "Run ids: A DEMORUN, B OTHER: none in common." in text
+    status, text, stderr = run_diff(["A/run", "C/run"], str(tmp_path))
+    assert status == 0, stderr
+    assert "Run ids:" not in text

@@ -1,12 +1,12 @@
 """The README and the docs stay honest where that is cheap to check: every
 command they show uses switches its command has, every page the README links to
-exists, the outputs that the getting-started and organizing pages and the
-specification's worked example show are what the commands write (the
-organizing page's commands are run as they are), every "spec §N" the code cites
-is a section of the behaviour specification (docs/coldstart-spec.md), and
-nothing cites an issue number or the specification's old place outside the
-repository.  (The site itself is
-built with warnings as errors by ``make docs``, in CI.)"""
+and every repository path a page names exists, the outputs that the
+getting-started and organizing pages and the specification's worked example
+show are what the commands write (the organizing page's commands are run as they
+are), every "spec §N" the code cites is a section of the behaviour specification
+(docs/coldstart-spec.md), and nothing cites an issue number or the
+specification's old place outside the repository.  (The site itself is built
+with warnings as errors by ``make docs``, in CI.)"""
 from __future__ import annotations
 
 import os
@@ -111,6 +111,68 @@ def test_readme_is_short_and_its_links_and_make_targets_exist():
         assert re.search(rf"^{re.escape(target)}:", makefile, re.M), f"no make {target}"
 
 
+#: The repository's top folders: a path the docs write from one of them is a path
+#: from the project's root.
+TOP_FOLDERS = ("scorer", "tests", "bench", "docs", "fixtures", "configs")
+#: Folders the docs name that the project writes, not holds.
+WRITTEN_FOLDERS = ("docs/_build", "bench/out")
+
+
+def inner_folders() -> set:
+    """The folders of scorer/ and tests/, by name: the architecture and testing
+    pages name files from them (``track/build.py``, ``unit/test_policy.py``)."""
+    return {name for top in ("scorer", "tests")
+            for name in os.listdir(os.path.join(ROOT, top))
+            if os.path.isdir(os.path.join(ROOT, top, name)) and not name.startswith("_")}
+
+
+def named_paths(text: str) -> list:
+    """(path, where from) for each repository path a page names: from the root
+    when it starts with a top folder (``tests/e2e/test_docs.py``), else from
+    scorer/ or tests/ when it is a Python file in one of their folders
+    (``track/build.py``).  Placeholders (``<package>``, ``*``) and paths outside
+    the project (``../shared``, ``sacrebleu/significance.py``) are left out."""
+    found, inner = [], inner_folders()
+    for match in re.finditer(r"(?<![\w./~-])([A-Za-z_][\w.-]*(?:/[\w.-]+)+/?)", text):
+        path = match.group(1).rstrip(".,:;")
+        after = text[match.end():match.end() + 1]
+        if after in ("<", "*") or path.startswith(WRITTEN_FOLDERS):
+            continue
+        if path.split("/", 1)[0] in TOP_FOLDERS:
+            found.append((path, (".",)))
+        elif path.endswith(".py") and path.split("/", 1)[0] in inner:
+            found.append((path, ("scorer", "tests")))
+    return found
+
+
+def test_every_repository_path_the_docs_name_exists():
+    """A page naming a file or folder of the repository that is not there (a test
+    file moved, a module renamed) fails here, with the page and the path."""
+    missing, checked = [], 0
+    for page in markdown_files():
+        text = open(page, encoding="utf-8").read()
+        for path, bases in named_paths(text):
+            checked += 1
+            if not any(os.path.exists(os.path.join(ROOT, base, path)) for base in bases):
+                missing.append(f"{os.path.relpath(page, ROOT)}: {path}")
+    assert not missing, "the docs name paths the repository does not have:\n" + \
+        "\n".join(sorted(set(missing)))
+    assert checked > 100
+
+
+def test_the_path_check_sees_a_moved_test_file():
+    text = ("see `tests/test_policy.py`, `tests/unit/test_policy.py`, "
+            "`track/build.py`, `tests/unit/<package>/test_<module>.py`, "
+            "`../shared/tools/gen_fever.py`, `sacrebleu/significance.py` and "
+            "https://example.org/a/b.py")
+    assert named_paths(text) == [("tests/test_policy.py", (".",)),
+                                 ("tests/unit/test_policy.py", (".",)),
+                                 ("track/build.py", ("scorer", "tests"))]
+    missing = [path for path, bases in named_paths(text)
+               if not any(os.path.exists(os.path.join(ROOT, base, path)) for base in bases)]
+    assert missing == ["tests/test_policy.py"]
+
+
 def spec_sections() -> set:
     """The section numbers of the specification, from its labels."""
     text = open(SPEC, encoding="utf-8").read()
@@ -210,14 +272,52 @@ def test_the_outputs_getting_started_shows_are_what_the_runs_write():
                 assert line in written, f"getting-started.md shows a line no run writes: {line!r}"
 
 
+def run_as_written(script: list, folder) -> "subprocess.CompletedProcess":
+    """Shell lines run in order in ``folder``, as a reader would from the root of
+    a checkout: ``fixtures`` and ``configs`` there (links), ``python`` this
+    interpreter, the project importable."""
+    import subprocess
+    import sys
+    os.symlink(os.path.join(ROOT, "fixtures"), folder / "fixtures")
+    os.symlink(os.path.join(ROOT, "configs"), folder / "configs")
+    bin_dir = folder / "bin"
+    bin_dir.mkdir()
+    # (a link would not do: a virtual environment's python finds its packages
+    # from the folder it is started in)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (bin_dir / "python").chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+               PYTHONPATH=str(ROOT))
+    return subprocess.run(["bash", "-euc", "\n".join(script)], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_getting_started_runs_as_written(tmp_path):
+    """Its commands, in order, in an empty folder beside the fixtures: each
+    succeeds and leaves the reports its table lists."""
+    text = open(os.path.join(DOCS, "getting-started.md"), encoding="utf-8").read()
+    script = []
+    for block in re.findall(r"^```\n(.*?)^```", text, re.S | re.M):
+        if "python -m" in block:
+            script += block.replace("\\\n", " ").splitlines()
+    assert len(script) >= 3
+    done = run_as_written(script, tmp_path)
+    assert done.returncode == 0, done.stderr
+    written = sorted(os.listdir(tmp_path / "out" / "gs"))
+    listed = re.findall(r"`(demo\.\w+)`", "\n".join(
+        line for line in text.splitlines() if line.startswith("| `")))
+    assert len(listed) >= 6
+    for name in listed:
+        assert name in written, f"getting-started.md names {name}; the runs wrote {written}"
+
+
 @pytest.mark.slow
 def test_the_organizing_walkthrough_runs_and_shows_what_it_writes(tmp_path):
     """docs/organizing.md's commands run as they are, in order, from a copy of the
     checkout's fixtures and configs (``python`` being this interpreter), and each
     line of output it shows is a line of what they printed or wrote (a line ending
     in '...' is the start of one; '...' alone stands for lines left out)."""
-    import subprocess
-    import sys
     text = open(os.path.join(DOCS, "organizing.md"), encoding="utf-8").read()
     blocks = re.findall(r"^ *```(\w*)\n(.*?)^ *```", text, re.S | re.M)
     commands, shown = [], []
@@ -235,18 +335,7 @@ def test_the_organizing_walkthrough_runs_and_shows_what_it_writes(tmp_path):
                 line += " || [ $? -eq 1 ]"  # 1: the runs differ, as diff says
             script.append(line)
     assert len(script) >= 10
-    os.symlink(os.path.join(ROOT, "fixtures"), tmp_path / "fixtures")
-    os.symlink(os.path.join(ROOT, "configs"), tmp_path / "configs")
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    # (a link would not do: a virtual environment's python finds its packages
-    # from the folder it is started in)
-    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
-    (bin_dir / "python").chmod(0o755)
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-               PYTHONPATH=str(ROOT))
-    done = subprocess.run(["bash", "-euc", "\n".join(script)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = run_as_written(script, tmp_path)
     assert done.returncode == 0, done.stderr
     written = set(done.stdout.splitlines())
     for folder, _dirs, files in os.walk(tmp_path / "work"):

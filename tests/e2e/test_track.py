@@ -843,3 +843,29 @@ def test_track_params_list_the_policy_keys_of_the_task_scored(tmp_path, task, ke
     listed = lines[lines.index("#Policy:") + 1:]
     listed = [line.split(" => ")[0].strip() for line in listed[:listed.index("")]]
     assert listed == keys
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-figure_width", "1"], "-figure_width must be between 2 and 40 inches"),
+    (["-trials", "abc"], "-trials must be a whole number of at least 1, not 'abc'"),
+    (["-jobs", "0"], "-jobs must be a whole number of at least 1, not '0'"),
+    (["-correction"], "Switch -correction needs a value"),
+    (["-figure_widht", "3.3"], "Unknown switch: -figure_widht"),
+])
+def test_a_mistaken_switch_is_the_last_thing_printed(tmp_path, capsys, argv, message):
+    """As python -m scorer does: the message and a pointer to -help, not 60 lines
+    of usage that scroll the message away."""
+    inputs = _demo_inputs(tmp_path)
+    assert track_main(["-expand", "CSSF17", "-output_dir", str(tmp_path / "track"), *inputs,
+                       *argv]) == 255
+    out = capsys.readouterr().out
+    assert out.startswith(f"ERROR: {message}")
+    assert out.endswith("\nRun with -help for the switches and what they mean.\n")
+    assert len(out.splitlines()) == 2
+    assert not (tmp_path / "track").exists()
+
+
+def test_a_track_without_output_dir_shows_the_usage(tmp_path, capsys):
+    assert track_main(["-expand", "CSSF17", *_demo_inputs(tmp_path)]) == 255
+    out = capsys.readouterr().out
+    assert out.startswith("ERROR: -output_dir DIR is required") and "Track switches:" in out

@@ -64,3 +64,27 @@ def test_nothing_skipped_says_so_and_nothing_run_says_nothing(monkeypatch, tmp_p
         "none skipped (Perl comparisons, reference cases, browser, "
         "LaTeX tables, reference evaluators: those this run holds)"]
     assert _summary({}) == []
+
+
+def test_the_evaluators_and_parity_data_skips_join_their_suites(monkeypatch, tmp_path):
+    """A test that runs fever-scorer or eval.py itself, skipped without it, is
+    told on the reference evaluators' line; one without the parity data on the
+    reference cases' line: not as 'other'."""
+    _evaluators(monkeypatch, tmp_path, fever=False, scifact=False)
+    skipped = [
+        _Report("tests/unit/claims/test_differential.py::test_a",
+                "no checkout of sheffieldnlp/fever-scorer at /x/fever-scorer"),
+        _Report("tests/unit/claims/test_scifact_differential.py::test_b",
+                "no checkout of allenai/scifact-evaluator at /x/scifact-evaluator"),
+        _Report("tests/unit/claims/test_scifact_differential.py::test_c",
+                "no parity data at /x/shared/parity/scifact/synthetic"),
+    ]
+    lines = _summary({"skipped": skipped,
+                      "passed": [_Report("tests/unit/track/test_tables.py::test_g")]})
+    assert lines == [
+        "reference cases: 1 skipped; to run them, put the shared folder beside the project: "
+        "../shared/parity (parity cases) and ../shared/tools (the case generator)",
+        "reference evaluators: 2 skipped, and the leaderboard's numbers were not compared "
+        "with fever-scorer and scifact-evaluator; to compare them, check them out beside the "
+        "project (../fever-scorer, ../scifact-evaluator) or name them in FEVER_SCORER_DIR, "
+        "SCIFACT_EVALUATOR_DIR"]

@@ -226,3 +226,49 @@ def test_a_claim_tracks_page_says_claims(driver, tmp_path):
         "'details.lazy table').tHead.rows[0].cells[0].textContent);},50);});")
     assert header == "claim"
     assert "quer" not in driver.execute_script("return document.body.textContent")
+
+
+def _real_tracks():
+    """Track inputs from the bundled files, one track per task (file, name in
+    the track): their per-run tables show every metric the task has (SciFact's
+    13)."""
+    from places import CONFIGS, DEMO, FIXTURES
+    scifact = FIXTURES / "scifact"
+    classification = FIXTURES / "classification" / "semeval" / "input"
+    fever = FIXTURES / "fever" / "blind"
+    return {
+        "SciFact": ([(scifact / "basic" / "gold.jsonl", "gold.jsonl"),
+                     (scifact / "basic" / "predictions.jsonl", "team_a.jsonl"),
+                     (scifact / "sets_shape" / "predictions.jsonl", "team_b.jsonl")],
+                    {"policy": CONFIGS / "scifact.yaml"}),
+        "FEVER": ([(fever / "actual.jsonl", "actual.jsonl"),
+                   (fever / "predictions.jsonl", "team_a.jsonl")],
+                  {"policy": CONFIGS / "fever.yaml"}),
+        "classification": ([(classification / "gold.jsonl", "gold.jsonl"),
+                            (classification / "predictions.tsv", "team_a.tsv")],
+                           {"policy": CONFIGS / "classification.yaml"}),
+        "Cold Start": ([(DEMO / name, name) for name in ("ldc-query.xml", "qrel.txt",
+                                                          "DEMORUN.tab.txt")],
+                       {"expand": "CSSF17"}),
+    }
+
+
+@pytest.mark.parametrize("task", list(_real_tracks()))
+def test_a_real_tracks_page_fits_a_1280_pixel_window(driver, tmp_path, task):
+    import shutil
+    import scorer
+    files, switches = _real_tracks()[task]
+    (tmp_path / "in").mkdir()
+    for source, name in files:
+        shutil.copyfile(source, tmp_path / "in" / name)
+    scorer.score_track([str(tmp_path / "in" / name) for _source, name in files],
+                       output_dir=str(tmp_path / "track"), bootstrap=50, seed=1,
+                       **{k: str(v) for k, v in switches.items()})
+    driver.get((tmp_path / "track" / "index.html").as_uri())
+    assert driver.execute_script("return window.innerWidth") == 1280
+    driver.execute_script("document.querySelectorAll('details').forEach("
+                          "function(d){d.open=true;});")
+    scroll_width, client_width = driver.execute_script(
+        "return new Promise(function(done){setTimeout(function(){done(["
+        "document.documentElement.scrollWidth, document.documentElement.clientWidth]);},100);});")
+    assert scroll_width <= client_width, task

@@ -345,6 +345,14 @@ def test_many_pairs_show_the_rank_neighbours_and_say_how_many_were_tested():
         assert len(rows) == 29   # the neighbours: fewer than the most shown
 
 
+@pytest.mark.parametrize("runs, pairs", [(2, "the 1 pair tested"), (3, "the 3 pairs tested")])
+def test_the_caption_counts_the_pairs_in_words_that_agree(runs, pairs):
+    view = fake_track(runs=runs, queries=3, seed=8)
+    for text in layouts_of(view_tables(view)["significance.tex"]).values():
+        assert f"Holm{{'}}s method for {pairs}" in text
+        assert "1 pairs" not in text
+
+
 # -- compiled ----------------------------------------------------------------------
 
 @pytest.mark.slow
