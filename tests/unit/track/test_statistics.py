@@ -882,3 +882,44 @@ def test_sign_counts_and_wins_are_those_of_the_gathered_units(seed, clustered):
                     int(np.count_nonzero(values[0] == values[1])),
                     int(np.count_nonzero(values[0] < values[1])))
                 assert statistics.wins_ties_losses("ratio", matrix, n_runs, (a, b)) == expected
+
+
+# -- the statistic alone: calibration, Holm, the coin flips' blocks ----------------
+
+@pytest.mark.slow
+@settings(derandomize=True, max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), ratio=st.booleans())
+def test_randomization_is_calibrated_on_exchangeable_values(seed, ratio):
+    """The statistic alone: 400 independent pairs of runs whose per-unit values
+    come from one distribution.  At 0.05 about 5 % are rejected (binomial: 20
+    of 400, standard deviation 4.4; the bounds are 4 deviations away)."""
+    rng = np.random.default_rng(seed)
+    n_units, n_pairs = 60, 400
+    truth = (rng.random((2 * n_pairs, n_units)) < 0.9) if ratio else \
+        np.ones((2 * n_pairs, n_units), dtype=bool)
+    matrices = [np.stack([rng.random(n_units) * truth[r], truth[r].astype(float)], 1)
+                for r in range(2 * n_pairs)]
+    stacked = statistics.stack(matrices)
+    pairs = [(2 * i, 2 * i + 1) for i in range(n_pairs)]
+    p = np.array(statistics.randomization_p("ratio", (0.0, 0.0), stacked, 2 * n_pairs, pairs,
+                                            500, seed=seed))
+    assert np.all((p > 0) & (p <= 1))
+    assert 3 <= int((p < 0.05).sum()) <= 38
+
+
+def test_holm_adjustment():
+    assert statistics.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert statistics.holm([]) == []
+    adjusted = statistics.holm([0.2, 0.2, 0.2])
+    assert adjusted == pytest.approx([0.6, 0.6, 0.6])
+
+
+def test_coin_flips_do_not_depend_on_the_block_size(monkeypatch):
+    whole = np.vstack(list(statistics.coin_flips(30, 70, seed=9)))
+    monkeypatch.setattr(statistics, "_TRIAL_BLOCK", 7)
+    blocks = np.vstack(list(statistics.coin_flips(30, 70, seed=9)))
+    assert np.array_equal(whole, blocks)
+    monkeypatch.setattr(statistics, "_TRIAL_CELLS", 150)     # 2 trials of 70 units a block
+    cells = list(statistics.coin_flips(30, 70, seed=9))
+    assert len(cells) == 15 and np.array_equal(whole, np.vstack(cells))
+    assert 0.4 < whole.mean() < 0.6
