@@ -4,18 +4,22 @@ the samples command, what the signature covers and the input files named in
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import resource
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorer import bootstrap, limits
 from scorer.samples.__main__ import main as samples_main
 from scorer.problems import ScorerError
 
 from coldstart_cases import FILES
+from json_values import values
 from places import ROOT
 
 
@@ -300,3 +304,20 @@ def test_samples_command_does_not_take_a_switch_for_a_forgotten_value(tmp_path, 
     assert capsys.readouterr().err.startswith("ERROR: Switch -output_file needs a value, not "
                                               "the switch -seed")
     assert os.listdir(tmp_path) == ["ids.txt"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(values, st.integers(0, 70))
+def test_value_depth_is_json_depth_of_the_text(value, wrap):
+    """``limits.value_depth`` of a parsed value (used for lines with many
+    brackets) is ``json_depth`` of its text, brackets in strings aside
+    (json_depth says 0 for a text with too few brackets to be too deep)."""
+    from scorer.limits import MAX_JSON_DEPTH, json_depth, value_depth
+    for _ in range(wrap):
+        value = [value] if wrap % 2 else {"[{": value}
+    text = json.dumps(value)
+    depth = value_depth(json.loads(text))
+    assert json_depth(text) in (0, depth)
+    assert (depth > MAX_JSON_DEPTH) == (json_depth(text) > MAX_JSON_DEPTH)
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+        assert json_depth(text) == depth
