@@ -1,9 +1,7 @@
 """Bounds on what users give: numbers, JSON depth, bootstrap sizes,
-the samples command, what the signature covers and the input files named in
-``.params``.  The damaged-fixture sweep is tests/test_hostile.py."""
+the samples command.  The damaged-fixture sweep is tests/test_hostile.py."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import resource
@@ -18,7 +16,6 @@ from scorer import bootstrap, limits
 from scorer.samples.__main__ import main as samples_main
 from scorer.problems import ScorerError
 
-from coldstart_cases import FILES
 from json_values import values
 from places import ROOT
 
@@ -178,45 +175,6 @@ def test_samples_command_mistakes(tmp_path, monkeypatch, capsys, argv, message):
 
 QIDS = ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0001 CSSF17_ENG_d8c8ecef3e 1\n"
         "CS17_0002 CSSF17_ENG_3f0bc7c062 0\n")
-
-
-# ------------------------------------------------------------ the signature and .params
-
-def _signature(demo, *switches, output="run") -> str:
-    demo.clear()
-    argv = ["-expand", "CSSF17", "-output_file", str(demo.out / output), *switches, *FILES]
-    assert demo.run_argv(argv).status in (0, 255)
-    return (demo.out / f"{output}.params").read_text(encoding="utf-8").splitlines()[-1]
-
-
-def test_signature_covers_what_changes_a_number_and_nothing_else(demo):
-    demo.write("one.txt", "CS17_0001 CSSF17_ENG_47a114c77c\n")
-    demo.write("hop0.txt", "CS17_0001 CSSF17_ENG_47a114c77c 0\n")
-    base = _signature(demo)
-    changed = {"queries": _signature(demo, "-queries", "one.txt"),
-               "hop limit": _signature(demo, "-queries", "hop0.txt"),
-               "runids": _signature(demo, "-runids", "DEMORUN"),
-               "right": _signature(demo, "-right", "CORRECT:INEXACT", "-wrong", "INCORRECT"),
-               "justifications": _signature(demo, "-justifications", "1:1"),
-               "discipline": _signature(demo, "-discipline", "STRING_EXACT"),
-               "samples": _signature(demo, "-bootstrap", "3", "-seed", "1"),
-               "seed": _signature(demo, "-bootstrap", "3", "-seed", "2")}
-    assert len({base, *changed.values()}) == len(changed) + 1, changed
-    for layout in (("-fields", "EC:RUNID:P:R:F"), ("-tabs",)):
-        assert _signature(demo, *layout) == base, layout
-    assert _signature(demo, output="other") == base
-
-
-def test_params_lists_every_input_file_with_its_size_and_sha256(demo):
-    demo.write("qids-one.txt", "CS17_0001 CSSF17_ENG_47a114c77c\n")
-    demo.write("p.yaml", "task: coldstart\n")
-    assert demo.run("-queries", "qids-one.txt", "-policy", "p.yaml").status == 0
-    text = (demo.out / "run.params").read_text(encoding="utf-8")
-    listed = text.split("#Input files:\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    names = [*FILES, "qids-one.txt", "p.yaml"]
-    assert listed == [f"  {name} => {(demo.inputs / name).stat().st_size} bytes, sha256:"
-                      f"{hashlib.sha256((demo.inputs / name).read_bytes()).hexdigest()}"
-                      for name in names]
 
 
 def test_claim_bootstrap_in_blocks_gives_the_same_reports(tmp_path, capsys, monkeypatch):
