@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import prf, unitstatistic
+from scorer import prf
 from scorer.unitstatistic import (F1, HARMONIC_MEAN, MEAN_OF_RATIOS, PRECISION, RATIO,
                                   RECALL, UnitStatistic, finish, values)
 
