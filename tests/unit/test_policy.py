@@ -197,29 +197,6 @@ def test_bad_claim_policy_values(tmp_path, text, message):
     assert refusal.startswith(message.format(path=path))
 
 
-@pytest.mark.parametrize("text, max_evidence", [
-    ("max_evidence: 0\n", 0), ("max_evidence: 10\n", 10), ("max_evidence: +3\n", 3),
-    ("max_evidence: all\n", None),
-])
-def test_decimal_max_evidence_in_a_policy(tmp_path, text, max_evidence):
-    path = policy_file(tmp_path, "task: scifact\n" + text)
-    assert build_policy(load_policy_file(path), {}, source=path).max_evidence == max_evidence
-
-
-@pytest.mark.parametrize("value, message", [
-    ("-1", "-max_evidence must not be negative, not '-1'"),
-    ("1.5", "-max_evidence must be a whole number or 'all', not '1.5'"),
-    ("9" * 30, "-max_evidence is too large"),
-])
-def test_a_bad_max_evidence_switch_is_blamed_on_the_switch(value, message):
-    # not on the policy file, whose max_evidence is fine
-    scifact = load_policy_file(str(CONFIGS / "scifact.yaml"))
-    with pytest.raises(ScorerError) as error:
-        build_policy(scifact, {"max_evidence": value}, source=str(CONFIGS / "scifact.yaml"))
-    assert str(error.value).startswith(message)
-    assert build_policy(scifact, {"max_evidence": "010"}).max_evidence == 10
-
-
 def test_missing_policy_file(tmp_path):
     with pytest.raises(ScorerError) as error:
         load_policy_file(str(tmp_path / "nosuch.yaml"))
