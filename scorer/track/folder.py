@@ -28,10 +28,13 @@ TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", 
 
 def read_per_query(path: str):
     """per_query.csv.gz as the DataFrame it was written from (ids, hops and
-    metric names as text, values as doubles, an empty value as NaN)."""
+    metric names as text, values as doubles, an empty value as NaN).  Every
+    value exactly: the default parser of some pandas versions (2.0) is off in
+    the last bit now and then, the round-trip one never."""
     import pandas as pd
     return pd.read_csv(path, dtype={"run": str, "query": str, "hop": str, "metric": str},
-                       keep_default_na=False, na_values={"value": [""]})
+                       keep_default_na=False, na_values={"value": [""]},
+                       float_precision="round_trip")
 
 
 def check_output_dir(path: str) -> None:

@@ -427,7 +427,7 @@ def test_a_track_writes_tables_that_compile(tmp_path):
     assert complaints == []
     if EXTRACTOR is not None:
         text = squeezed(pdf_text(pdf))
-        board = pd.read_csv(out / "leaderboard.csv")
+        board = pd.read_csv(out / "leaderboard.csv", float_precision="round_trip")
         for record in board.itertuples():
             assert squeezed(f"{record.score:.4f}[{record.ci95_low:.4f},{record.ci95_high:.4f}]") \
                 in text
