@@ -27,13 +27,20 @@ class Reports:
 
     @staticmethod
     def _pieces_of(text):
-        return [text] if isinstance(text, str) else text()
+        if isinstance(text, str):
+            return [text]
+        return _texts(text())
 
-    def pieces(self, extension: str):
-        """The report's text piece by piece, in write order."""
+    def pieces(self, extension: str, spooled: bool = False):
+        """The report's text piece by piece, in write order: strings, and
+        with ``spooled`` ``output.SpooledText`` pieces as they are (for a
+        report file, which copies their bytes)."""
         for ext, text in self.chunks:
             if ext == extension:
-                yield from self._pieces_of(text)
+                if spooled and not isinstance(text, str):
+                    yield from text()
+                else:
+                    yield from self._pieces_of(text)
 
     def stream(self):
         """Every piece of every report, in write order (what stdout shows)."""
@@ -58,6 +65,15 @@ class Reports:
     def files(self) -> list:
         """(extension, whole text) for every declared file."""
         return [(extension, self.text(extension)) for extension in self.extensions]
+
+
+def _texts(pieces):
+    """The pieces as strings (a spooled piece's text read back)."""
+    for piece in pieces:
+        if type(piece) is output.SpooledText:
+            yield from piece.texts()
+        else:
+            yield piece
 
 
 def add(written: output.FileSet, prefix: str, reports, picture: bytes = None,

@@ -17,4 +17,5 @@ def draw(task: str, outcome) -> bytes:
     texts = dict(outcome.reports.files())
     confidence = [texts[name] for name in record.interval_reports if texts.get(name)]
     intervals = interval_frame(record, confidence) if confidence else None
-    return run_png(per_hop([data]).drop(columns="run"), intervals, record.picture_title(outcome))
+    return run_png(per_hop([data]).drop(columns="run"), intervals, record.picture_title(outcome),
+                   record.variant_order)

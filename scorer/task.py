@@ -81,6 +81,9 @@ class Task:
                         "name without extension; a folder stands for its *.jsonl files)")
     #: what a submission is, for a leaderboard's pages and messages
     submission = "one predictions file"
+    #: words of the metrics' names as a leaderboard's column titles write them
+    #: (beyond ap, p, r, f1, written AP, P, R, F1)
+    title_words: dict = {}
 
     # -- the policy -------------------------------------------------------------
 
@@ -235,6 +238,9 @@ class Task:
 
     #: the reports whose intervals the picture draws (``.confidence``'s layout)
     interval_reports: tuple = ("confidence",)
+    #: the order of the score variants (per-hop rows' ``variant``) in the picture
+    #: (others after them, as they come)
+    variant_order: tuple = ()
 
     def interval_key(self, code: str):
         """(variant, aggregate, hop, metric) of a ``.confidence`` code, as

@@ -9,6 +9,7 @@ Data flow (one concern per module)::
     fever.py      FEVER's rules: predictions (+ gold inline or blind), a claim scored
     feverpass.py  FEVER in one pass over the files -> Evaluation
     feverdebug.py FEVER's .debug text of a claim scored
+    debugblocks.py SciFact's and FEVER's .debug read back by blocks, for scorer.diff
     spool.py      the .debug text kept as it is made (to a file past a size)
     metrics.py    the metric declarations (Ratio, HarmonicMean, Mean) and the claim
                   tasks' registry: each metric's explanation and how it is computed

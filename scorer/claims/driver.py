@@ -64,9 +64,12 @@ def _sample_values(evaluation: Evaluation, samples: SampleSet):
     from scorer.claims import resample
     n_samples = len(samples)
     block = max(1, _BLOCK_CELLS // max(len(evaluation.keys), 1))
+    # How each column is summed, decided once for all the blocks.
+    plan = resample.ColumnPlan(evaluation.counts, resample.summed_columns(evaluation.declared))
     parts = [resample.sample_values(evaluation.declared, evaluation.counts,
                                     samples.multiplicities(evaluation.keys, start=start,
-                                                           stop=min(start + block, n_samples)))
+                                                           stop=min(start + block, n_samples)),
+                                    plan)
              for start in range(0, n_samples, block)] or [
         resample.sample_values(evaluation.declared, evaluation.counts,
                                samples.multiplicities(evaluation.keys))]

@@ -3,6 +3,8 @@ made as its claims are scored): in memory up to a bound, the rest in an
 unnamed temporary file."""
 from __future__ import annotations
 
+import os
+
 
 class Spool:
     """Text added piece by piece and given back in order: in memory up to
@@ -33,13 +35,13 @@ class Spool:
             self.parts = []
 
     def pieces(self):
-        """The text in order (again from the start at each call)."""
+        """The text in order (again from the start at each call): strings,
+        or, once it is in the file, one ``output.SpooledText`` of the file
+        (a report file copies its bytes; ``Reports`` reads its text back for
+        every other reader)."""
         if self.file is None:
             yield from self.parts
             return
-        self.file.seek(0)
-        while True:
-            text = self.file.read(1 << 20)
-            if not text:
-                return
-            yield text
+        from scorer.output import SpooledText
+        self.file.flush()
+        yield SpooledText(self.file, os.fstat(self.file.fileno()).st_size)

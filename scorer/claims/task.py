@@ -140,15 +140,19 @@ class TableTask(Task):
         keys, key_source = self.gold_keys(shared[0])
         if request.bootstrap is not None and not request.samples:
             # Drawn as each run would draw them alone (every unit of the gold is a group).
-            return draw([(key, (key,)) for key in keys])
-        if not request.samples:
+            samples = draw([(key, (key,)) for key in keys])
+        elif not request.samples:
             return None
-        from scorer.bootstrap import read_samples
-        from scorer.claims.driver import check_sample_ids
-        samples = read_samples(request.samples)
-        # The gold names the units every run's samples draw (a FEVER run's blind
-        # predictions by the gold line they are paired with, whatever their ids).
-        check_sample_ids(samples, request.samples, keys, key_source, shared[0], self.unit)
+        else:
+            from scorer.bootstrap import read_samples
+            from scorer.claims.driver import check_sample_ids
+            samples = read_samples(request.samples)
+            # The gold names the units every run's samples draw (a FEVER run's blind
+            # predictions by the gold line they are paired with, whatever their ids).
+            check_sample_ids(samples, request.samples, keys, key_source, shared[0], self.unit)
+        # Every run counts the gold's units in every sample: counted once, here,
+        # before the workers start (a run whose units differ counts its own).
+        samples.keep_multiplicities(keys)
         return samples
 
 

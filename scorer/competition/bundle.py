@@ -70,6 +70,7 @@ def package_sources() -> dict:
 
 
 def competition_yaml(policy, keys: tuple, options: BundleOptions) -> str:
+    task = tasks.get(policy.task)
     data = {
         "version": 2,
         "title": options.title,
@@ -90,7 +91,7 @@ def competition_yaml(policy, keys: tuple, options: BundleOptions) -> str:
                     "(or one .zip holding it).", "start": options.start, "tasks": [0]}],
         "leaderboards": [{"index": 0, "title": "Results", "key": "main",
                           "submission_rule": "Force_Last",
-                          "columns": [{"title": scoring.column_title(key), "key": key,
+                          "columns": [{"title": scoring.column_title(key, task), "key": key,
                                        "index": i, "sorting": "desc", "precision": 4}
                                       for i, key in enumerate(keys)]}],
     }
@@ -131,7 +132,7 @@ def metadata_yaml() -> str:
 def pages(request, keys: tuple, references: list, switches: dict) -> dict:
     task = tasks.get(request.policy.task)
     explanations = dict(task.catalogue(request))
-    metric_lines = "".join(f"| `{key}` | {scoring.column_title(key)} | "
+    metric_lines = "".join(f"| `{key}` | {scoring.column_title(key, task)} | "
                            f"{explanations.get(key, '')} |\n" for key in keys)
     others = [(name, text) for name, text in explanations.items() if name not in keys]
     what = task.submission

@@ -38,13 +38,14 @@ def leaderboard_keys(request) -> tuple:
     return tuple(keys)
 
 
-_WORDS = {"ap": "AP", "p": "P", "r": "R", "f1": "F1", "sf": "SF", "ldcmean": "LDC-MEAN",
-          "ldcmax": "LDC-MAX"}
+_WORDS = {"ap": "AP", "p": "P", "r": "R", "f1": "F1"}
 
 
-def column_title(key: str) -> str:
-    """A leaderboard column's title (Codabench allows 36 characters)."""
-    words = [_WORDS.get(word, word) for word in key.split("_")]
+def column_title(key: str, task) -> str:
+    """A leaderboard column's title (Codabench allows 36 characters): the
+    metric's name, its words as people write them (``task``: the record,
+    whose own words are in ``title_words``)."""
+    words = [task.title_words.get(word) or _WORDS.get(word, word) for word in key.split("_")]
     title = " ".join(words)
     return (title[0].upper() + title[1:])[:36]
 
@@ -113,7 +114,7 @@ def output_texts(scored: Scored) -> dict:
     texts[f"{REPORT_PREFIX}.errlog"] = scored.result.errlog
     task = tasks.get(scored.request.policy.task)
     titles = dict(task.catalogue(scored.request))
-    headings = {key: column_title(key) for key in scored.scores}
+    headings = {key: column_title(key, task) for key in scored.scores}
     texts[DETAILS] = details.page(scored, task, titles, headings, list(texts))
     texts[SCORES_TXT] = scores_txt(scored.scores)
     texts[SCORES_JSON] = scores_json(scored.scores)

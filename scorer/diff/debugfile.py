@@ -417,37 +417,6 @@ def fact(facts: list, name: str) -> tuple:
     return ()
 
 
-def scifact_claim(claim_id: str, facts: list, line: int) -> Claim:
-    evidence, rationalized, doc = set(), [], None
-    for name, values in facts:
-        if name == "PREDICTED ABSTRACT":
-            doc = values[0]
-        elif name == "--":
-            doc = None
-        elif name == "RATIONALIZED" and values[0] == "YES" and doc is not None:
-            rationalized.append(doc)
-        elif name.startswith("SENTENCE ") and name != "SENTENCE COUNTS" and doc is not None:
-            evidence.add(f"{doc}:{name[len('SENTENCE '):]}")
-    label = fact(facts, "PREDICTED LABEL")
-    scores = tuple((f"{kind}_{cell.split(' ')[0]}", cell.split(" ")[-1])
-                   for kind, name in (("abstract", "ABSTRACT COUNTS"),
-                                      ("sentence", "SENTENCE COUNTS"))
-                   for cell in fact(facts, name))
-    return Claim(claim_id, label[-1] if label else "", tuple(sorted(rationalized)),
-                 frozenset(evidence), scores, line, *labels(facts))
-
-
 def labels(facts: list) -> tuple:
     """(predicted label, gold label) of a claim's facts ('' where absent)."""
     return tuple((fact(facts, name) or ("",))[0] for name in ("PREDICTED LABEL", "GOLD LABEL"))
-
-
-def fever_claim(claim_id: str, facts: list, line: int) -> Claim:
-    evidence = {values[0] for name, values in facts
-                if name.startswith("PREDICTED ") and name != "PREDICTED LABEL"
-                and len(values) > 1 and not values[1].startswith("NOT READ")}
-    label = fact(facts, "PREDICTED LABEL")
-    strict = fact(facts, "STRICT")
-    scores = tuple((name.lower(), fact(facts, name)[0]) for name in ("PRECISION", "RECALL"))
-    return Claim(claim_id, label[-1] if label else "", strict[:1], frozenset(evidence),
-                 scores, line, *labels(facts))

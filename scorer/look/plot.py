@@ -79,7 +79,6 @@ BAND_COLOUR = "#eeeeee"
 METRIC_COLOURS = ("#1b6ca8", "#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e",
                   "#a6761d", "#666666")
 PANEL_HOPS = ("0", "1", "ALL")  # left to right, top to bottom in a run's plot
-VARIANT_ORDER = ("SF", "LDCMAX", "LDCMEAN")
 
 
 #: A width as the command line takes it: decimal, ASCII digits.
@@ -553,7 +552,8 @@ def _place(figure, axes, axis_title, legend, footnote, width_in: float, plot_pt:
                                       transform=figure.transFigure)
 
 
-def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str) -> None:
+def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str,
+             variant_order: tuple = ()) -> None:
     """Write a single run's picture (``-plot``) as PNG: one panel per hop (0, 1,
     ALL), in it P, R and F1 (and AP, when given) of each variant and aggregate,
     each as a dot with its 95 % interval as a bar when ``intervals`` has one.
@@ -563,11 +563,13 @@ def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str) -> Non
     ``run`` column, if any, is ignored).  ``intervals``: None, or a DataFrame
     with the columns variant, aggregate, hop, metric, low, high
     (``results.INTERVAL_COLUMNS``), matched to ``per_hop`` on the first four.
+    ``variant_order``: the variants in the order they are drawn (the task's
+    ``Task.variant_order``); others after them, as they come.
     """
-    write_bytes_atomically(png_path, run_png(per_hop, intervals, title))
+    write_bytes_atomically(png_path, run_png(per_hop, intervals, title, variant_order))
 
 
-def run_png(per_hop: pd.DataFrame, intervals, title: str) -> bytes:
+def run_png(per_hop: pd.DataFrame, intervals, title: str, variant_order: tuple = ()) -> bytes:
     """:func:`run_plot`'s picture as PNG bytes (for a caller that writes it
     with the rest of a report set)."""
     import matplotlib
@@ -579,7 +581,7 @@ def run_png(per_hop: pd.DataFrame, intervals, title: str) -> bytes:
     if intervals is not None:
         require_columns(intervals, INTERVAL_COLUMNS, "intervals")
     with matplotlib.rc_context(RC), _quiet_about_glyphs():
-        return _render(_run_figure(per_hop, intervals, title), "png")
+        return _render(_run_figure(per_hop, intervals, title, variant_order), "png")
 
 
 @contextlib.contextmanager
@@ -603,7 +605,7 @@ def _key_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _run_figure(per_hop: pd.DataFrame, intervals, title: str):
+def _run_figure(per_hop: pd.DataFrame, intervals, title: str, variant_order: tuple = ()):
     scores = _key_frame(per_hop[list(RUN_SCORE_COLUMNS)])
     keys = list(SCORE_KEY)
     if intervals is not None:
@@ -611,10 +613,10 @@ def _run_figure(per_hop: pd.DataFrame, intervals, title: str):
     else:
         scores = scores.assign(low=math.nan, high=math.nan)
     hops = ordered(scores["hop"], PANEL_HOPS)
-    # known variants in their order, each with its aggregates as they come
+    # the task's variants in its order, each with its aggregates as they come
     groups = sorted(dict.fromkeys(zip(scores["variant"], scores["aggregate"])),
-                    key=lambda group: VARIANT_ORDER.index(group[0])
-                    if group[0] in VARIANT_ORDER else len(VARIANT_ORDER))
+                    key=lambda group: variant_order.index(group[0])
+                    if group[0] in variant_order else len(variant_order))
     metrics = ordered(scores["metric"], METRIC_ORDER)
     by_metric = len(groups) == 1  # claims: the metrics themselves along the axis
 

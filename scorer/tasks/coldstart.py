@@ -14,6 +14,7 @@ class ColdStart(Task):
     name = "coldstart"
     title = "Cold Start"
     unit, units = "query", "queries"
+    title_words = {"sf": "SF", "ldcmean": "LDC-MEAN", "ldcmax": "LDC-MAX"}
     # (in the order a leaderboard's policy.yaml has always listed them)
     policy_keys = (
         PolicyKey("right", "Cold Start: pre-policy categories counted as right (list)",
@@ -169,6 +170,7 @@ class ColdStart(Task):
         return outcome.runs[0].runid if outcome.runs else "no run"
 
     interval_reports = ("confidence", "apconfidence")
+    variant_order = ("SF", "LDCMAX", "LDCMEAN")
 
     def interval_key(self, code: str):
         from scorer.coldstart.reports.confidence import per_hop_key

@@ -34,7 +34,8 @@ class Fever(ClaimTask):
         return fever.reference_gold_keys(path)
 
     def debug_layout(self):
-        from scorer.diff.debugfile import BlockLayout, fever_claim
+        from scorer.claims.debugblocks import fever_claim
+        from scorer.diff.debugfile import BlockLayout
         return BlockLayout("CLAIM", "RECALL", fever_claim, ("strict", "strict", "-"))
 
     def leaderboard(self, request) -> tuple:

@@ -31,7 +31,8 @@ class SciFact(ClaimTask):
         return scifact.gold_keys(scifact.read_gold(path))
 
     def debug_layout(self):
-        from scorer.diff.debugfile import BlockLayout, scifact_claim
+        from scorer.claims.debugblocks import scifact_claim
+        from scorer.diff.debugfile import BlockLayout
         return BlockLayout("CLAIM", "SENTENCE COUNTS", scifact_claim,
                            ("rationalized", "rationalized abstracts", "none"))
 

@@ -152,11 +152,17 @@ def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
                                          settings.seed, settings.clusters,
                                          progress=progress.advance if pairs else None)
     progress.done()
+    # The tests of a pair read two runs' columns of every unit: from a copy
+    # stored column by column (contiguous) rather than across the rows of
+    # ``stacked`` (4,950 pairs over 100,000 claims: a quarter of the time).
+    # They count and compare, exactly: the same results from either copy.
+    by_column = np.asfortranarray(stacked) if pairs else stacked
     p_random = []
     for pair, count in zip(pairs, hits):
         tail, exact = None, False
         if settings.with_tail and count < statistics.TAIL_HITS:
-            tail, exact = statistics.tail_p(rule, if_empty, stacked, n, pair, settings.clusters)
+            tail, exact = statistics.tail_p(rule, if_empty, stacked, n, pair, settings.clusters,
+                                            by_column)
             result.tail_pairs += 1
             result.exact_tail_pairs += exact
         p_random.append(statistics.resolved_p(int(count), trials, tail, exact))
@@ -168,7 +174,7 @@ def compare(names: list, scores: list, metric: str, rule: str, if_empty: tuple,
                                                      chosen):
         differences = statistics.bootstrap_differences(sampled[:, a], sampled[:, b])
         low, high = statistics.percentile_interval(differences, 95)
-        counts = statistics.wins_ties_losses(rule, stacked, n, (a, b))
+        counts = statistics.wins_ties_losses(rule, by_column, n, (a, b))
         wins, ties, losses = counts if counts is not None else (None, None, None)
         significant = adjusted < SIGNIFICANCE_LEVEL
         result.rows.append([names[a], names[b], metric, scores[a] - scores[b], low, high,

@@ -16,6 +16,7 @@ import pytest
 
 from scorer.cli import main
 
+from commands import run_in_process
 from hostile_cases import all_cases
 
 CASES = all_cases()
@@ -153,25 +154,6 @@ def _name_max(folder) -> int:
     return os.pathconf(folder, "PC_NAME_MAX")
 
 
-def _run_command(module: str, argv: list, folder) -> tuple:
-    """(exit status, stdout and stderr) of ``python -m module argv``, run
-    in-process in ``folder``."""
-    import contextlib
-    import importlib
-    import io
-    main_of = importlib.import_module(module + ".__main__").main if module != "scorer" \
-        else main
-    out = io.StringIO()
-    previous = os.getcwd()
-    os.chdir(folder)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            status = main_of(argv)
-    finally:
-        os.chdir(previous)
-    return status, out.getvalue()
-
-
 def _fever_case(folder) -> list:
     from hostile_cases import FEVER_INLINE, ROOT
     (folder / "a.jsonl").write_bytes(FEVER_INLINE.read_bytes())
@@ -187,7 +169,7 @@ def test_the_longest_name_that_fits_is_written_and_one_more_byte_refused(command
         # The final names: PREFIX.samplescores, PREFIX.diff.csv (the longest extensions)
         longest -= len(".samplescores" if command == "scorer" else ".diff.csv")
         if command == "diff":
-            assert _run_command("scorer", policy + ["-output_file", "a", "a.jsonl"],
+            assert run_in_process("scorer", policy + ["-output_file", "a", "a.jsonl"],
                                 tmp_path)[0] == 0
     for length, fits in ((longest, True), (longest + 1, False)):
         name = "n" * length
@@ -204,7 +186,7 @@ def test_the_longest_name_that_fits_is_written_and_one_more_byte_refused(command
             module, argv = "scorer.diff", ["-output_file", name, "a", "a"]
         else:
             module, argv = "scorer.competition", policy + ["-bundle", name, "a.jsonl"]
-        status, text = _run_command(module, argv, tmp_path)
+        status, text = run_in_process(module, argv, tmp_path)
         assert "Traceback" not in text
         written = sorted(entry for entry in os.listdir(tmp_path) if entry.startswith(name))
         hidden = [entry for entry in os.listdir(tmp_path) if entry.startswith(".")]
@@ -231,14 +213,14 @@ def test_a_number_of_5000_digits_is_refused_naming_its_switch(module, switch, tm
     from hostile_cases import HUGE_DIGITS
     policy = _fever_case(tmp_path)
     if module == "scorer.diff":
-        assert _run_command("scorer", policy + ["-output_file", "a", "a.jsonl"],
+        assert run_in_process("scorer", policy + ["-output_file", "a", "a.jsonl"],
                             tmp_path)[0] == 0
         argv = [switch, HUGE_DIGITS, "a", "a"]
     elif module == "scorer.track":
         argv = policy + [switch, HUGE_DIGITS, "-output_dir", "track", "a.jsonl", "b.jsonl"]
     else:
         argv = policy + ["-validate", "a.jsonl", switch, HUGE_DIGITS, "b.jsonl"]
-    status, text = _run_command(module, argv, tmp_path)
+    status, text = run_in_process(module, argv, tmp_path)
     assert status == 255 and "Traceback" not in text
     assert f"{switch} " in text and "9999... (5,000 characters)" in text, text
     assert not (tmp_path / "track").exists()
@@ -253,7 +235,7 @@ def test_a_named_pipe_as_the_policy_is_refused_without_waiting_for_a_writer(tmp_
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(ALARM_SECONDS)           # opening it would wait for a writer for ever
     try:
-        status, text = _run_command("scorer", ["-policy", "policy.yaml"] + COLDSTART_ARGV,
+        status, text = run_in_process("scorer", ["-policy", "policy.yaml"] + COLDSTART_ARGV,
                                     tmp_path)
     finally:
         signal.alarm(0)

@@ -6,8 +6,6 @@ never a traceback, and nothing half-written.  (``tests/e2e/test_hostile.py`` run
 the catalogue of damaged input files.)"""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import pathlib
@@ -18,6 +16,7 @@ import pytest
 import scorer
 from scorer.problems import ScorerError
 
+from commands import run_in_process
 from places import ROOT
 
 POLICY = str(ROOT / "configs" / "classification.yaml")
@@ -38,19 +37,9 @@ IDS = [f"t{i:02d}" for i in range(1, 13)]
 
 
 def _run(module: str, argv: list, folder) -> tuple:
-    """(exit status, stdout and stderr) of ``python -m module argv``, in-process."""
-    import importlib
-    main = importlib.import_module(module + ".__main__").main if module != "scorer" \
-        else importlib.import_module("scorer.cli").main
-    out = io.StringIO()
-    previous = os.getcwd()
-    os.chdir(folder)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            status = main(argv)
-    finally:
-        os.chdir(previous)
-    text = out.getvalue()
+    """(exit status, stdout and stderr) of ``python -m module argv``, in-process;
+    never a traceback."""
+    status, text = run_in_process(module, argv, folder)
     assert "Traceback" not in text, text
     return status, text
 

@@ -353,3 +353,48 @@ def test_samples_counted_written_and_fingerprinted_a_block_at_a_time_as_one_by_o
     assert matrix.tolist() == [[sum((elements[i].members[:1] if first_only
                                      else elements[i].members).count(member) for i in draw)
                                 for member in ("c", "a", "b")] for draw in draws]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 5), max_size=300), max_size=9), st.booleans(),
+       st.integers(0, 9), st.integers(0, 9), st.booleans())
+def test_kept_multiplicities_are_those_counted_again(draws, first_only, start, stop, many):
+    """keep_multiplicities: counted once for ids, kept (as bytes where every
+    count fits one; ``many``: a count above 255), then any block of samples is
+    what counting it again gives, for the same list of ids or an equal one;
+    other ids, first_only or a key are counted as before."""
+    if many and draws:
+        draws[0] = draws[0] + [2] * 300
+    elements = [bootstrap.Element("L1", ()), bootstrap.Element("L1", ("a", "b")),
+                bootstrap.Element("L2", ("c",)), bootstrap.Element("L2", ("z", "c", "a")),
+                bootstrap.Element("L3", ("b",)), bootstrap.Element("L9", ("q",))]
+
+    def sample_set():
+        return bootstrap.SampleSet(list(range(1, len(draws) + 1)),
+                                   [np.asarray(d, dtype=np.int32) for d in draws], elements)
+    ids = ["c", "a", "b"]
+    fresh, kept = sample_set(), sample_set()
+    kept.keep_multiplicities(ids)
+    assert kept.__dict__.get("_kept_counts") is not None
+    for asked in (ids, list(ids)):
+        got = kept.multiplicities(asked, start=start, stop=stop)
+        assert got.dtype == np.int32
+        assert got.tolist() == fresh.multiplicities(ids, start=start, stop=stop).tolist()
+    for other in (["a", "c"], ["c", "a", "b", "z"]):
+        assert kept.multiplicities(other, first_only=first_only).tolist() == \
+            fresh.multiplicities(other, first_only=first_only).tolist()
+    assert kept.multiplicities(ids, first_only=True).tolist() == \
+        fresh.multiplicities(ids, first_only=True).tolist()
+    assert kept.multiplicities(ids, key=str.upper).tolist() == \
+        fresh.multiplicities(ids, key=str.upper).tolist()
+
+
+def test_multiplicities_too_many_to_keep_are_counted_each_time(monkeypatch):
+    samples = bootstrap.generate([(f"c{i}", (f"c{i}",)) for i in range(40)], 30, seed=2)
+    monkeypatch.setattr(bootstrap.SampleSet, "KEPT_CELLS", 30 * 40 - 1)
+    samples.keep_multiplicities([f"c{i}" for i in range(40)])
+    assert samples.__dict__.get("_kept_counts") is None
+    monkeypatch.setattr(bootstrap.SampleSet, "KEPT_CELLS", 30 * 40)
+    samples.keep_multiplicities([f"c{i}" for i in range(40)])
+    assert samples._kept_counts[1].dtype == np.uint8
+    assert samples.multiplicities([f"c{i}" for i in range(40)]).sum() == 30 * 40

@@ -252,22 +252,25 @@ def test_fractional_sums_are_exact_whatever_the_order():
 
 
 @pytest.mark.parametrize("task", ["fever", "scifact"])
-@pytest.mark.parametrize("chunk, workers, generator", [(7, 1, True), (7 * 301, 2, True),
-                                                       (7 * 5, 2, False), (10 ** 6, 1, False)])
+@pytest.mark.parametrize("chunk, workers, generator, piece", [
+    (7, 1, True, 10 ** 9), (7 * 301, 2, True, 10 ** 9), (7 * 5, 2, False, 10 ** 9),
+    (10 ** 6, 1, False, 10 ** 9), (7, 1, True, 3), (7 * 5, 2, True, 4), (10 ** 6, 2, False, 2)])
 def test_draws_too_many_to_keep_give_the_kept_samples_values(tmp_path, monkeypatch, task,
-                                                             chunk, workers, generator):
+                                                             chunk, workers, generator, piece):
     """Beyond bootstrap.MAX_DRAWS the samples are drawn a block at a time and
     never kept (resample.DrawnClaims): the same samples, so the same
     .samplescores and .confidence as when they are kept, without .bootsamples
     (a warning says why) and with their own digest in the signature; whatever
-    the blocks, the threads counting them, and whether the doubles come from
-    numpy's Generator.random or from the raw stream."""
+    the blocks, the threads counting them, whether the doubles come from
+    numpy's Generator.random or from the raw stream, and whether a sample's
+    draws are read whole or a piece at a time (pieces that do not divide it)."""
     import scorer.bootstrap
     request = fever_request(fever_set(tmp_path), bootstrap=23, seed=3) if task == "fever" \
         else scifact_request(bootstrap=23, seed=3)
     kept = dict(driver.run(request, Problems()))
     monkeypatch.setattr(scorer.bootstrap, "MAX_DRAWS", 10)
     monkeypatch.setattr(resample.DrawnClaims, "CHUNK_DRAWS", chunk)  # 7: blocks of one sample
+    monkeypatch.setattr(resample.DrawnClaims, "PIECE_DRAWS", piece)
     monkeypatch.setattr(resample.DrawnClaims, "THREADED_DRAWS", 0 if workers == 2 else 10 ** 12)
     monkeypatch.setattr(resample, "_RANDOM_IS_RAW", generator)
     if workers == 2:

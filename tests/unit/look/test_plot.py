@@ -171,6 +171,20 @@ def test_run_plot_has_a_panel_per_hop_and_draws_intervals(tmp_path):
     assert with_bars.read_bytes() != without.read_bytes()
 
 
+def test_run_plot_draws_the_variants_in_the_tasks_order(tmp_path):
+    """The record says the order (Task.variant_order); without one, the
+    variants come as the rows give them, and others follow the named ones."""
+    rows, _intervals = one_run(fake_track(runs=2, queries=4, seed=4))
+    seen = tuple(dict.fromkeys(rows["variant"]))
+    assert len(seen) > 1
+    as_they_come = plot.run_png(rows, None, "x")
+    assert plot.run_png(rows, None, "x", seen) == as_they_come
+    assert plot.run_png(rows, None, "x", seen[:1]) == as_they_come
+    assert plot.run_png(rows, None, "x", seen[::-1]) != as_they_come
+    assert plot.run_png(rows, None, "x", seen[-1:]) == plot.run_png(
+        rows, None, "x", seen[-1:] + seen[:-1])
+
+
 def test_run_plot_of_claims_is_one_panel_of_every_metric(tmp_path):
     rows, intervals = one_run(fake_track(runs=2, queries=4, seed=4, task="scifact"))
     path = tmp_path / "claims.png"

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from scipy.stats import binomtest
 
 import scorer
-from scorer import cli
+from scorer import cli, unitstatistic
 from scorer.problems import ScorerError
 from scorer.track import build, comparisons, statistics
 from scorer.track.__main__ import main as track_main
@@ -795,3 +795,91 @@ def test_randomization_is_the_same_with_the_runs_shared_columns_multiplied_once(
     monkeypatch.setattr(statistics, "_distinct_columns", lambda matrix: (matrix, None))
     whole = statistics.randomization_hits("ratio", (0.0, 0.0), stacked, n_runs, pairs, 500, 3)
     assert np.array_equal(shared, whole) and shared.sum() > 0
+
+
+def _hits_pair_by_pair(rule, if_empty, stacked, n_runs, pairs, trials, seed):
+    """The randomization's hits as first written: the swaps' product, then each
+    pair alone (its shifted sums, its difference, its count)."""
+    n_units = stacked.shape[0]
+    k = stacked.shape[1] // n_runs
+    totals = stacked.sum(axis=0).reshape(n_runs, k)
+    observed = unitstatistic.finish(rule, totals, if_empty)
+    hits = np.zeros(len(pairs), dtype=np.int64)
+    for swaps in statistics.coin_flips(trials, n_units, seed):
+        moved = (swaps @ stacked).reshape(len(swaps), n_runs, k)
+        for i, (a, b) in enumerate(pairs):
+            shift = moved[:, b] - moved[:, a]
+            delta = (unitstatistic.finish(rule, totals[a] + shift, if_empty)
+                     - unitstatistic.finish(rule, totals[b] - shift, if_empty))
+            hits[i] += statistics._at_least(delta, observed[a] - observed[b])
+    return hits
+
+
+@pytest.mark.parametrize("rule, k", [("ratio", 2), ("f1", 3), ("harmonic_mean", 4),
+                                     ("mean_of_ratios", 6)])
+@pytest.mark.parametrize("pair_cells", [1, 7 * 12, 1 << 21])
+def test_randomization_counts_the_pairs_in_groups_as_each_pair_alone(monkeypatch, rule, k,
+                                                                     pair_cells):
+    """randomization_hits takes the pairs a group at a time (every size of
+    group, down to one pair): the hits are those of each pair alone, exactly,
+    for every finishing rule, with fractional statistics and empty sums."""
+    rng = np.random.default_rng(8)
+    n_units, n_runs = 211, 7
+    stacked = rng.integers(0, 4, (n_units, n_runs * k)) * rng.random((n_units, 1))
+    stacked[:, k - 1::k][rng.random((n_units, n_runs)) < 0.3] = 0.0
+    stacked[:, 2 * k:3 * k] = 0.0                       # a run with nothing: empty sums
+    pairs = [(a, b) for a in range(n_runs) for b in range(n_runs) if a != b]
+    monkeypatch.setattr(statistics, "_TRIAL_CELLS", n_units * 12)   # blocks of 12 trials
+    expected = _hits_pair_by_pair(rule, (0.25, 0.5), stacked, n_runs, pairs, 100, 5)
+    monkeypatch.setattr(statistics, "_PAIR_CELLS", pair_cells)
+    got = statistics.randomization_hits(rule, (0.25, 0.5), stacked, n_runs, pairs, 100, 5)
+    assert got.tolist() == expected.tolist() and 0 < expected.sum() < 100 * len(pairs)
+
+
+def _sign_counts_gathered(stacked, a, b, clusters=None):
+    """sign_test_counts as first written: the differing sizes gathered."""
+    if not np.array_equal(stacked[:, 2 * a + 1], stacked[:, 2 * b + 1]):
+        return None
+    x = stacked[:, 2 * a] - stacked[:, 2 * b]
+    if clusters is not None:
+        x = np.bincount(clusters, weights=x, minlength=int(clusters.max()) + 1)
+    size = np.abs(x)
+    differs = size > 1e-9 * max(float(size.max(initial=0.0)), 1e-300)
+    if not differs.any():
+        return None
+    moved = size[differs]
+    if float(moved.max() - moved.min()) > 1e-9 * float(moved.max()):
+        return None
+    return int(np.count_nonzero(x[differs] > 0)), int(np.count_nonzero(x[differs] < 0))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("clustered", [False, True])
+def test_sign_counts_and_wins_are_those_of_the_gathered_units(seed, clustered):
+    """sign_test_counts and wins_ties_losses count in place what they once
+    gathered first: the same answers, from a matrix stored by rows or by
+    columns (the track reads a copy by columns), on 0/1, fractional, equal
+    and empty statistics, with and without clusters."""
+    rng = np.random.default_rng(seed)
+    n_units, n_runs = 97, 6
+    stacked = np.empty((n_units, 2 * n_runs))
+    stacked[:, 0::2] = rng.integers(0, 2, (n_units, n_runs)) * (0.5 if seed % 3 == 1 else 1.0)
+    if seed % 3 == 2:
+        stacked[:, 0::2] *= rng.random((n_units, n_runs))
+    stacked[:, 1::2] = (rng.random((n_units, 1)) < 0.8) if seed % 2 else 1.0
+    stacked[:, 9] = 2.0                                  # a run counted otherwise
+    stacked[:, 6] = stacked[:, 4]                        # two runs that agree
+    clusters = rng.integers(0, 13, n_units) if clustered else None
+    for matrix in (stacked, np.asfortranarray(stacked)):
+        for a in range(n_runs):
+            for b in range(n_runs):
+                if a == b:
+                    continue
+                assert statistics.sign_test_counts("ratio", matrix, n_runs, (a, b), clusters) \
+                    == _sign_counts_gathered(stacked, a, b, clusters)
+                values = statistics.unit_values("ratio", stacked, n_runs, (a, b))
+                expected = None if values is None else (
+                    int(np.count_nonzero(values[0] > values[1])),
+                    int(np.count_nonzero(values[0] == values[1])),
+                    int(np.count_nonzero(values[0] < values[1])))
+                assert statistics.wins_ties_losses("ratio", matrix, n_runs, (a, b)) == expected
