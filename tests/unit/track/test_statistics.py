@@ -22,7 +22,7 @@ from scipy.stats import binomtest
 
 import scorer
 from scorer import cli, unitstatistic
-from scorer.track import build, comparisons, statistics
+from scorer.track import comparisons, statistics
 from scorer.track.__main__ import main as track_main
 from scorer.track.folder import exact_floats
 
@@ -247,15 +247,6 @@ def test_bh_chooses_significance_and_groups_and_the_baseline_compares_with_one_r
     again = scorer.score_track(files, policy=FEVER_POLICY, bootstrap=200, seed=2, trials=3000,
                                baseline=runs[2])
     assert again.signature == against.signature
-
-
-@settings(deadline=None, max_examples=300, derandomize=True)
-@given(st.text(min_size=1, max_size=20))
-def test_a_baseline_name_is_one_token_of_the_signature_and_reads_back(name):
-    from urllib.parse import unquote
-    token = build.signature_text(name)
-    assert "|" not in token and not any(c.isspace() or not c.isprintable() for c in token)
-    assert unquote(token, errors="surrogatepass") == name
 
 
 def _folder(files, tmp_path, extra) -> tuple:
