@@ -5,7 +5,6 @@ it is, and scores only where it changes the claim's counts."""
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 
 from scorer.diff import debugfile
 from scorer.diff.changes import NOT_LISTED, Side
