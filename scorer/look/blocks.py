@@ -122,11 +122,24 @@ def section(section_id: str, heading: str, body: str, level: int = 2) -> str:
             f"{body}</section>")
 
 
+#: A definition longer than this is folded to its start (a track's invocation
+#: names every run file: 100 runs filled the first screens before the leaderboard).
+FOLDED_AFTER = 300
+
+
 def definitions(pairs) -> str:
-    """(term, text) pairs as a definition list; texts shown as code."""
-    items = "".join(f"<dt>{esc(term)}</dt><dd><code>{esc(text)}</code></dd>"
-                    for term, text in pairs)
-    return f'<dl class="about">{items}</dl>'
+    """(term, text) pairs as a definition list; texts shown as code, a long
+    one folded to its start (``FOLDED_AFTER``), whole when opened."""
+    items = []
+    for term, text in pairs:
+        text = str(text)
+        if len(text) > FOLDED_AFTER:
+            shown = (f"<details><summary><code>{esc(text[:FOLDED_AFTER // 2])}</code> … "
+                     f"({len(text):,} characters)</summary><code>{esc(text)}</code></details>")
+        else:
+            shown = f"<code>{esc(text)}</code>"
+        items.append(f"<dt>{esc(term)}</dt><dd>{shown}</dd>")
+    return f'<dl class="about">{"".join(items)}</dl>'
 
 
 def links(paths) -> str:

@@ -72,6 +72,8 @@ def known_switches(module: str) -> set:
     """What the generated reference reads too (docs/_ext/scorer_reference.py), so
     that one place follows the code when a switch table moves."""
     import sys
+    pytest.importorskip("docutils", reason="the docs extra is not installed: "
+                                           "pip install -e '.[docs]'")
     sys.path.insert(0, os.path.join(DOCS, "_ext"))
     try:
         import scorer_reference

@@ -80,7 +80,8 @@ def logged(problems: Problems) -> tuple:
 
 
 def write(path: Path, text: str) -> str:
-    path.write_text(text, encoding="utf-8", newline="")
+    with open(path, "w", encoding="utf-8", newline="") as handle:   # (write_text: 3.10+)
+        handle.write(text)
     return str(path)
 
 

@@ -159,3 +159,26 @@ def test_many_main_metrics_keep_their_f1s_only():
     board = view.leaderboard.assign(**{m: 0.5 for m in metrics})
     view = dataclasses.replace(view, leaderboard=board, main_metrics=tuple(metrics))
     assert page.main_columns(view) == ["a_f1", "b_f1", "c_f1", "d_f1"]
+
+
+def test_a_long_invocation_is_folded_to_its_start_and_kept_whole():
+    """A track of 100 run files has an invocation of thousands of characters,
+    which filled the first screens before the leaderboard: it is folded, and
+    the folded text is the whole invocation."""
+    import dataclasses
+    import html as html_module
+    from scorer.look import blocks
+    short = fake_track(runs=3, queries=4, seed=5)
+    text = page.track_page(short, "<svg></svg>")
+    assert f"<dd><code>{blocks.esc(short.invocation)}</code></dd>" in text
+    long = dataclasses.replace(short, invocation=short.invocation + " " + " ".join(
+        f"runs/team_{i:03d}_a_rather_long_system_name.jsonl" for i in range(100)))
+    text = page.track_page(long, "<svg></svg>")
+    about = text.split('<section id="about">')[1].split("</section>")[0]
+    folded = re.search(r"<dd><details><summary><code>(.*?)</code> … \(([\d,]+) characters\)"
+                       r"</summary><code>(.*?)</code></details></dd>", about)
+    assert folded, about[:500]
+    assert html_module.unescape(folded.group(3)) == long.invocation
+    assert long.invocation.startswith(html_module.unescape(folded.group(1)))
+    assert int(folded.group(2).replace(",", "")) == len(long.invocation)
+    assert len(folded.group(1)) < 200

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from scorer.metricnames import precision_recall_family
 from scorer.track import latex
 from scorer.track.__main__ import main as track_main
+from scorer.track.folder import exact_floats
 
 from places import ROOT
 from trackviews import fake_track
@@ -427,7 +428,7 @@ def test_a_track_writes_tables_that_compile(tmp_path):
     assert complaints == []
     if EXTRACTOR is not None:
         text = squeezed(pdf_text(pdf))
-        board = pd.read_csv(out / "leaderboard.csv")
+        board = pd.read_csv(out / "leaderboard.csv", **exact_floats())
         for record in board.itertuples():
             assert squeezed(f"{record.score:.4f}[{record.ci95_low:.4f},{record.ci95_high:.4f}]") \
                 in text

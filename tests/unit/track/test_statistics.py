@@ -26,6 +26,7 @@ from scorer import cli, unitstatistic
 from scorer.problems import ScorerError
 from scorer.track import build, comparisons, statistics
 from scorer.track.__main__ import main as track_main
+from scorer.track.folder import exact_floats
 
 from places import ROOT
 
@@ -126,8 +127,9 @@ def group_numbers(scores: list, significant: dict) -> list:
 
 
 def _independent(out: Path, trials: int, seed: int, clusters: dict = None, tail=True):
-    board = pd.read_csv(out / "leaderboard.csv")
-    per_claim = pd.read_csv(out / "per_query.csv.gz", dtype={"query": str})
+    board = pd.read_csv(out / "leaderboard.csv", **exact_floats())
+    per_claim = pd.read_csv(out / "per_query.csv.gz", dtype={"query": str},
+                            **exact_floats())
     strict = per_claim[per_claim.metric == "strict"].pivot(index="query", columns="run",
                                                            values="value")
     units = sorted(strict.index)
@@ -188,7 +190,7 @@ def test_every_number_is_recomputed_from_the_samples_and_the_seed(tmp_path, with
                        "-metric", "strict_score", "-output_dir", str(out)] + extra + files) == 0
     board, runs, pairs, rows, p_holm, p_bh, sampled, ranks, full = _independent(
         out, comparisons.DEFAULT_TRIALS, 4, clusters)
-    significance = pd.read_csv(out / "significance.csv")
+    significance = pd.read_csv(out / "significance.csv", **exact_floats())
     assert list(zip(significance.run_a, significance.run_b)) == \
         [(runs[a], runs[b]) for a, b in pairs]
     for (a, b), row, ph, pb, (_, got) in zip(pairs, rows, p_holm, p_bh, significance.iterrows()):
@@ -327,7 +329,7 @@ def test_how_the_p_values_were_made_is_said_wherever_they_are_shown(tmp_path):
     out = tmp_path / "track"
     assert track_main(["-policy", FEVER_POLICY, "-bootstrap", "50", "-seed", "1", "-jobs", "1",
                        "-output_dir", str(out)] + files) == 0
-    significance = pd.read_csv(out / "significance.csv")
+    significance = pd.read_csv(out / "significance.csv", **exact_floats())
     tail = int((significance.p_randomization < 11 / 10001).sum())
     note = (f"p_randomization: 10000 trials; {tail} of 6 p-values from the exact sign test "
             f"(fewer than 10 trials reached the observed difference).")
@@ -650,9 +652,9 @@ def test_cold_start_ldcmean_ap_numbers_are_recomputed_from_per_query_ap(tmp_path
         for element in line.split()[1:]:
             ldc, members = element.split(":")
             ldc_of.update({member: ldc for member in members.split(",")})
-    per_query = pd.read_csv(out / "per_query.csv.gz")
+    per_query = pd.read_csv(out / "per_query.csv.gz", **exact_floats())
     per_query = per_query[per_query.hop == "ALL"]
-    board = pd.read_csv(out / "leaderboard.csv")
+    board = pd.read_csv(out / "leaderboard.csv", **exact_floats())
     names = list(board.run)
     ldcs = sorted(set(ldc_of.values()))
     truth = per_query[per_query.metric == "GT"].groupby("query").value.max()
@@ -673,7 +675,7 @@ def test_cold_start_ldcmean_ap_numbers_are_recomputed_from_per_query_ap(tmp_path
         assert (board.ci95_low[i], board.ci95_high[i]) == \
             pytest.approx(percentile(sampled[:, i]), abs=1e-12)
         assert (board.rank_low[i], board.rank_high[i]) == percentile(ranks[:, i])
-    significance = pd.read_csv(out / "significance.csv")
+    significance = pd.read_csv(out / "significance.csv", **exact_floats())
     bits = swap_bits(comparisons.DEFAULT_TRIALS, len(ldcs), 6)
     p_values = []
     for (_, row), (a, b) in zip(significance.iterrows(),
