@@ -5,11 +5,19 @@ read them so.
 """
 from __future__ import annotations
 
+import re
+
 from scorer.results import INTERVAL_COLUMNS
 
 #: The columns of a ``.confidence`` report, in its order.
 CONFIDENCE_COLUMNS = ["code", "low99", "low95", "low90", "mean", "score", "high90", "high95",
                       "high99"]
+
+
+#: A Cold Start line: the code, then 8 cells joined by one blank each; a
+#: missing bound is an empty cell, a score without a full-data value is
+#: ``     -`` (so blanks alone cannot split the cells).
+_COLDSTART_LINE = re.compile(r"(\S+) (\S*) (\S*) (\S*) (\S+) (\S+| {5}-) (\S*) (\S*) (\S*)")
 
 
 def _number(text: str) -> float:
@@ -24,10 +32,9 @@ def confidence_frame(text: str):
     import pandas as pd
     rows = []
     for line in text.splitlines()[1:]:
-        fields = line.split(" ")
-        if len(fields) != len(CONFIDENCE_COLUMNS):
-            # Claim tasks pad the metric name; their values are never missing.
-            fields = [fields[0]] + line.split()[1:]
+        cells = _COLDSTART_LINE.fullmatch(line)
+        # Claim tasks pad the metric name; their values are never missing.
+        fields = list(cells.groups()) if cells else line.split()
         rows.append([fields[0]] + [_number(f) for f in fields[1:]])
     return pd.DataFrame(rows, columns=CONFIDENCE_COLUMNS)
 

@@ -15,13 +15,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import scorer
 import scorer.cli  # (scorer.cli.main below: the package does not import it)
 from scorer.problems import ScorerError
-from scorer.track import statistics
 from scorer.track.__main__ import main as track_main
 from scorer.track.folder import exact_floats
 
@@ -205,45 +202,6 @@ def test_exchangeable_runs_are_rejected_about_five_percent_of_the_time(world):
     rejected = float((track.significance["p_randomization"] < 0.05).mean())
     assert len(track.significance) == 190
     assert 0.005 < rejected < 0.15, rejected
-
-
-@pytest.mark.slow
-@settings(derandomize=True, max_examples=5, deadline=None)
-@given(seed=st.integers(0, 2 ** 32 - 1), ratio=st.booleans())
-def test_randomization_is_calibrated_on_exchangeable_values(seed, ratio):
-    """The statistic alone: 400 independent pairs of runs whose per-unit values
-    come from one distribution.  At 0.05 about 5 % are rejected (binomial: 20
-    of 400, standard deviation 4.4; the bounds are 4 deviations away)."""
-    rng = np.random.default_rng(seed)
-    n_units, n_pairs = 60, 400
-    truth = (rng.random((2 * n_pairs, n_units)) < 0.9) if ratio else \
-        np.ones((2 * n_pairs, n_units), dtype=bool)
-    matrices = [np.stack([rng.random(n_units) * truth[r], truth[r].astype(float)], 1)
-                for r in range(2 * n_pairs)]
-    stacked = statistics.stack(matrices)
-    pairs = [(2 * i, 2 * i + 1) for i in range(n_pairs)]
-    p = np.array(statistics.randomization_p("ratio", (0.0, 0.0), stacked, 2 * n_pairs, pairs,
-                                            500, seed=seed))
-    assert np.all((p > 0) & (p <= 1))
-    assert 3 <= int((p < 0.05).sum()) <= 38
-
-
-def test_holm_adjustment():
-    assert statistics.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
-    assert statistics.holm([]) == []
-    adjusted = statistics.holm([0.2, 0.2, 0.2])
-    assert adjusted == pytest.approx([0.6, 0.6, 0.6])
-
-
-def test_coin_flips_do_not_depend_on_the_block_size(monkeypatch):
-    whole = np.vstack(list(statistics.coin_flips(30, 70, seed=9)))
-    monkeypatch.setattr(statistics, "_TRIAL_BLOCK", 7)
-    blocks = np.vstack(list(statistics.coin_flips(30, 70, seed=9)))
-    assert np.array_equal(whole, blocks)
-    monkeypatch.setattr(statistics, "_TRIAL_CELLS", 150)     # 2 trials of 70 units a block
-    cells = list(statistics.coin_flips(30, 70, seed=9))
-    assert len(cells) == 15 and np.array_equal(whole, np.vstack(cells))
-    assert 0.4 < whole.mean() < 0.6
 
 
 @pytest.mark.slow
@@ -553,42 +511,6 @@ def test_a_stopped_track_leaves_no_folder_and_no_process(world, tmp_path, signum
     time.sleep(0.2)
     ps = subprocess.run(["pgrep", "-f", f"-output_dir {out}"], capture_output=True, text=True)
     assert ps.stdout.strip() == ""
-
-
-class _DeadWorker:
-    exitcode = -9
-
-
-class _PoolWithADeadWorker:
-    """A pool whose worker died while its own thread cannot tell (stuck on the
-    dead worker's pipe): the future is never settled."""
-    _processes = {1234: _DeadWorker()}
-
-
-def test_a_dead_worker_is_noticed_even_when_the_pool_cannot_tell():
-    import time
-    from concurrent.futures import Future
-    from concurrent.futures.process import BrokenProcessPool
-    from scorer.track import runner
-    started = time.monotonic()
-    with pytest.raises(BrokenProcessPool):
-        runner._result(Future(), _PoolWithADeadWorker())
-    assert time.monotonic() - started < 5 * runner._POLL_SECONDS + 2
-
-
-def test_a_settled_future_is_returned_while_the_workers_live():
-    from concurrent.futures import Future
-    from scorer.track import runner
-
-    class LiveWorker:
-        exitcode = None
-
-    class Pool:
-        _processes = {1: LiveWorker()}
-
-    future = Future()
-    future.set_result("scored")
-    assert runner._result(future, Pool()) == "scored"
 
 
 # -- refused up front, from the fuzzing findings ------------------------------------

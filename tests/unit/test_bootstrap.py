@@ -1,5 +1,6 @@
-"""Bootstrap samples: the seeded generator, the samples-file format, and the
-Cold Start bootstrap reports (spec §6)."""
+"""scorer/bootstrap.py: bootstrap samples: the seeded generator, the
+samples-file format, the multiplicities, and the Cold Start bootstrap reports
+a run writes from them (spec §6)."""
 from __future__ import annotations
 
 import io
@@ -12,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import bootstrap
-from scorer.coldstart.reports.confidence import interval_line
 from scorer.problems import ScorerError
 from scorer.samples.__main__ import main as samples_main
 
@@ -63,13 +63,6 @@ def test_samples_file_round_trip_and_multiplicities():
     first_only = samples.multiplicities(["a", "b", "c"], first_only=True)
     assert everything.tolist() == [[2, 2, 0], [0, 0, 2]]
     assert first_only.tolist() == [[0, 2, 0], [0, 0, 2]]
-
-
-def test_missing_values_sort_before_zeros_and_print_empty():
-    texts = [None, "0.0000", "0.5000", None, "1.0000"]
-    line = interval_line("ALLEP_SLOTFLG_Mi_1_P", texts, None)
-    # n = 5: every bound is index 0 (low) or 3 (high); index 0 is a missing value
-    assert line == "ALLEP_SLOTFLG_Mi_1_P    0.3000      - 0.5000 0.5000 0.5000\n"
 
 
 def test_bootstrap_switch_equals_the_same_samples_given_as_a_file(tmp_path):
@@ -191,24 +184,6 @@ def test_multiplicities_of_generated_samples_match_a_direct_count():
         assert row.tolist() == direct.tolist()
 
 
-def test_samplescores_cells_from_the_table_equal_formatting():
-    import numpy as np
-    from scorer.coldstart.reports.confidence import render_samplescores
-    from scorer.coldstart.resample import round4
-    rng = np.random.default_rng(3)
-    codes = ["A", "B", "C"]
-    for scale in (1.0, 3.0):             # 3.0: values above 1 take the formatting path
-        values = round4(rng.random((40, 3)) * scale)
-        values[rng.random((40, 3)) < 0.2] = np.nan
-        text = "".join(render_samplescores(list(range(1, 41)), codes,
-                                           {c: values[:, j] for j, c in enumerate(codes)},
-                                           "R%1")())
-        expected = "Sample# A B C #RUNID\n" + "".join(
-            "%6d" % (i + 1) + "".join("               %0.4f" % (0.0 if np.isnan(v) else v)
-                                      for v in values[i]) + " #R%1\n" for i in range(40))
-        assert text == expected
-
-
 def _as_read_in_text_mode(data: bytes):
     """The samples a file of these bytes gives when read as text (universal
     newlines, surrogateescape), line by line: the reference for the binary reader."""
@@ -283,36 +258,6 @@ def test_multiplicities_of_any_draws_match_a_direct_count(draws, first_only, sta
     by_group = samples.group_multiplicities(groups)
     assert by_group.tolist() == [[sum(elements[i].group == g for i in draw) for g in groups]
                                  for draw in draws]
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]), min_size=1, max_size=4),
-                min_size=1, max_size=6),
-       st.integers(0, 5), st.data())
-def test_ldc_max_chooses_the_drawn_entry_point_of_highest_f1_first_of_ties(groups, n_samples,
-                                                                          data):
-    """Per LDC query and sample: of its SF queries drawn, the one of highest
-    F1, the first in member order of those tied (spec decision 1); -1 when
-    none is drawn, the way a direct look at each gives it."""
-    from types import SimpleNamespace
-    from scorer.coldstart.projections import ldc_max_choice
-    members, f1, start = [], [], 0
-    for scores in groups:
-        members.append(np.arange(start, start + len(scores)))
-        f1 += scores
-        start += len(scores)
-    structure = SimpleNamespace(ldc_members=members, ldc_names=list(range(len(groups))),
-                                sf_f1=np.array(f1))
-    multiplicity = np.array(data.draw(st.lists(st.lists(st.integers(0, 3), min_size=start,
-                                                        max_size=start),
-                                               min_size=n_samples, max_size=n_samples)),
-                            dtype=np.int64).reshape(n_samples, start)
-    chosen = ldc_max_choice(structure, multiplicity)
-    for b in range(n_samples):
-        for g, group in enumerate(members):
-            drawn = [m for m in group.tolist() if multiplicity[b, m] > 0]
-            expected = max(drawn, key=lambda m: (f1[m], -m)) if drawn else -1
-            assert chosen[b, g] == expected
 
 
 @settings(max_examples=100, deadline=None)

@@ -1,21 +1,22 @@
 """Bounds on what users give: numbers, JSON depth, bootstrap sizes,
-the samples command, what the signature covers and the input files named in
-``.params``.  The damaged-fixture sweep is tests/test_hostile.py."""
+the samples command.  The damaged-fixture sweep is tests/test_hostile.py."""
 from __future__ import annotations
 
-import hashlib
+import json
 import os
 import resource
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorer import bootstrap, limits
 from scorer.samples.__main__ import main as samples_main
 from scorer.problems import ScorerError
 
-from coldstart_cases import FILES
+from json_values import values
 from places import ROOT
 
 
@@ -174,106 +175,6 @@ def test_samples_command_mistakes(tmp_path, monkeypatch, capsys, argv, message):
 
 QIDS = ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0001 CSSF17_ENG_d8c8ecef3e 1\n"
         "CS17_0002 CSSF17_ENG_3f0bc7c062 0\n")
-_FORMAT = "'LDC_ID SF_ID [HOP]' lines (Cold Start) or one claim id per line"
-
-
-@pytest.mark.parametrize("text, message", [
-    ("", "ids.txt: no ids; expected " + _FORMAT),
-    ("\n  \n\n", "ids.txt: no ids; expected " + _FORMAT),
-    # other inputs given by mistake: the query XML, a qrel, a gold JSONL
-    ('<?xml version="1.0" encoding="UTF-8"?>\n<query_set>\n',
-     "ids.txt line 1: '<?xml' is not an LDC query id (PREFIX_<digits>); "
-     "expected 'LDC_ID SF_ID [HOP]'"),
-    ('<query_set>\n  <query id="CS17_0001">\n',
-     "ids.txt line 2: 2 columns, but line 1 gives one claim id per line; expected " + _FORMAT),
-    ("CSSF17_ENG_47a114c77c_3bd3d11d8ec2_007:CSSF17_ENG_47a114c77c_3bd3d11d8ec2:per:x "
-     "CSSF17_ENG_47a114c77c_3bd3d11d8ec2 per:x C C ENG_DF:1-5 A ENG_DF:1-5 C 1\n",
-     "ids.txt line 1: 10 columns; expected " + _FORMAT),
-    ('{"id":1,"claim":"x"}\n',
-     "ids.txt line 1: '{\"id\":1,\"claim\":\"x\"}' is not a claim id (it holds ':' or ','); "
-     "expected " + _FORMAT),
-    # Cold Start lines
-    ("CSSF17_ENG_47a114c77c CS17_0001\n",
-     "ids.txt line 1: 'CSSF17_ENG_47a114c77c' is not an LDC query id (PREFIX_<digits>); "
-     "expected 'LDC_ID SF_ID [HOP]'"),
-    ("CS17_0001 CSSF17_ENG_47a114c77c_3bd3d11d8ec2\n",
-     "ids.txt line 1: 'CSSF17_ENG_47a114c77c_3bd3d11d8ec2' is not an SF query id "
-     "(PREFIX_<10 hex digits>); expected 'LDC_ID SF_ID [HOP]'"),
-    ("CS17_0001 CSSF17_ENG_47a114c77c one\n",
-     "ids.txt line 1: the hop limit 'one' is not a whole number; expected 'LDC_ID SF_ID [HOP]'"),
-    ("CS17_0001 CSSF17_ENG_47a114c77c -1\n",
-     "ids.txt line 1: the hop limit '-1' is not a whole number; expected 'LDC_ID SF_ID [HOP]'"),
-    ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0002\n",
-     "ids.txt line 2: 1 column, but line 1 gives 'LDC_ID SF_ID [HOP]'; expected " + _FORMAT),
-    ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0002 CSSF17_ENG_47a114c77c\n",
-     "ids.txt line 2: CSSF17_ENG_47a114c77c is given for CS17_0002 here and for CS17_0001 on "
-     "line 1; each id belongs to one group"),
-    # the official FEVER dev gold's ids, all 0: samples of one claim the scorer does not know
-    ("0\n0\n0\n", "ids.txt line 2: claim id 0 is on line 1 too; ids that repeat name no "
-                  "claim (the scorer then names the claims line1, line2, ...: list those)"),
-])
-def test_samples_command_refuses_an_ids_file_of_other_lines(tmp_path, monkeypatch, capsys,
-                                                            text, message):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "ids.txt").write_text(text)
-    assert samples_main(["-seed", "7", "-output_file", "boot.txt", "3", "ids.txt"]) == 255
-    assert capsys.readouterr().err == f"ERROR: {message}\n"
-    assert not (tmp_path / "boot.txt").exists()
-
-
-def test_samples_command_reads_query_pairs_with_hop_limits_and_claim_ids(tmp_path,
-                                                                         monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "qids.txt").write_text(QIDS + "\nCS17_0001 CSSF17_ENG_47a114c77c\r\n")
-    (tmp_path / "claims.txt").write_text("13\n36\n\nline7\n")
-    assert samples_main(["-seed", "7", "-output_file", "qboot.txt", "50", "qids.txt"]) == 0
-    assert samples_main(["-seed", "7", "-output_file", "cboot.txt", "50", "claims.txt"]) == 0
-    groups = {element.group: sorted(element.members) for element in
-              bootstrap.read_samples("qboot.txt").elements}
-    assert groups == {"CS17_0001": ["CSSF17_ENG_47a114c77c", "CSSF17_ENG_d8c8ecef3e"],
-                      "CS17_0002": ["CSSF17_ENG_3f0bc7c062"]}
-    claims = bootstrap.read_samples("cboot.txt")
-    assert sorted(element.text() for element in claims.elements) == ["13", "36", "line7"]
-    assert all(len(draw) == 3 for draw in claims.draws)
-
-
-# ------------------------------------------------------------ the signature and .params
-
-def _signature(demo, *switches, output="run") -> str:
-    demo.clear()
-    argv = ["-expand", "CSSF17", "-output_file", str(demo.out / output), *switches, *FILES]
-    assert demo.run_argv(argv).status in (0, 255)
-    return (demo.out / f"{output}.params").read_text(encoding="utf-8").splitlines()[-1]
-
-
-def test_signature_covers_what_changes_a_number_and_nothing_else(demo):
-    demo.write("one.txt", "CS17_0001 CSSF17_ENG_47a114c77c\n")
-    demo.write("hop0.txt", "CS17_0001 CSSF17_ENG_47a114c77c 0\n")
-    base = _signature(demo)
-    changed = {"queries": _signature(demo, "-queries", "one.txt"),
-               "hop limit": _signature(demo, "-queries", "hop0.txt"),
-               "runids": _signature(demo, "-runids", "DEMORUN"),
-               "right": _signature(demo, "-right", "CORRECT:INEXACT", "-wrong", "INCORRECT"),
-               "justifications": _signature(demo, "-justifications", "1:1"),
-               "discipline": _signature(demo, "-discipline", "STRING_EXACT"),
-               "samples": _signature(demo, "-bootstrap", "3", "-seed", "1"),
-               "seed": _signature(demo, "-bootstrap", "3", "-seed", "2")}
-    assert len({base, *changed.values()}) == len(changed) + 1, changed
-    for layout in (("-fields", "EC:RUNID:P:R:F"), ("-tabs",)):
-        assert _signature(demo, *layout) == base, layout
-    assert _signature(demo, output="other") == base
-
-
-def test_params_lists_every_input_file_with_its_size_and_sha256(demo):
-    demo.write("qids-one.txt", "CS17_0001 CSSF17_ENG_47a114c77c\n")
-    demo.write("p.yaml", "task: coldstart\n")
-    assert demo.run("-queries", "qids-one.txt", "-policy", "p.yaml").status == 0
-    text = (demo.out / "run.params").read_text(encoding="utf-8")
-    listed = text.split("#Input files:\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    names = [*FILES, "qids-one.txt", "p.yaml"]
-    assert listed == [f"  {name} => {(demo.inputs / name).stat().st_size} bytes, sha256:"
-                      f"{hashlib.sha256((demo.inputs / name).read_bytes()).hexdigest()}"
-                      for name in names]
 
 
 def test_claim_bootstrap_in_blocks_gives_the_same_reports(tmp_path, capsys, monkeypatch):
@@ -300,3 +201,20 @@ def test_samples_command_does_not_take_a_switch_for_a_forgotten_value(tmp_path, 
     assert capsys.readouterr().err.startswith("ERROR: Switch -output_file needs a value, not "
                                               "the switch -seed")
     assert os.listdir(tmp_path) == ["ids.txt"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(values, st.integers(0, 70))
+def test_value_depth_is_json_depth_of_the_text(value, wrap):
+    """``limits.value_depth`` of a parsed value (used for lines with many
+    brackets) is ``json_depth`` of its text, brackets in strings aside
+    (json_depth says 0 for a text with too few brackets to be too deep)."""
+    from scorer.limits import MAX_JSON_DEPTH, json_depth, value_depth
+    for _ in range(wrap):
+        value = [value] if wrap % 2 else {"[{": value}
+    text = json.dumps(value)
+    depth = value_depth(json.loads(text))
+    assert json_depth(text) in (0, depth)
+    assert (depth > MAX_JSON_DEPTH) == (json_depth(text) > MAX_JSON_DEPTH)
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+        assert json_depth(text) == depth

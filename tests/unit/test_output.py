@@ -1,6 +1,7 @@
-"""Report sets written all or not at all (scorer.output.FileSet) and signals
-that stop a run cleanly (scorer.stopping), in-process with real files and
-real signals sent to this process."""
+"""scorer/output.py: report sets written all or not at all (FileSet), and
+stopped cleanly by a signal while written or committed, in-process with real
+files and real signals sent to this process (the signals alone:
+test_stopping.py)."""
 from __future__ import annotations
 
 import os
@@ -195,35 +196,3 @@ def test_a_signal_during_commit_takes_effect_after_the_last_rename(tmp_path, mon
     assert (caught.value.name, caught.value.exit_status) == ("SIGINT", 130)
     assert files.committed
     assert listing(tmp_path) == sorted(TEXTS)
-
-
-def test_a_second_signal_does_not_cut_the_cleanup(tmp_path):
-    stopped = []
-    with stopping.stop_on_signals():
-        try:
-            os.kill(os.getpid(), signal.SIGTERM)
-        except stopping.Stopped as stop:
-            stopped.append(stop.name)
-            os.kill(os.getpid(), signal.SIGTERM)   # ignored: the run is already stopping
-            os.kill(os.getpid(), signal.SIGINT)
-            (tmp_path / "cleaned").write_text("yes\n")
-    assert stopped == ["SIGTERM"]
-    assert listing(tmp_path) == ["cleaned"]
-
-
-def test_handlers_are_restored_afterwards():
-    before = {signum: signal.getsignal(signum) for signum in stopping.STOP_SIGNALS}
-    with stopping.stop_on_signals():
-        assert all(signal.getsignal(signum) is not before[signum]
-                   for signum in stopping.STOP_SIGNALS)
-    assert {signum: signal.getsignal(signum) for signum in stopping.STOP_SIGNALS} == before
-
-
-def test_an_ignored_signal_stays_ignored():
-    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    try:
-        with stopping.stop_on_signals():
-            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
-            os.kill(os.getpid(), signal.SIGHUP)    # nohup: nothing happens
-    finally:
-        signal.signal(signal.SIGHUP, previous)

@@ -72,7 +72,7 @@ def test_the_evaluators_and_parity_data_skips_join_their_suites(monkeypatch, tmp
     reference cases' line: not as 'other'."""
     _evaluators(monkeypatch, tmp_path, fever=False, scifact=False)
     skipped = [
-        _Report("tests/unit/claims/test_differential.py::test_a",
+        _Report("tests/unit/claims/test_feverpass.py::test_a",
                 "no checkout of sheffieldnlp/fever-scorer at /x/fever-scorer"),
         _Report("tests/unit/claims/test_scifact_differential.py::test_b",
                 "no checkout of allenai/scifact-evaluator at /x/scifact-evaluator"),

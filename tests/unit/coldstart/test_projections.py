@@ -2,14 +2,17 @@
 a bootstrap sample scored as the table with its rows repeated."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from scorer import prf
 from scorer.coldstart.counts import COUNT_COLUMNS
-from scorer.coldstart.projections import MACRO, MICRO, RunStructure, full_data, sf_aggregates
+from scorer.coldstart.projections import (MACRO, MICRO, RunStructure, full_data, ldc_max_choice,
+                                          sf_aggregates)
 
 
 def _table(rows):
@@ -77,3 +80,31 @@ def test_a_sample_equals_the_table_with_rows_repeated(rows, copies):
         for metric in ("p", "r", "f"):
             assert getattr(sampled[(key, "0")], metric)[0] == getattr(direct[(key, "0")], metric)[0]
     assert 0.0 <= sampled[(MICRO, "0")].p[0] <= 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]), min_size=1, max_size=4),
+                min_size=1, max_size=6),
+       st.integers(0, 5), st.data())
+def test_ldc_max_chooses_the_drawn_entry_point_of_highest_f1_first_of_ties(groups, n_samples,
+                                                                          data):
+    """Per LDC query and sample: of its SF queries drawn, the one of highest
+    F1, the first in member order of those tied (spec decision 1); -1 when
+    none is drawn, the way a direct look at each gives it."""
+    members, f1, start = [], [], 0
+    for scores in groups:
+        members.append(np.arange(start, start + len(scores)))
+        f1 += scores
+        start += len(scores)
+    structure = SimpleNamespace(ldc_members=members, ldc_names=list(range(len(groups))),
+                                sf_f1=np.array(f1))
+    multiplicity = np.array(data.draw(st.lists(st.lists(st.integers(0, 3), min_size=start,
+                                                        max_size=start),
+                                               min_size=n_samples, max_size=n_samples)),
+                            dtype=np.int64).reshape(n_samples, start)
+    chosen = ldc_max_choice(structure, multiplicity)
+    for b in range(n_samples):
+        for g, group in enumerate(members):
+            drawn = [m for m in group.tolist() if multiplicity[b, m] > 0]
+            expected = max(drawn, key=lambda m: (f1[m], -m)) if drawn else -1
+            assert chosen[b, g] == expected

@@ -5,7 +5,6 @@ groups, wins/ties/losses; calibration on exchangeable runs; properties of the
 adjustments and groups; the new switches' bad inputs; determinism."""
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -23,8 +22,7 @@ from scipy.stats import binomtest
 
 import scorer
 from scorer import cli, unitstatistic
-from scorer.problems import ScorerError
-from scorer.track import build, comparisons, statistics
+from scorer.track import comparisons, statistics
 from scorer.track.__main__ import main as track_main
 from scorer.track.folder import exact_floats
 
@@ -251,15 +249,6 @@ def test_bh_chooses_significance_and_groups_and_the_baseline_compares_with_one_r
     assert again.signature == against.signature
 
 
-@settings(deadline=None, max_examples=300, derandomize=True)
-@given(st.text(min_size=1, max_size=20))
-def test_a_baseline_name_is_one_token_of_the_signature_and_reads_back(name):
-    from urllib.parse import unquote
-    token = build.signature_text(name)
-    assert "|" not in token and not any(c.isspace() or not c.isprintable() for c in token)
-    assert unquote(token, errors="surrogatepass") == name
-
-
 def _folder(files, tmp_path, extra) -> tuple:
     out = tmp_path / "bh"
     assert track_main(["-policy", FEVER_POLICY, "-bootstrap", "200", "-seed", "2",
@@ -268,32 +257,6 @@ def _folder(files, tmp_path, extra) -> tuple:
 
 
 # -- resolution at 100 runs ---------------------------------------------------------------
-
-@pytest.mark.slow
-def test_a_hundred_runs_can_show_significance_at_default_settings():
-    """4,950 pairs: the smallest attainable adjusted p must be at most 0.005 and
-    clearly different runs must come out significant (with 10,000 trials alone
-    no Holm-adjusted p could go below 0.49)."""
-    rng = np.random.default_rng(5)
-    n_units, n_runs = 300, 100
-    skills = np.linspace(0.95, 0.05, n_runs)
-    matrices = [np.stack([(rng.random(n_units) < s).astype(float), np.ones(n_units)], 1)
-                for s in skills]
-    stacked = statistics.stack(matrices)
-    order = np.argsort(-stacked[:, ::2].sum(0), kind="stable")
-    stacked = statistics.stack([matrices[i] for i in order])
-    weights = rng.multinomial(n_units, np.full(n_units, 1 / n_units), size=100)
-    sampled = statistics.bootstrap_values("ratio", (0.0, 0.0), stacked, n_runs, weights)
-    names = [f"r{i:03d}" for i in range(n_runs)]
-    scores = list(stacked[:, ::2].sum(0) / n_units)
-    found = comparisons.compare(names, scores, "accuracy", "ratio", (0.0, 0.0), stacked,
-                                sampled, comparisons.Settings())
-    p_holm = [row[11] for row in found.rows]
-    assert len(p_holm) == 4950 and min(p_holm) <= 0.005
-    assert sum(p < 0.05 for p in p_holm) > 3000
-    assert not found.warnings
-    assert max(found.groups.values()) > 5
-
 
 @pytest.mark.slow
 def test_a_trials_count_too_small_for_the_family_warns_everywhere(tmp_path, capsys):
@@ -532,61 +495,6 @@ def test_trials_that_would_run_for_hours_are_refused_before_any_run_is_scored(
     assert (f"FATAL_ERROR: -trials 999,999,999 asks the randomization for too much work: at "
             f"most {most:,} trials for 3 runs (3 pairs) over 300 claims") in err
     assert not out.exists() and not [n for n in os.listdir(tmp_path) if n.startswith(".track")]
-
-
-@settings(deadline=None, max_examples=200, derandomize=True)
-@given(st.integers(1, 2_000_000), st.integers(2, 300), st.sampled_from(["all", "adjacent"]))
-def test_the_trials_bound_is_the_work_bound_and_never_below_the_default(units, runs, compare):
-    pairs = comparisons.pair_count(runs, comparisons.Settings(compare=compare))
-    assert pairs == len(comparisons.pairs_for(list(range(runs)),
-                                              comparisons.Settings(compare=compare)))
-    most = comparisons.most_trials(units, runs, pairs)
-    cells = units * (runs + 16) + 250 * pairs
-    assert most >= comparisons.DEFAULT_TRIALS
-    assert most * cells <= comparisons.MAX_WORK or most == comparisons.DEFAULT_TRIALS
-    assert (most + 1) * cells > comparisons.MAX_WORK
-    comparisons.check_trials(most, units, runs, pairs)
-    comparisons.check_trials(None, units, runs, pairs)
-    with pytest.raises(ScorerError, match=f"-trials {most + 1:,} .* at most {most:,} trials"):
-        comparisons.check_trials(most + 1, units, runs, pairs)
-
-
-def test_the_trials_warning_never_asks_for_more_than_the_track_allows():
-    """4,950 pairs need 989,999 trials; a track of 100 runs and 100,029 claims
-    allows 155,752: its warning says to leave -trials out, not to give more."""
-    pairs = 4950
-    allowed = comparisons.most_trials(100_029, 100, pairs)
-    assert allowed == comparisons.MAX_WORK // (100_029 * 116 + 250 * pairs)
-    for most, remedy in ((None, "give -trials 989999 or more, or leave -trials out"),
-                         (2_000_000, "give -trials 989999 or more, or leave -trials out"),
-                         (allowed, f"leave -trials out (this track allows at most {allowed} "
-                                   f"trials)")):
-        [warning] = comparisons.resolution_warnings(pairs, comparisons.Settings(
-            trials=20_000, most_trials=most))
-        assert f"; {remedy} (10,000 trials and the tail rule beyond them)" in warning
-
-
-class _Terminal(io.StringIO):
-    def isatty(self):
-        return True
-
-
-@pytest.mark.parametrize("stream", [_Terminal(), io.StringIO()])
-def test_long_randomization_shows_its_progress_on_a_terminal_only(monkeypatch, stream):
-    monkeypatch.setattr(comparisons, "PROGRESS_AFTER_S", 0.0)
-    monkeypatch.setattr(sys, "stderr", stream)
-    rng = np.random.default_rng(3)
-    matrices = [np.stack([(rng.random(50) < s).astype(float), np.ones(50)], 1)
-                for s in (0.8, 0.6, 0.4)]
-    stacked = statistics.stack(matrices)
-    sampled = np.zeros((10, 3))
-    comparisons.compare(["a", "b", "c"], [0.8, 0.6, 0.4], "accuracy", "ratio", (0.0,), stacked,
-                        sampled, comparisons.Settings(trials=5000))
-    if isinstance(stream, _Terminal):
-        assert "\rrandomization of 3 pairs: trials: 5000/5000 (100.0%" in stream.getvalue()
-        assert stream.getvalue().endswith("\n")
-    else:
-        assert stream.getvalue() == ""
 
 
 @pytest.mark.slow
@@ -884,3 +792,44 @@ def test_sign_counts_and_wins_are_those_of_the_gathered_units(seed, clustered):
                     int(np.count_nonzero(values[0] == values[1])),
                     int(np.count_nonzero(values[0] < values[1])))
                 assert statistics.wins_ties_losses("ratio", matrix, n_runs, (a, b)) == expected
+
+
+# -- the statistic alone: calibration, Holm, the coin flips' blocks ----------------
+
+@pytest.mark.slow
+@settings(derandomize=True, max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), ratio=st.booleans())
+def test_randomization_is_calibrated_on_exchangeable_values(seed, ratio):
+    """The statistic alone: 400 independent pairs of runs whose per-unit values
+    come from one distribution.  At 0.05 about 5 % are rejected (binomial: 20
+    of 400, standard deviation 4.4; the bounds are 4 deviations away)."""
+    rng = np.random.default_rng(seed)
+    n_units, n_pairs = 60, 400
+    truth = (rng.random((2 * n_pairs, n_units)) < 0.9) if ratio else \
+        np.ones((2 * n_pairs, n_units), dtype=bool)
+    matrices = [np.stack([rng.random(n_units) * truth[r], truth[r].astype(float)], 1)
+                for r in range(2 * n_pairs)]
+    stacked = statistics.stack(matrices)
+    pairs = [(2 * i, 2 * i + 1) for i in range(n_pairs)]
+    p = np.array(statistics.randomization_p("ratio", (0.0, 0.0), stacked, 2 * n_pairs, pairs,
+                                            500, seed=seed))
+    assert np.all((p > 0) & (p <= 1))
+    assert 3 <= int((p < 0.05).sum()) <= 38
+
+
+def test_holm_adjustment():
+    assert statistics.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert statistics.holm([]) == []
+    adjusted = statistics.holm([0.2, 0.2, 0.2])
+    assert adjusted == pytest.approx([0.6, 0.6, 0.6])
+
+
+def test_coin_flips_do_not_depend_on_the_block_size(monkeypatch):
+    whole = np.vstack(list(statistics.coin_flips(30, 70, seed=9)))
+    monkeypatch.setattr(statistics, "_TRIAL_BLOCK", 7)
+    blocks = np.vstack(list(statistics.coin_flips(30, 70, seed=9)))
+    assert np.array_equal(whole, blocks)
+    monkeypatch.setattr(statistics, "_TRIAL_CELLS", 150)     # 2 trials of 70 units a block
+    cells = list(statistics.coin_flips(30, 70, seed=9))
+    assert len(cells) == 15 and np.array_equal(whole, np.vstack(cells))
+    assert 0.4 < whole.mean() < 0.6

@@ -14,8 +14,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from scorer.track import tables
 from scorer.track.__main__ import main as track_main
@@ -249,20 +247,3 @@ def test_figure_width_sizes_the_pictures_and_a_bad_width_is_refused(tmp_path, ca
         said = capsys.readouterr().out
         assert "-figure_width must be" in said and f"'{bad}'" in said
         assert not out.exists()
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(st.sampled_from('ab,"\n\r x'), min_size=1, max_size=5),
-       st.lists(st.tuples(st.text(st.sampled_from('q1,"\n\r '), max_size=4) | st.integers(0, 9),
-                          st.sampled_from(["ALL", "0", "1", 'h,"']),
-                          st.sampled_from(["P", "AP", "strict", "m\n"]),
-                          st.floats(allow_infinity=False) | st.sampled_from([-0.0, 1e16, 1e-05])),
-                max_size=12))
-def test_per_query_lines_are_what_pandas_writes_for_the_whole_table(run, rows):
-    """Each run writes its own lines of per_query.csv.gz (results.per_query_lines):
-    the text pandas' to_csv writes for those rows in the whole table."""
-    from scorer.results import PER_QUERY_HEADER, RunResult, per_query, per_query_lines
-    results = [RunResult(run, "ok", per_query=rows), RunResult("other", "ok", per_query=rows[:3])]
-    expected = tables.csv_text(per_query(results))
-    assert expected == PER_QUERY_HEADER + "".join(per_query_lines(run, rows) +
-                                                  per_query_lines("other", rows[:3]))

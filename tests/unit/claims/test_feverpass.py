@@ -1,5 +1,6 @@
-"""The two ways claim files are read give the same reports, and FEVER's
-numbers are the reference's, on generated files.
+"""scorer/claims/feverpass.py: FEVER scored in one pass gives the same
+reports whichever way its files are read, and the reference's numbers, on
+generated files.
 
 - ``jsonl`` reads through msgspec where it is installed (FEVER lines into
   typed Structs, scored by ``feverpass``'s own path) and through the

@@ -1,12 +1,14 @@
-"""The claim tasks' fast paths give what the general ones give.
+"""scorer/claims/jsonl.py: reading JSON-lines files as the reference
+evaluators read them, and writing values as they write them.
 
-- ``jsonl.show``/``shows`` write the common values directly: the same text
-  as ``json.dumps(value, ensure_ascii=False)`` for any JSON value;
-- ``jsonl`` reads a line through the JSON scanner directly: the same value,
-  or the same refusal, as ``json.loads``;
-- the FEVER ``.debug`` writes a claim's predicted sentences and gold groups
-  by one format when all are [page, line] pairs: the same lines as
-  ``json.dumps`` of each sentence.
+- ``show``/``shows`` write the common values directly: the same text as
+  ``json.dumps(value, ensure_ascii=False)`` for any JSON value;
+- a line is read through the JSON scanner directly: the same value, or the
+  same refusal, as ``json.loads``;
+- ``read_objects`` gives the objects, or the refusal naming file and line,
+  that the rules applied one line at a time give, whatever the block size
+  and whether msgspec reads the file;
+- each refusal's own message.
 """
 from __future__ import annotations
 
@@ -18,13 +20,8 @@ from hypothesis import strategies as st
 
 from scorer.claims import jsonl
 
-texts = st.text(st.characters(codec="utf-8", min_codepoint=0), max_size=12) | \
-    st.sampled_from(["", "a\"b", "back\\slash", "tab\tnew\nline", "\x7f", "\u2028", "é"])
-scalars = st.none() | st.booleans() | st.integers(-10**20, 10**20) | \
-    st.floats(allow_nan=False) | texts
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) |
-                      st.dictionaries(texts, inner, max_size=3) |
-                      st.tuples(texts, st.integers() | st.booleans()), max_leaves=12)
+from json_values import texts, values
+
 
 
 @settings(max_examples=400, deadline=None)
@@ -53,28 +50,6 @@ def _outcome(function, *args):
 def test_load_is_json_loads(value, tail, head):
     line = head + json.dumps(value) + tail
     assert _outcome(jsonl._load, line) == _outcome(json.loads, line)
-
-
-ids = st.one_of(st.integers(-5, 5), st.floats(allow_nan=False), st.none(), st.booleans(),
-                st.lists(st.integers(0, 3), max_size=2),
-                st.text(st.sampled_from("ab1 :,\t\u00a0\u2028é"), max_size=3))
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(ids, max_size=6))
-def test_claim_keys_are_the_ids_when_each_fits(values):
-    """``claim_names``/``claim_keys``: each id's text (a string as it is, else its
-    JSON), used as the keys when every text is non-empty, holds no blank, ':'
-    or ',' (one search of the joined texts) and all are distinct."""
-    import re
-    from scorer.claims.metrics import claim_keys, claim_names
-    texts = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in values]
-    assert claim_names(values) == texts
-    lines = list(range(1, len(values) + 1))
-    fits = all(t and re.search(r"[\s:,]", t) is None for t in texts) and \
-        len(set(texts)) == len(texts)
-    expected = (texts, "id") if fits else ([f"line{n}" for n in lines], "line")
-    assert claim_keys(claim_names(values), lines) == expected
 
 
 def _read_objects_line_by_line(path: str) -> list:
@@ -189,58 +164,69 @@ def test_bad_utf8_in_a_later_block_names_its_line(tmp_path, monkeypatch):
     assert str(error.value) == f"{path} line 51: not valid UTF-8 (byte 0xff)"
 
 
-@settings(max_examples=300, deadline=None)
-@given(values, st.integers(0, 70))
-def test_value_depth_is_json_depth_of_the_text(value, wrap):
-    """``limits.value_depth`` of a parsed value (used for lines with many
-    brackets) is ``json_depth`` of its text, brackets in strings aside
-    (json_depth says 0 for a text with too few brackets to be too deep)."""
-    from scorer.limits import MAX_JSON_DEPTH, json_depth, value_depth
-    for _ in range(wrap):
-        value = [value] if wrap % 2 else {"[{": value}
-    text = json.dumps(value)
-    depth = value_depth(json.loads(text))
-    assert json_depth(text) in (0, depth)
-    assert (depth > MAX_JSON_DEPTH) == (json_depth(text) > MAX_JSON_DEPTH)
-    if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
-        assert json_depth(text) == depth
+# -- each refusal's message: the file, the line, what is wrong --------------------
+
+def _json_error(line: str) -> str:
+    try:
+        json.loads(line)
+    except json.JSONDecodeError as error:
+        assert error.colno == 7
+        return error.msg
+    raise AssertionError(f"json.loads read {line!r}")
 
 
-#: Sentences as FEVER files hold them: mostly [page, line] pairs, sometimes
-#: anything else JSON can hold (a bool or float line, a null, a short list).
-sentences = st.one_of(
-    st.lists(st.tuples(texts, st.integers(-10**20, 10**20)).map(list), min_size=0, max_size=1)
-    .map(lambda pairs: pairs[0] if pairs else ["page", 0]),
-    st.tuples(texts, st.integers() | st.booleans() | st.floats(allow_nan=False) | st.none())
-    .map(list),
-    values)
+REFUSALS = [
+    ('{"id": 1}\n\n{"id": 2}\n', 2, "empty line; every line must hold one JSON object "
+                                   "(the reference evaluators stop here too)"),
+    # (json.loads's own words, which change between Python versions)
+    ('{"id": 1}\n{"id" 2}\n', 2, "not valid JSON: {} (column 7)".format(_json_error('{"id" 2}'))),
+    ('{"id": 1}\n[1, 2]\n', 2, "expected a JSON object {...}, found a list"),
+    ('"text"\n', 1, "expected a JSON object {...}, found a string"),
+    ('{"id": 1}\n{"id": 2}\n{"a": "\\ud800"}\n', 3,
+     "a string holds a lone surrogate (an escape \\ud800 to \\udfff not part of a pair), "
+     "which is not Unicode text"),
+    ('{"a": ' + "[" * 65 + "]" * 65 + "}\n", 1, "JSON nested more than 64 levels deep; "
+                                               "claim files nest a few levels"),
+    ('{"n": 1' + "0" * 5000 + "}\n", 1,
+     "a number too long to read (JSON numbers here are ids, lines and counts)"),
+    ('\ufeff{"id": 1}\n', 1, "starts with a byte-order mark (U+FEFF, invisible), which the "
+                            "reference evaluators refuse too; save the file as UTF-8 without one"),
+]
 
 
-@pytest.mark.slow
-@settings(max_examples=300, deadline=None)
-@given(st.lists(sentences, max_size=7), st.integers(0, 8), st.sampled_from([None, 0, 3]))
-def test_fever_debug_predicted_lines_are_json_dumps_of_each(predicted, n_read, max_evidence):
-    from scorer.claims.feverdebug import FeverDebug
-    verdicts = [f"VERDICT {number}" for number in range(len(predicted))]
-    expected = "".join(f"\tPREDICTED {number}:\t{json.dumps(sentence, ensure_ascii=False)}"
-                       f"\t{verdict}\n"
-                       for number, (sentence, verdict) in enumerate(zip(predicted, verdicts), 1))
-    writer = FeverDebug(max_evidence)
-    assert writer.predicted_lines(predicted, verdicts) == expected
-    assert writer.predicted_lines(predicted, verdicts) == expected      # its formats kept
+@pytest.mark.parametrize("way", ["stdlib", "msgspec"])
+@pytest.mark.parametrize("text, line, problem", REFUSALS)
+def test_a_refusal_names_the_file_and_line(tmp_path, way, text, line, problem):
+    from scorer.limits import MAX_JSON_DEPTH
+    from scorer.problems import ScorerError
+    assert MAX_JSON_DEPTH == 64       # (the message above says it)
+    path = tmp_path / "predictions.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with reading(way), pytest.raises(ScorerError) as error:
+        jsonl.read_objects(str(path))
+    assert str(error.value) == f"{path} line {line}: {problem}"
 
 
-@pytest.mark.slow
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.lists(st.tuples(sentences, values).map(
-    lambda pair: pair[0] if isinstance(pair[0], list) and len(pair[0]) == 2 else [pair[0], pair[1]]),
-    max_size=3), max_size=4))
-def test_fever_debug_gold_groups_are_json_dumps_of_each(groups):
-    from scorer.claims.feverdebug import FeverDebug
-    expected = "".join(
-        f"\tGOLD GROUP {number}:\t"
-        f"{chr(9).join(json.dumps(s, ensure_ascii=False) for s in group) or '(empty)'}\n"
-        for number, group in enumerate(groups, 1))
-    writer = FeverDebug(5)
-    assert writer.gold_groups(groups) == expected
-    assert writer.gold_groups(groups) == expected
+@pytest.mark.parametrize("way", ["stdlib", "msgspec"])
+def test_objects_come_with_their_line_numbers_whatever_the_line_ends(tmp_path, way):
+    path = tmp_path / "gold.jsonl"
+    path.write_bytes(b'{"id": 1, "label": "SUPPORTS"}\r\n{"id": "b"}\r{"id": [1, 2]}')
+    with reading(way):
+        assert jsonl.read_objects(str(path)) == [
+            (1, {"id": 1, "label": "SUPPORTS"}), (2, {"id": "b"}), (3, {"id": [1, 2]})]
+        assert list(jsonl.FileLines(str(path))) == jsonl.read_objects(str(path))
+
+
+@pytest.mark.parametrize("way", ["stdlib", "msgspec"])
+def test_lenient_reading_skips_a_leading_bom_and_blank_lines(tmp_path, way):
+    path = tmp_path / "gold.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"id": 1}\n\n  \n{"id": 2}\n')
+    with reading(way):
+        assert jsonl.read_objects(str(path), lenient=True) == [(1, {"id": 1}), (4, {"id": 2})]
+
+
+@pytest.mark.parametrize("value, name", [
+    (None, "null"), (True, "a boolean"), (False, "a boolean"), (3, "a number"), (2.5, "a number"),
+    ("x", "a string"), ([1], "a list"), ({}, "an object")])
+def test_type_name_says_what_a_value_is_in_json_words(value, name):
+    assert jsonl.type_name(value) == name
