@@ -470,7 +470,7 @@ def gold_keys(gold: list, names: list | None = None) -> tuple:
 
 
 #: Claims whose .debug text is handed to the spool at once.
-_SPOOL_CLAIMS = 4096
+_SPOOL_CLAIMS = 1024
 
 
 def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
@@ -480,16 +480,17 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
     names = claim_names([g.id for g in inputs.gold])
     keys, key_source = gold_keys(inputs.gold, names)
     claim = _Scorer(inputs, tuple(policy.labels), policy.max_evidence).claim
-    rows, texts = [], []
+    gold, predictions = inputs.gold, inputs.predictions
+    rows = []
     spool = Spool()
-    for name, gold, predicted in zip(names, inputs.gold, inputs.predictions):
-        counts, text = claim(name, gold, predicted)
-        rows.append(counts)
-        texts.append(text)
-        if len(texts) == _SPOOL_CLAIMS:
-            spool.add(texts)
-            texts = []
-    spool.add(texts)
+    # The text of a block of claims is joined once and handed on as one piece
+    # (not a string a claim, each joined and then written on its own).
+    for start in range(0, len(gold), _SPOOL_CLAIMS):
+        end = start + _SPOOL_CLAIMS
+        pieces = []
+        rows += [claim(name, gold_claim, predicted, pieces) for name, gold_claim, predicted
+                 in zip(names[start:end], gold[start:end], predictions[start:end])]
+        spool.add(["".join(pieces)])
     if key_source == "line":
         problems.record("CLAIM_WARNING",
                         "claim ids are not unique or hold a blank, ':' or ','; claims are "
@@ -531,8 +532,9 @@ class _Scorer:
         #: whole number -> its SENTENCE line's head
         self.heads = _SentenceHeads()
 
-    def claim(self, name: str, gold: GoldClaim, predicted: PredictedClaim) -> tuple:
-        """``(counts, .debug text)`` of one claim."""
+    def claim(self, name: str, gold: GoldClaim, predicted: PredictedClaim, out: list) -> tuple:
+        """The row of counts of one claim; its ``.debug`` text is added to ``out``
+        (a list of strings) piece by piece."""
         gold_line, _id, gold_abstracts, gold_plain = gold
         line, _id, abstracts, given_label, dropped, plain = predicted
         if given_label is not None and given_label not in self.claim_labels:
@@ -544,7 +546,8 @@ class _Scorer:
         else:
             plain = False
             shown_list, heads = show, _ShownHeads()
-        out = [None]                       # the head, made last
+        head_at = len(out)
+        out.append(None)                   # the head, made last
         #: doc -> ("doc<TAB>label<TAB>rationales ...\n", each rationale's text,
         #: label, rationales)
         shown = {}
@@ -579,8 +582,11 @@ class _Scorer:
             entry = shown.get(doc)
             if entry is None:
                 out.append(f"{SUBRULE}\tPREDICTED ABSTRACT:\t{doc}\t{label}\tsentences "
-                           f"{sentences_text}{_joined(sets)}\n{_NOT_GOLD}")
-                out += [heads[sentence] + _NOT_IN_GOLD for sentence in sentences]
+                           f"{sentences_text}{_joined(sets) if sets else ''}\n{_NOT_GOLD}")
+                if n:
+                    # One line per sentence, their common end joined between heads.
+                    out.append(_NOT_IN_GOLD.join([heads[sentence] for sentence in sentences])
+                               + _NOT_IN_GOLD)
                 continue
             matched += 1
             tail, texts, abstract_label, rationales = entry
@@ -606,20 +612,30 @@ class _Scorer:
                         head, read_text = set(read), shown_list(read)
                     else:
                         head, read_text = chosen, sentences_text
-                for number, rationale_set in enumerate(rationale_sets):
-                    if rationale_set <= head:
+                if members is not None:
+                    if members <= head:
                         rationalized += 1
-                        verdict = (f"YES\tgold rationale {texts[number]} within the {first} "
+                        verdict = (f"YES\tgold rationale {texts[0]} within the {first} "
                                    f"{read_text}\n")
-                        break
+                    else:
+                        verdict = f"NO\tno gold rationale within the {first} {read_text}\n"
                 else:
-                    verdict = f"NO\tno gold rationale within the {first} {read_text}\n"
+                    for number, rationale_set in enumerate(rationale_sets):
+                        if rationale_set <= head:
+                            rationalized += 1
+                            verdict = (f"YES\tgold rationale {texts[number]} within the "
+                                       f"{first} {read_text}\n")
+                            break
+                    else:
+                        verdict = f"NO\tno gold rationale within the {first} {read_text}\n"
                 out.append(f"{SUBRULE}\tPREDICTED ABSTRACT:\t{doc}\t{label}\tsentences "
-                           f"{sentences_text}{_joined(sets)}\n\tGOLD:\t{tail}\tLABEL:\tRIGHT\n"
+                           f"{sentences_text}{_joined(sets) if sets else ''}\n"
+                           f"\tGOLD:\t{tail}\tLABEL:\tRIGHT\n"
                            f"\tRATIONALIZED:\t{verdict}")
             else:
                 out.append(f"{SUBRULE}\tPREDICTED ABSTRACT:\t{doc}\t{label}\tsentences "
-                           f"{sentences_text}{_joined(sets)}\n\tGOLD:\t{tail}\tLABEL:\tWRONG\n"
+                           f"{sentences_text}{_joined(sets) if sets else ''}\n"
+                           f"\tGOLD:\t{tail}\tLABEL:\tWRONG\n"
                            f"{_LABEL_WRONG}")
             if members is not None and len(chosen) == n:
                 # One rationale, no sentence repeated: each sentence is in it or not.
@@ -632,8 +648,17 @@ class _Scorer:
                     missing = [s for s in dict.fromkeys(rationales[0]) if s not in chosen]
                     verdict = (f"{INCOMPLETE}\trationale {texts[0]} lacks "
                                f"{shown_list(missing)}\n")
-                out += [heads[sentence] + (verdict if sentence in members else _NOT_IN)
-                        for sentence in sentences]
+                if not n:
+                    pass
+                elif chosen <= members:        # every sentence has the rationale's verdict
+                    out.append(verdict.join([heads[sentence] for sentence in sentences])
+                               + verdict)
+                elif chosen.isdisjoint(members):
+                    out.append(_NOT_IN.join([heads[sentence] for sentence in sentences])
+                               + _NOT_IN)
+                else:
+                    out += [heads[sentence] + (verdict if sentence in members else _NOT_IN)
+                            for sentence in sentences]
             elif len(chosen) == n:
                 # Several rationales, no sentence repeated: each rationale's
                 # verdict made once, for the sentences predicted of it.
@@ -682,14 +707,16 @@ class _Scorer:
             source = "from predicted abstracts"
             if len(abstracts) == 1:
                 predicted_label = abstracts[0].label
+            elif not abstracts:
+                predicted_label = NEI
             else:
                 predicted_label = claim_label([abstract.label for abstract in abstracts])
-        out[0] = (f"{RULE}CLAIM {name}\tgold line {gold_line}\tpredictions line "
-                  f"{line}{self.label_lines[gold_label, predicted_label, source]}")
+        out[head_at] = (f"{RULE}CLAIM {name}\tgold line {gold_line}\tpredictions line "
+                        f"{line}{self.label_lines[gold_label, predicted_label, source]}")
         row = (1, len(shown), len(abstracts), label_only, rationalized, relevant, retrieved,
                selection, label_and_selection, 1 if gold_label == predicted_label else 0)
         out.append(self.counts_lines[row])
-        return row, "".join(out)
+        return row
 
     def sentences(self, out: list, sentences: list, chosen: set, rationales: tuple,
                   rationale_sets: list, texts: list, label_right: bool, shown_list, heads,

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorer import tasks
 from scorer.bootstrap import generate, parse_samples
@@ -305,3 +307,44 @@ def test_draws_beyond_the_streamed_bound_are_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(resample.DrawnClaims, "MAX_DRAWS", 1000)
     with pytest.raises(ScorerError, match="at most 1,000 draws"):
         driver.run(fever_request(fever_set(tmp_path), bootstrap=10_000, seed=3), Problems())
+
+
+# ---------------------------------------------------------------- the claims' string order
+
+_KEYS = st.lists(st.one_of(st.text(max_size=6),
+                           st.text(alphabet=st.sampled_from("a\x00\U0001f600\ud800 9"),
+                                   max_size=4),
+                           st.from_regex(r"line[0-9]{1,3}", fullmatch=True)),
+                 max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(keys=_KEYS, numpy_from=st.sampled_from([0, 1, 10**9]), longest=st.sampled_from([1, 64]))
+def test_string_order_is_sorteds(keys, numpy_from, longest):
+    """Whichever way it is made (numpy's fixed-width text or ``sorted``), the
+    order is ``sorted``'s: by code point, ties in index order, NULs and
+    characters outside the BMP and lone surrogates included."""
+    saved = resample._NUMPY_SORT_KEYS, resample._NUMPY_SORT_CHARACTERS
+    resample._NUMPY_SORT_KEYS, resample._NUMPY_SORT_CHARACTERS = numpy_from, longest
+    try:
+        order = resample.string_order(keys)
+    finally:
+        resample._NUMPY_SORT_KEYS, resample._NUMPY_SORT_CHARACTERS = saved
+    assert order.dtype == np.int64
+    assert order.tolist() == sorted(range(len(keys)), key=keys.__getitem__)
+
+
+@pytest.mark.parametrize("keys", [[], ["only"], ["b", "a", "a\nb", "é", "10", "9"],
+                                  [f"{i * 7919 % 100_003}" for i in range(60_000)]])
+def test_drawn_claims_digest_is_each_key_hashed_in_order(keys):
+    """The digest of samples not kept names the sorted keys, each followed by
+    a line end (hashed at once now, a key at a time before: the same bytes)."""
+    import hashlib
+    claims = hashlib.sha256()
+    for key in sorted(keys):
+        claims.update(key.encode("utf-8") + b"\n")
+    text = f"claims bootstrap|seed:7|B:3|claims:{claims.hexdigest()}"
+    expected = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    drawn = resample.DrawnClaims(keys, 3, 7)
+    assert drawn.digest() == expected
+    assert drawn.order().tolist() == sorted(range(len(keys)), key=keys.__getitem__)
