@@ -13,13 +13,18 @@ def run_in_process(module: str, argv: list, folder) -> tuple:
     """(exit status, stdout and stderr) of ``python -m module argv``, run
     in-process in ``folder``."""
     name = "scorer.cli" if module == "scorer" else module + ".__main__"
-    main = importlib.import_module(name).main
     out = io.StringIO()
+    status = call_main(importlib.import_module(name).main, argv, folder, out, out)
+    return status, out.getvalue()
+
+
+def call_main(main, argv: list, folder, stdout, stderr) -> int:
+    """``main(argv)`` in ``folder``, its printing caught in ``stdout`` and
+    ``stderr`` (one buffer for both keeps their order)."""
     previous = os.getcwd()
     os.chdir(folder)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            status = main(argv)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            return main(argv)
     finally:
         os.chdir(previous)
-    return status, out.getvalue()

@@ -7,7 +7,6 @@ it (``b/args`` replaces the arguments); both are scored, then diffed.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
 import os
 import shutil
@@ -16,6 +15,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from commands import call_main  # noqa: E402
 from golden import FIXTURES, ROOT, run_case, write_expected  # noqa: E402
 
 from scorer.diff.__main__ import main as diff_main  # noqa: E402
@@ -48,13 +48,7 @@ def score_side(work: str, name: str, overrides: str = None) -> str:
 def run_diff(argv: list, cwd: str) -> tuple:
     """(exit status, stdout, stderr) of python -m scorer.diff, in-process."""
     stdout, stderr = io.StringIO(), io.StringIO()
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-            status = diff_main(argv)
-    finally:
-        os.chdir(previous)
+    status = call_main(diff_main, argv, cwd, stdout, stderr)
     return status, stdout.getvalue(), stderr.getvalue()
 
 
