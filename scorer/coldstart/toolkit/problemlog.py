@@ -42,9 +42,10 @@ def formats_from_table(table: str) -> dict:
     and lines starting with ``#`` skipped), the Perl's catalogue layout."""
     found = {}
     for line in table.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
+        line = line.lstrip()
+        if not line.strip() or line.startswith("#"):
             continue
+        # split as the Perl does: a template's trailing space is kept
         name, kind, template = line.split(None, 2)
         found[name] = Format(kind, template)
     return found
