@@ -23,7 +23,7 @@ predictions, which come before any of scoring), then scores each claim and
 writes its ``.debug`` text in one step (``_Scorer``), keeping only its
 row of counts: no record is made per abstract or sentence scored.  Where
 msgspec is installed and the files are large enough
-(:func:`scorer.claims.jsonl.decode_fast`), the lines are decoded into typed
+(:func:`scorer.countstable.jsonl.decode_fast`), the lines are decoded into typed
 Structs (``_line_types``: whole-number sentences, string labels, ids that are
 whole numbers or strings); any other line is read by the standard library and
 checked here, with the same results.
@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from scorer.claims.jsonl import decode_fast, object_blocks, show, type_name
-from scorer.claims.metrics import (CLAIMS, Evaluation, claim_columns, claim_keys, claim_names,
+from scorer.countstable.jsonl import decode_fast, object_blocks, show, type_name
+from scorer.countstable.metrics import (CLAIMS, Evaluation, claim_columns, claim_keys, claim_names,
                                    full_data)
-from scorer.claims.reports import RULE, SUBRULE
-from scorer.claims.spool import Spool
+from scorer.countstable.reports import RULE, SUBRULE
+from scorer.countstable.spool import Spool
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 
@@ -111,7 +111,7 @@ def _line_types():
     standard library and checked by the general rules."""
     global _TYPES
     if _TYPES is None:
-        from scorer.claims.jsonl import fast_json
+        from scorer.countstable.jsonl import fast_json
         msgspec = fast_json()
         from typing import Union
         # (defstruct: this module's annotations are text, which msgspec would
@@ -212,7 +212,7 @@ def _plain(sentence_lists) -> bool:
 def read_gold(path: str, typed: bool | None = None) -> list:
     """The SciFact claims file: ``{id, evidence: {doc: [{sentences, label}, ...]}}`` a line
     (``typed``: read through msgspec's Structs; None: when the file is large
-    enough, :func:`scorer.claims.jsonl.decode_fast`)."""
+    enough, :func:`scorer.countstable.jsonl.decode_fast`)."""
     if typed is None:
         typed = decode_fast((path,))
     GoldLine, decoder = (_line_types()[0], _line_types()[2]) if typed else (_NO_TYPE, None)
@@ -510,7 +510,7 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
 
 class _Scorer:
     """Scores claims and writes their ``.debug`` text (its layout:
-    :mod:`scorer.claims.reports`), one claim a call.
+    :mod:`scorer.countstable.reports`), one claim a call.
 
     Each list is shown once a claim (a gold abstract's rationales, an
     abstract's predicted sentences), each rationale's verdict once an

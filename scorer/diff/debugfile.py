@@ -7,7 +7,7 @@ record says which: ``Task.read_debug``):
   layout, spec §5.4): per run, part 1 lists per SF row the responses whose
   post-policy labels differ from their pre-policy category; part 2 shows each
   AP computation (ground truth, ranking, mapped ECs, V);
-* blocks of facts (SciFact and FEVER, ``scorer/claims/reports.py``, and any
+* blocks of facts (SciFact and FEVER, ``scorer/countstable/reports.py``, and any
   task whose record gives a layout): a ``#task:`` header, then one block of
   facts per claim (item); a :class:`BlockLayout` of the task says how its
   blocks begin and end and what of their facts scores.
@@ -162,15 +162,15 @@ def read(path: str):
                               f"(its last line does not end)")
     if not lines:
         raise ScorerError(f"{path} line 1: empty file: not a .debug report")
-    from scorer import task
+    from scorer import registry
     first = lines[0]
     named = first[1:].split(":", 1)[0] if first.startswith("#") and ":" in first else None
-    headed = [record for record in task.every() if record.debug_header]
+    headed = [record for record in registry.every() if record.debug_header]
     for record in headed:
         if record.name == named:
             return record.read_debug(path, lines)
     if first in (RULE, "", AP_BEGINS):
-        perl = [record for record in task.every() if not record.debug_header]
+        perl = [record for record in registry.every() if not record.debug_header]
         if perl:
             return perl[0].read_debug(path, lines)
     shown = "/".join(f"'#{record.name}:'" for record in headed)

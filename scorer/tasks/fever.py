@@ -3,7 +3,7 @@
 ``scorer/claims/`` (fever.py reads and scores)."""
 from __future__ import annotations
 
-from scorer.claims.task import ClaimTask
+from scorer.countstable.task import ClaimTask
 
 
 class Fever(ClaimTask):
@@ -34,7 +34,7 @@ class Fever(ClaimTask):
         return fever.reference_gold_keys(path)
 
     def debug_layout(self):
-        from scorer.claims.debugblocks import fever_claim
+        from scorer.claims.claimblocks import fever_claim
         from scorer.diff.debugfile import BlockLayout
         return BlockLayout("CLAIM", "RECALL", fever_claim, ("strict", "strict", "-"))
 

@@ -3,7 +3,7 @@
 ``scorer/claims/`` (scifact.py reads and scores)."""
 from __future__ import annotations
 
-from scorer.claims.task import ClaimTask
+from scorer.countstable.task import ClaimTask
 from scorer.problems import ScorerError
 
 
@@ -31,7 +31,7 @@ class SciFact(ClaimTask):
         return scifact.gold_keys(scifact.read_gold(path))
 
     def debug_layout(self):
-        from scorer.claims.debugblocks import scifact_claim
+        from scorer.claims.claimblocks import scifact_claim
         from scorer.diff.debugfile import BlockLayout
         return BlockLayout("CLAIM", "SENTENCE COUNTS", scifact_claim,
                            ("rationalized", "rationalized abstracts", "none"))

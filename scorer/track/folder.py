@@ -57,7 +57,7 @@ def check_output_dir(path: str) -> None:
     if os.path.exists(path) and not os.path.isdir(path):
         raise ScorerError(f"-output_dir {path} exists and is not a folder")
     if os.path.isdir(path):
-        from scorer.look.files import PART_NAME
+        from scorer.display.files import PART_NAME
         strangers = sorted(name for name in set(os.listdir(path)) - TRACK_NAMES
                            if not PART_NAME.match(name))
         if strangers:
@@ -151,7 +151,7 @@ def write(staging, result, request, samples, runs, shared, figure_width,
                              runner.linked_store(staging, "bootsamples"))
     runner.drop_linked_store(staging)
     write("track.params", params_text(result, request, runs, shared))
-    from scorer.look.files import write_track_files
+    from scorer.display.files import write_track_files
     write_track_files(track_view(result), staging, figure_width_in=figure_width)
 
 
@@ -178,10 +178,10 @@ def _join_per_query(staging: str, runs: list) -> None:
 
 
 def track_view(result):
-    """What the pictures and the page show (scorer.look): the per-query scores
+    """What the pictures and the page show (scorer.display): the per-query scores
     over all hops, not the counts, to keep the page small (per_query.csv has
     everything)."""
-    from scorer.look.view import TrackView
+    from scorer.display.view import TrackView
     task = tasks.get(result.task)
     # The rows the runs sent back: every row, or (a track written to a
     # folder) those of the units the page shows first.

@@ -43,7 +43,7 @@ from typing import Optional
 import pandas as pd
 
 from scorer import linebreaks
-from scorer.look.view import ERRORS_NOTE
+from scorer.display.view import ERRORS_NOTE
 from scorer.metricnames import (is_precision_or_recall, metric_named,
                                  precision_recall_family)
 

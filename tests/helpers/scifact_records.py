@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from scorer.claims.jsonl import show, shows
+from scorer.countstable.jsonl import show, shows
 from scorer.claims.scifact import (ABSTRACT_NOT_IN_GOLD, CORRECT, INCOMPLETE, NEI,
                                    NOT_IN_RATIONALE, REPEATED, Counts, claim_label)
 from scorer.problems import ScorerError
@@ -29,7 +29,7 @@ ClaimOutcome = namedtuple("ClaimOutcome", "name gold predicted gold_label predic
 
 def score_claims(inputs, allowed: tuple, max_evidence) -> tuple:
     """``(rows of counts, .debug text of the claims)``; a ScorerError as the scorer raises it."""
-    from scorer.claims.metrics import claim_names
+    from scorer.countstable.metrics import claim_names
     names = claim_names([g.id for g in inputs.gold])
     outcomes = [score_claim(name, g, p, inputs, allowed, max_evidence)
                 for name, g, p in zip(names, inputs.gold, inputs.predictions)]

@@ -457,7 +457,7 @@ def has_graphicx() -> bool:
 def figure_files(runs: int, width_in: float, directory: str) -> tuple:
     """The leaderboard picture's PDF files of a track of ``runs`` runs with
     60-character names, written into ``directory``; and the whole figure's PDF."""
-    from scorer.look import plot
+    from scorer.display import plot
     names = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
              for i in range(runs)]
     view = fake_track(runs=runs, queries=3, seed=runs, names=names)
@@ -505,7 +505,7 @@ def test_every_part_of_the_figure_fits_the_page_at_the_line_width(tmp_path_facto
         # the picture whole would not go in: the test sees a figure too tall
         whole = folder / "whole"
         whole.mkdir()
-        from scorer.look import plot
+        from scorer.display import plot
         import matplotlib
         view = fake_track(runs=runs, queries=3, seed=runs, names=[
             f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"

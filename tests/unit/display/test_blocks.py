@@ -1,4 +1,4 @@
-"""scorer.look.blocks' fast paths give what the plain definitions give:
+"""scorer.display.blocks' fast paths give what the plain definitions give:
 ``esc`` is ``html.escape(text, quote=True)``, a lazy table's float column is
 encoded as each value's own ``round(value * 10**digits)``, and a numpy truth
 value is no number whether or not numpy was loaded first."""
@@ -11,7 +11,7 @@ import sys
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorer.look import blocks
+from scorer.display import blocks
 
 
 @given(st.text())
@@ -40,7 +40,7 @@ def test_mixed_columns_encode_as_each_value_alone(values, digits):
 
 
 def test_a_numpy_truth_value_is_no_number():
-    script = ("from scorer.look import blocks; import sys; loaded = 'numpy' in sys.modules; "
+    script = ("from scorer.display import blocks; import sys; loaded = 'numpy' in sys.modules; "
               "import numpy; print(loaded, blocks.is_number(numpy.bool_(True)), "
               "blocks.is_number(numpy.float64(0.5)), blocks.is_number(True), "
               "blocks.is_number(3))")

@@ -20,7 +20,7 @@ import json
 
 from scorer.version import __version__
 from scorer.textfile import fingerprint_lines
-from scorer.claims.metrics import Evaluation
+from scorer.countstable.metrics import Evaluation
 from scorer.policy import Policy
 
 #: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).
@@ -121,7 +121,7 @@ def samplescores_text(numbers: list, values) -> str:
 
 
 def confidence_text(rows: list, names: list) -> str:
-    """``rows`` from :func:`scorer.claims.resample.confidence_rows`."""
+    """``rows`` from :func:`scorer.countstable.resample.confidence_rows`."""
     width = max([CONFIDENCE_NAME_WIDTH, *(len(name) for name in names)])
     lines = [" " * (width + 2) + CONFIDENCE_HEADER + "\n"]
     for name, lows, mean, full, highs in rows:

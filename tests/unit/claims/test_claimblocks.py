@@ -1,9 +1,9 @@
-"""scorer/claims/debugblocks.py: a SciFact or FEVER claim's ``.debug`` block,
+"""scorer/claims/claimblocks.py: a SciFact or FEVER claim's ``.debug`` block,
 as facts, read into what scores (label, strict verdict or rationalized
 abstracts, per-claim counts) and what it was scored on (the sentences read)."""
 from __future__ import annotations
 
-from scorer.claims.debugblocks import fever_claim, scifact_claim
+from scorer.claims.claimblocks import fever_claim, scifact_claim
 from scorer.diff.debugfile import Claim
 
 

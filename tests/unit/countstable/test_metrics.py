@@ -1,4 +1,4 @@
-"""scorer/claims/metrics.py: claim ids as keys of the reports."""
+"""scorer/countstable/metrics.py: claim ids as keys of the reports."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.claims.metrics import claim_keys, claim_names
+from scorer.countstable.metrics import claim_keys, claim_names
 
 
 ids = st.one_of(st.integers(-5, 5), st.floats(allow_nan=False), st.none(), st.booleans(),

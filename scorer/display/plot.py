@@ -18,7 +18,7 @@ from typing import Optional
 
 import pandas as pd
 
-from scorer.look.view import ERRORS_NOTE, INTERVAL_COLUMNS, METRIC_ORDER, RUN_SCORE_COLUMNS, \
+from scorer.display.view import ERRORS_NOTE, INTERVAL_COLUMNS, METRIC_ORDER, RUN_SCORE_COLUMNS, \
     SCORE_KEY, SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
 from scorer.metricnames import metric_named
 from scorer.output import write_bytes_atomically

@@ -1,4 +1,4 @@
-"""scorer/claims/jsonl.py: reading JSON-lines files as the reference
+"""scorer/countstable/jsonl.py: reading JSON-lines files as the reference
 evaluators read them, and writing values as they write them.
 
 - ``show``/``shows`` write the common values directly: the same text as
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.claims import jsonl
+from scorer.countstable import jsonl
 
 from json_values import texts, values
 

@@ -23,7 +23,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from scorer.claims.metrics import HarmonicMean, Mean, Ratio, metrics_of
+from scorer.countstable.metrics import HarmonicMean, Mean, Ratio, metrics_of
 from scorer.percentile import CONFIDENCE_LEVELS, percentile_indices
 
 #: Above this many distinct values a fractional column is summed group by group

@@ -1,15 +1,15 @@
-"""scorer/competition/scoring.py: a leaderboard's column titles."""
+"""scorer/competition/submissions.py: a leaderboard's column titles."""
 from __future__ import annotations
 
 import pytest
 
-from scorer import task
-from scorer.competition.scoring import column_title
+from scorer import registry
+from scorer.competition.submissions import column_title
 
 
-@pytest.mark.parametrize("name", task.names())
+@pytest.mark.parametrize("name", registry.names())
 def test_every_metric_has_a_column_title_codabench_takes(name):
-    record = task.get(name)
+    record = registry.get(name)
     for _heading, catalogue in record.catalogues():
         for metric, _title in catalogue:
             title = column_title(metric, record)
@@ -24,4 +24,4 @@ def test_every_metric_has_a_column_title_codabench_takes(name):
     # a task's own words are its own: a label named sf is not Cold Start's SF
     ("classification", "f1_sf", "F1 sf")])
 def test_a_title_writes_the_tasks_words_as_people_do(name, key, title):
-    assert column_title(key, task.get(name)) == title
+    assert column_title(key, registry.get(name)) == title

@@ -1,4 +1,4 @@
-"""scorer/task.py: the registry of task records, and what every record must
+"""scorer/taskrecord.py: the registry of task records, and what every record must
 say for the shared code (the command line, the policy reader, the track, the
 leaderboard program, the diff) to ask it instead of naming the task."""
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scorer import request as requests
-from scorer import scoring, switches, task, tasks
+from scorer.request import build
+from scorer import registry, scoring, switches, tasks
 from scorer.policy import build_policy
 from scorer.problems import Problems, ScorerError
-from scorer.task import Task, TrackRun, checked_runs, run_name
+from scorer.taskrecord import Task, TrackRun, checked_runs, run_name
 
 from places import DEMO, FIXTURES, ROOT
 
@@ -18,28 +18,28 @@ from places import DEMO, FIXTURES, ROOT
 def test_the_registry_is_the_modules_of_scorer_tasks():
     modules = sorted(path.stem for path in (ROOT / "scorer" / "tasks").glob("*.py")
                      if not path.name.startswith("_"))
-    assert list(task.names()) == modules
-    assert [record.name for record in task.every()] == modules
+    assert list(registry.names()) == modules
+    assert [record.name for record in registry.every()] == modules
     # scorer.tasks is the same registry
-    assert tasks.get is task.get and tasks.names() == task.names()
+    assert tasks.get is registry.get and tasks.names() == registry.names()
 
 
 def test_a_record_is_found_once_and_kept():
-    for name in task.names():
-        record = task.get(name)
+    for name in registry.names():
+        record = registry.get(name)
         assert isinstance(record, Task) and record.name == name
-        assert task.get(name) is record
+        assert registry.get(name) is record
 
 
 def test_an_unknown_task_is_refused_naming_the_known_ones():
     with pytest.raises(ScorerError) as caught:
-        task.get("stance")
-    assert str(caught.value) == f"unknown task 'stance'; known tasks: {', '.join(task.names())}"
+        registry.get("stance")
+    assert str(caught.value) == f"unknown task 'stance'; known tasks: {', '.join(registry.names())}"
 
 
-@pytest.mark.parametrize("name", task.names())
+@pytest.mark.parametrize("name", registry.names())
 def test_every_record_says_what_the_shared_code_asks(name):
-    record = task.get(name)
+    record = registry.get(name)
     assert record.title and record.unit and record.units and record.summary
     assert record.files_help and record.track_files_help and record.submission
     assert "png" in record.report_extensions          # -plot's picture, whatever the task
@@ -58,9 +58,9 @@ def test_every_record_says_what_the_shared_code_asks(name):
     assert explained and all(len(text) > 10 for text in explained.values())
 
 
-@pytest.mark.parametrize("name", task.names())
+@pytest.mark.parametrize("name", registry.names())
 def test_the_default_policy_of_every_task_has_its_records_defaults(name):
-    record = task.get(name)
+    record = registry.get(name)
     settings = {"task": name}
     if name == "classification":                      # (its labels have no default)
         settings["labels"] = ["yes", "no"]
@@ -76,7 +76,7 @@ def test_a_switch_two_tasks_share_is_one_switch():
     """scorer_table keeps the first of a name; two tasks declaring one name
     must mean one switch by it."""
     seen: dict = {}
-    for record in task.every():
+    for record in registry.every():
         for switch in record.switches:
             earlier = seen.setdefault(switch.name, switch)
             assert earlier is switch or (earlier.takes_value, earlier.sets_policy) == \
@@ -118,9 +118,9 @@ def test_run_result_makes_the_statistics_asked_for(name, files, given):
     makes those, equal to the ones it makes of every metric."""
     folder = DEMO if name == "coldstart" else FIXTURES / "fever" / "blind"
     policy = None if name == "coldstart" else str(ROOT / "configs" / "fever.yaml")
-    request = requests.build([str(folder / file) for file in files], policy, **given)
+    request = build([str(folder / file) for file in files], policy, **given)
     outcome = scoring.score(request, Problems())
-    record = task.get(name)
+    record = registry.get(name)
     every = record.run_result("run", outcome)
     headline = record.catalogue(request)[0][0]
     alone = record.run_result("run", outcome, statistics=(headline,))

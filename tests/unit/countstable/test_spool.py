@@ -1,4 +1,4 @@
-"""scorer/claims/spool.py: a .debug spooled to a file past its bound is
+"""scorer/countstable/spool.py: a .debug spooled to a file past its bound is
 written byte for byte as one kept in memory (copied by the kernel, or read
 and written where it cannot copy), read back whole by every other reader
 (standard output, the API), and a failed copy is a write error naming the
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from scorer import cli, output
-from scorer.claims import driver
-from scorer.claims.spool import Spool
+from scorer.countstable import driver
+from scorer.countstable.spool import Spool
 from scorer.policy import build_policy
 from scorer.problems import Problems
 from scorer.request import Request

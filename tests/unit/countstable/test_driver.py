@@ -1,4 +1,4 @@
-"""scorer/claims/driver.py: a request in, the reports out.  The FEVER blind
+"""scorer/countstable/driver.py: a request in, the reports out.  The FEVER blind
 fixture's ``.summary`` and ``.debug`` are its golden files; the reports come
 in write order; a Request built by hand (scorer.score_request) is still
 refused an unseeded or negative bootstrap, or samples and a bootstrap at once;
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import request as requests
-from scorer.claims import driver
+from scorer.request import build
+from scorer.countstable import driver
 from scorer.problems import Problems, ScorerError
 
 from places import FIXTURES, ROOT
@@ -17,7 +17,7 @@ BLIND = FIXTURES / "fever" / "blind"
 
 
 def _request(**switches):
-    return requests.build([str(BLIND / "actual.jsonl"), str(BLIND / "predictions.jsonl")],
+    return build([str(BLIND / "actual.jsonl"), str(BLIND / "predictions.jsonl")],
                           str(ROOT / "configs" / "fever.yaml"), max_evidence=1, **switches)
 
 

@@ -1,4 +1,4 @@
-"""The pictures (scorer/look/plot.py) without a browser: the leaderboard's PNG,
+"""The pictures (scorer/display/plot.py) without a browser: the leaderboard's PNG,
 SVG and PDF (sizes, names, marks, determinism) and a single run's picture."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ElementTree
 import pandas as pd
 import pytest
 
-from scorer.look import page, plot
-from scorer.look.view import TrackView
+from scorer.display import page, plot
+from scorer.display.view import TrackView
 
 from trackviews import ODD_NAMES, draw, fake_track
 

@@ -3,7 +3,7 @@ FEVER, and any task whose record declares it so): a Request in, the report
 texts out.
 
 ``score(request, problems)`` has the task's record read and score the files
-(``Task.evaluate``: an :class:`~scorer.claims.metrics.Evaluation`),
+(``Task.evaluate``: an :class:`~scorer.countstable.metrics.Evaluation`),
 resamples when asked, and returns the reports in write order (``.summary``,
 ``.debug`` written by the record, ``.json``, ``.params``, then the bootstrap's);
 the caller writes them (atomically) and the error log.  Fatal input problems
@@ -11,8 +11,8 @@ raise :class:`~scorer.problems.ScorerError`.
 """
 from __future__ import annotations
 
-from scorer.claims import reports
-from scorer.claims.metrics import Evaluation
+from scorer.countstable import reports
+from scorer.countstable.metrics import Evaluation
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.reportset import Reports
@@ -37,7 +37,7 @@ def sample_set(request, evaluation: Evaluation) -> tuple[SampleSet | None, bool]
         from scorer.bootstrap import MAX_DRAWS, generate
         if request.bootstrap * len(evaluation.keys) > MAX_DRAWS and \
                 request.bootstrap <= resample_bound():
-            from scorer.claims.resample import DrawnClaims
+            from scorer.countstable.resample import DrawnClaims
             return DrawnClaims(evaluation.keys, request.bootstrap, request.seed), True
         groups = [(key, (key,)) for key in evaluation.keys]
         return generate(groups, request.bootstrap, request.seed), True
@@ -48,7 +48,7 @@ def resample_bound() -> int:
     """The most samples drawn without keeping them (``resample.DrawnClaims``):
     many claims, not many samples, are what it is for; more samples than this
     are refused as too many draws (their values and reports grow with them)."""
-    from scorer.claims.resample import DrawnClaims
+    from scorer.countstable.resample import DrawnClaims
     return DrawnClaims.MAX_SAMPLES
 
 
@@ -61,7 +61,7 @@ _BLOCK_CELLS = 4_000_000
 def _sample_values(evaluation: Evaluation, samples: SampleSet):
     """Every metric for every sample, a block of samples at a time."""
     import pandas as pd
-    from scorer.claims import resample
+    from scorer.countstable import resample
     n_samples = len(samples)
     block = max(1, _BLOCK_CELLS // max(len(evaluation.keys), 1))
     # How each column is summed, decided once for all the blocks.
@@ -125,9 +125,9 @@ def run(request, problems: Problems) -> Reports:
 def score(request, problems: Problems, samples: SampleSet | None = None) -> Outcome:
     """Score one run: the reports and the evaluation (``samples``: the
     request's samples when the caller has read or drawn them already)."""
-    from scorer import task
+    from scorer import registry
     policy = request.policy
-    record = task.get(policy.task)
+    record = registry.get(policy.task)
     if request.bootstrap is not None and request.seed is None:
         raise ScorerError("-bootstrap needs -seed S, so that the samples can be drawn again")
     evaluation = record.evaluate(policy, request.files, problems)
@@ -154,7 +154,7 @@ def score(request, problems: Problems, samples: SampleSet | None = None) -> Outc
     ]
     if samples is None:
         return Outcome(Reports.from_pairs(texts), evaluation)
-    from scorer.claims import resample
+    from scorer.countstable import resample
     drawn = isinstance(samples, resample.DrawnClaims)
     values = samples.values(evaluation.declared, evaluation.columns) if drawn else \
         _sample_values(evaluation, samples)

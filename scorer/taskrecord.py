@@ -1,10 +1,10 @@
 """What a task is, as the shared code sees it: the
-:class:`~scorer.task.Task` record.
+:class:`~scorer.taskrecord.Task` record.
 
 The command line, the policy reader, the track, the leaderboard program, the
 diff and the pictures ask a task's record instead of naming the task.  A task
 is one module in ``scorer/tasks/`` whose ``TASK`` is an instance of a
-:class:`~scorer.task.Task` subclass; the record's attributes declare (names,
+:class:`~scorer.taskrecord.Task` subclass; the record's attributes declare (names,
 words, policy keys, switches, report files), its methods do (score a
 request, find a track's runs, check a leaderboard's references, read a
 ``.debug``).  The work
@@ -54,7 +54,7 @@ class PolicyKey:
 
 class Task:
     """The record of one task.  Subclasses set the attributes and override
-    the methods (``scorer.claims.task.TableTask`` fills in those of a task
+    the methods (``scorer.countstable.task.TableTask`` fills in those of a task
     scored from a gold file, one predictions file per run and a per-unit
     counts table)."""
 
@@ -316,32 +316,3 @@ def checked_runs(runs: list) -> list:
                               f"character; rename the file")
         seen[run.name] = run
     return sorted(runs, key=lambda run: run.name)
-
-
-# -- the registry: one module a task in scorer/tasks/ ----------------------------------
-
-_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tasks")
-_LOADED: dict = {}
-
-
-def names() -> tuple:
-    """Every task's name, sorted: the modules of ``scorer/tasks/``."""
-    return tuple(sorted(name[:-3] for name in os.listdir(_FOLDER)
-                        if name.endswith(".py") and not name.startswith("_")))
-
-
-def get(name: str):
-    """The record of the task ``name``; a ScorerError for an unknown name.  A
-    task's module is imported when its task is first asked for."""
-    task = _LOADED.get(name)
-    if task is None:
-        if name not in names():
-            raise ScorerError(f"unknown task '{name}'; known tasks: {', '.join(names())}")
-        module = __import__(f"scorer.tasks.{name}", fromlist=["TASK"])
-        task = _LOADED[name] = module.TASK
-    return task
-
-
-def every() -> list:
-    """Every task's record, in name order."""
-    return [get(name) for name in names()]

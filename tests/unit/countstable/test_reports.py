@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from scorer.claims import reports
-from scorer.claims.driver import run
+from scorer.countstable import reports
+from scorer.countstable.driver import run
 from scorer import tasks
-from scorer.claims.metrics import REGISTRY
+from scorer.countstable.metrics import REGISTRY
 from scorer.policy import build_policy
 from scorer.problems import Problems
 from scorer.request import Request
@@ -167,7 +167,7 @@ def test_outputs_do_not_depend_on_the_hash_seed():
     """Same inputs, different PYTHONHASHSEED: byte-identical reports (bootstrap included)."""
     script = (
         "import json, sys\n"
-        "from scorer.claims.driver import run\n"
+        "from scorer.countstable.driver import run\n"
         "from scorer.policy import build_policy\n"
         "from scorer.problems import Problems\n"
         "from scorer.request import Request\n"

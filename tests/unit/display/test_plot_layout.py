@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from matplotlib.text import Text
 
-from scorer.look import plot
+from scorer.display import plot
 
 from trackviews import fake_track
 
@@ -270,7 +270,7 @@ def test_parts_share_the_runs_evenly():
 
 @pytest.mark.slow
 def test_the_parts_are_written_as_numbered_pdfs_and_replace_an_earlier_track(tmp_path):
-    from scorer.look.files import PART_NAME
+    from scorer.display.files import PART_NAME
     from scorer.track.folder import check_output_dir
     view = fake_track(runs=12, queries=3, seed=2, names=LONG_NAMES[:12])
     paths = [tmp_path / f"leaderboard.{ext}" for ext in ("png", "svg", "pdf")]

@@ -16,9 +16,9 @@ import re
 import pandas as pd
 
 from scorer.metricnames import is_precision_or_recall, metric_named
-from scorer.look import blocks
-from scorer.look.blocks import Cell, Column, esc, fmt
-from scorer.look.view import HOP_ORDER, METRIC_ORDER, SIGNIFICANCE_LEVEL, TrackView, ordered
+from scorer.display import blocks
+from scorer.display.blocks import Cell, Column, esc, fmt
+from scorer.display.view import HOP_ORDER, METRIC_ORDER, SIGNIFICANCE_LEVEL, TrackView, ordered
 
 #: Holm-adjusted p-value classes of the heat map: (upper bound, CSS class).
 P_CLASSES = ((0.001, "p0"), (0.01, "p1"), (SIGNIFICANCE_LEVEL, "p2"), (0.1, "p3"),

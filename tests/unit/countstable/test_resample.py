@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from scorer import tasks
 from scorer.bootstrap import generate, parse_samples
-from scorer.claims import driver, resample
-from scorer.claims.metrics import full_data
+from scorer.countstable import driver, resample
+from scorer.countstable.metrics import full_data
 from scorer.policy import build_policy
 from scorer.problems import Problems, ScorerError
 from scorer.request import Request

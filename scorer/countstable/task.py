@@ -1,8 +1,8 @@
 """What the tasks scored from a per-unit counts table share as records
-(:class:`~scorer.claims.task.TableTask`: a gold file and one predictions
-file per run, the driver of ``claims/driver.py``, a ``.debug`` of blocks),
+(:class:`~scorer.countstable.task.TableTask`: a gold file and one predictions
+file per run, the driver of ``countstable/driver.py``, a ``.debug`` of blocks),
 and what SciFact and FEVER share besides
-(:class:`~scorer.claims.task.ClaimTask`: evidence read up to
+(:class:`~scorer.countstable.task.ClaimTask`: evidence read up to
 ``max_evidence``, a label set).  ``scorer/tasks/`` holds the records."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from scorer.claims.policy import read_max_evidence
 from scorer.policy import check_labels, list_value
 from scorer.problems import ScorerError
 from scorer.switches import Switch
-from scorer.task import PolicyKey, Task, TrackRun, checked_runs, run_name
+from scorer.taskrecord import PolicyKey, Task, TrackRun, checked_runs, run_name
 
 
 class TableTask(Task):
@@ -24,17 +24,17 @@ class TableTask(Task):
     (``gold_keys``); the driver, the bootstrap, the track and the leaderboard
     do the rest."""
 
-    #: what the driver writes (claims/driver.py), and -plot's picture
+    #: what the driver writes (countstable/driver.py), and -plot's picture
     report_extensions = ("summary", "debug", "json", "params", "samplescores", "confidence",
                          "bootsamples", "png")
 
     def score(self, request, problems, samples=None):
-        from scorer.claims import driver
+        from scorer.countstable import driver
         return driver.score(request, problems, samples=samples)
 
     def evaluate(self, policy, files: tuple, problems):
         """Read and score the files of one run: a
-        :class:`scorer.claims.metrics.Evaluation` (its counts table, per-unit
+        :class:`scorer.countstable.metrics.Evaluation` (its counts table, per-unit
         outcomes, metric values)."""
         raise NotImplementedError
 
@@ -44,7 +44,7 @@ class TableTask(Task):
 
     def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
-        from scorer.claims.metrics import unit_statistic
+        from scorer.countstable.metrics import unit_statistic
         from scorer.results import RunResult, claim_table_rows, wants_statistic
         result = RunResult(name, status)
         evaluation = outcome.evaluation
@@ -89,7 +89,7 @@ class TableTask(Task):
         if request.samples:
             # Samples of units the gold does not have would fail every submission.
             from scorer.bootstrap import read_samples
-            from scorer.claims.driver import check_sample_ids
+            from scorer.countstable.driver import check_sample_ids
             check_sample_ids(read_samples(request.samples), request.samples, keys, key_source,
                              files[0], self.unit)
 
@@ -145,7 +145,7 @@ class TableTask(Task):
             return None
         else:
             from scorer.bootstrap import read_samples
-            from scorer.claims.driver import check_sample_ids
+            from scorer.countstable.driver import check_sample_ids
             samples = read_samples(request.samples)
             # The gold names the units every run's samples draw (a FEVER run's blind
             # predictions by the gold line they are paired with, whatever their ids).
@@ -185,7 +185,7 @@ class ClaimTask(TableTask):
         return f"{self.title} predictions"
 
     def explanations(self) -> list:
-        from scorer.claims.metrics import metrics_of
+        from scorer.countstable.metrics import metrics_of
         return [(metric.name, metric.explanation) for metric in metrics_of(self.name)]
 
     def digest_values(self, policy) -> tuple:
@@ -245,7 +245,7 @@ class ClaimTask(TableTask):
         return None
 
     def debug_pieces(self, evaluation):
-        from scorer.claims import reports
+        from scorer.countstable import reports
         return reports.debug_pieces(evaluation)
 
     # -- metrics: the reference scorer's, by its own names -----------------------------
@@ -254,11 +254,11 @@ class ClaimTask(TableTask):
     headline = ""
 
     def metric_names(self, policy) -> list:
-        from scorer.claims.metrics import metrics_of
+        from scorer.countstable.metrics import metrics_of
         return [metric.name for metric in metrics_of(self.name)]
 
     def catalogue(self, request) -> list:
-        from scorer.claims.metrics import metrics_of
+        from scorer.countstable.metrics import metrics_of
         ordered = sorted(metrics_of(self.name), key=lambda metric: metric.name != self.headline)
         # The reference scorers' own names are the titles (-help explains them).
         return [(metric.name, f"{self.title} {metric.name}") for metric in ordered]

@@ -18,7 +18,7 @@ claim task's name for its registry entry.
 
 The full-data values (:func:`full_data`) add each column left to right in file
 order with plain float addition, as the reference scorers do; the bootstrap
-(:mod:`scorer.claims.resample`) gathers the same columns for every sample at
+(:mod:`scorer.countstable.resample`) gathers the same columns for every sample at
 once.  Both read the definitions below, so they cannot drift apart.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ import functools
 import operator
 import re
 
-from scorer.claims.jsonl import shows
+from scorer.countstable.jsonl import shows
 
 # Plain classes, not dataclasses: a claim run imports neither ``dataclasses``
 # (which pulls in ``inspect``) nor ``typing``; they cost more start-up time

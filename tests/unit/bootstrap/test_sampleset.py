@@ -1,4 +1,4 @@
-"""scorer/bootstrap.py: bootstrap samples: the seeded generator, the
+"""scorer/bootstrap/sampleset.py: bootstrap samples: the seeded generator, the
 samples-file format, the multiplicities, and the Cold Start bootstrap reports
 a run writes from them (spec §6)."""
 from __future__ import annotations
@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import bootstrap
+from scorer.bootstrap import sampleset
 from scorer.problems import ScorerError
 from scorer.samples.__main__ import main as samples_main
 
@@ -277,11 +278,11 @@ def test_samples_counted_written_and_fingerprinted_a_block_at_a_time_as_one_by_o
     numbers = [3 * n + 1 for n in range(len(draws))]
     samples = bootstrap.SampleSet(numbers, [np.asarray(d, dtype=np.int32) for d in draws],
                                   elements)
-    with mock.patch.object(bootstrap, "_SAMPLES_A_BLOCK", block), \
-            mock.patch.object(bootstrap, "_COUNT_CELLS", cells), \
-            mock.patch.object(bootstrap, "_DRAWS_A_BLOCK", block_draws), \
-            mock.patch.object(bootstrap, "_PIECE_CHARACTERS", piece), \
-            mock.patch.object(bootstrap, "_LONG_SAMPLE", long_sample):
+    with mock.patch.object(sampleset, "_SAMPLES_A_BLOCK", block), \
+            mock.patch.object(sampleset, "_COUNT_CELLS", cells), \
+            mock.patch.object(sampleset, "_DRAWS_A_BLOCK", block_draws), \
+            mock.patch.object(sampleset, "_PIECE_CHARACTERS", piece), \
+            mock.patch.object(sampleset, "_LONG_SAMPLE", long_sample):
         text = samples.text()
         firsts = "".join(samples.lines(render=lambda e: e.members[0] if e.members else "-"))
         digest = bootstrap.samples_digest(samples)

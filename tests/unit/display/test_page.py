@@ -1,4 +1,4 @@
-"""The track page's HTML (scorer/look/page.py) without a browser: escaping,
+"""The track page's HTML (scorer/display/page.py) without a browser: escaping,
 links, size, content, and what it shows of the view."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 import numpy as np
 import pandas as pd
 
-from scorer.look import page
-from scorer.look.view import TrackView
+from scorer.display import page
+from scorer.display.view import TrackView
 
 from trackviews import ODD_NAMES, draw, fake_track
 
@@ -167,7 +167,7 @@ def test_a_long_invocation_is_folded_to_its_start_and_kept_whole():
     the folded text is the whole invocation."""
     import dataclasses
     import html as html_module
-    from scorer.look import blocks
+    from scorer.display import blocks
     short = fake_track(runs=3, queries=4, seed=5)
     text = page.track_page(short, "<svg></svg>")
     assert f"<dd><code>{blocks.esc(short.invocation)}</code></dd>" in text

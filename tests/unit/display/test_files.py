@@ -1,4 +1,4 @@
-"""A track's pictures and page as files (scorer/look/files.py): what is written,
+"""A track's pictures and page as files (scorer/display/files.py): what is written,
 and bytes that do not depend on the hash seed."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from scorer.look import files, page
+from scorer.display import files, page
 
 from places import ROOT
 from trackviews import fake_track
@@ -45,7 +45,7 @@ def test_a_picture_taller_than_a_page_is_in_parts_the_page_lists(tmp_path):
 DRAW_IN_A_FRESH_INTERPRETER = """
 import sys
 from trackviews import fake_track
-from scorer.look import files
+from scorer.display import files
 names = ["b", "a", "\u00fc", "<x>", "c"]
 files.write_track_files(fake_track(runs=5, queries=6, seed=3, names=names), sys.argv[1])
 """
