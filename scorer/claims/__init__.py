@@ -11,5 +11,6 @@ Data flow (one concern per module)::
     feverpass.py  FEVER in one pass over the files -> Evaluation
     feverdebug.py FEVER's .debug text of a claim scored
     claimblocks.py SciFact's and FEVER's .debug read back by blocks, for scorer.diff
+    task.py       ClaimTask: the record SciFact and FEVER share
     policy.py     the claim tasks' max_evidence
 """

@@ -4,7 +4,7 @@ reads the blocks) scores and what it was scored on.  Their records name these
 readers in their layouts (``Task.debug_layout``); imported by the diff alone."""
 from __future__ import annotations
 
-from scorer.diff.debugfile import Claim, fact, labels
+from scorer.countstable.debugblocks import Claim, fact, labels
 
 
 def scifact_claim(claim_id: str, facts: list, line: int) -> Claim:

@@ -29,7 +29,8 @@ from scorer.claims.fever import (COLUMNS, NEI, Counts, Inputs, _check_pairing, _
 from scorer.claims.feverdebug import FeverDebug
 from scorer.countstable.jsonl import (FileLines, decode_fast, fast_json, json_string, object_blocks,
                                  show)
-from scorer.countstable.metrics import Evaluation, claim_keys, claim_names, full_data
+from scorer.countstable.metrics import full_data
+from scorer.countstable.evaluation import Evaluation, claim_keys, claim_names
 from scorer.countstable.spool import Spool
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where

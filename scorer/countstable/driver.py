@@ -3,7 +3,7 @@ FEVER, and any task whose record declares it so): a Request in, the report
 texts out.
 
 ``score(request, problems)`` has the task's record read and score the files
-(``Task.evaluate``: an :class:`~scorer.countstable.metrics.Evaluation`),
+(``Task.evaluate``: an :class:`~scorer.countstable.evaluation.Evaluation`),
 resamples when asked, and returns the reports in write order (``.summary``,
 ``.debug`` written by the record, ``.json``, ``.params``, then the bootstrap's);
 the caller writes them (atomically) and the error log.  Fatal input problems
@@ -12,7 +12,7 @@ raise :class:`~scorer.problems.ScorerError`.
 from __future__ import annotations
 
 from scorer.countstable import reports
-from scorer.countstable.metrics import Evaluation
+from scorer.countstable.evaluation import Evaluation
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.reportset import Reports

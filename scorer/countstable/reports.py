@@ -20,7 +20,7 @@ import json
 
 from scorer.version import __version__
 from scorer.textfile import fingerprint_lines
-from scorer.countstable.metrics import Evaluation
+from scorer.countstable.evaluation import Evaluation
 from scorer.policy import Policy
 
 #: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).

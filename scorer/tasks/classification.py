@@ -146,7 +146,7 @@ class Classification(TableTask):
                    f"\n")
 
     def debug_layout(self):
-        from scorer.diff.debugfile import BlockLayout
+        from scorer.countstable.debugblocks import BlockLayout
         return BlockLayout("ITEM", "PREDICTED LABEL", debug_item)
 
     # -- metrics --------------------------------------------------------------------
@@ -167,7 +167,7 @@ class Classification(TableTask):
     # -- a leaderboard and a track: the gold file is the reference ------------------
 
     def gold_keys(self, path: str) -> tuple:
-        from scorer.countstable.metrics import claim_keys
+        from scorer.countstable.evaluation import claim_keys
         items = read_items(path, "gold")
         if not items:
             raise ScorerError(f"{path}: no item; a gold file gives each item its label")
@@ -177,7 +177,7 @@ class Classification(TableTask):
 
 def debug_item(item_id: str, facts: list, line: int):
     """An item's block of the ``.debug``, read back for scorer.diff."""
-    from scorer.diff.debugfile import Claim, fact, labels
+    from scorer.countstable.debugblocks import Claim, fact, labels
     predicted = fact(facts, "PREDICTED LABEL")
     return Claim(item_id, predicted[-1] if predicted else "", (), frozenset(), (), line,
                  *labels(facts))
@@ -263,7 +263,8 @@ def counts_row(gold: str, predicted: str, labels: tuple, over: frozenset) -> tup
 def evaluate(policy, files: tuple):
     """The evaluation of a gold file and a predictions file: the counts table
     in gold order, one row per item, and the outcomes the ``.debug`` shows."""
-    from scorer.countstable.metrics import Evaluation, claim_columns, claim_keys, full_data
+    from scorer.countstable.metrics import full_data
+    from scorer.countstable.evaluation import Evaluation, claim_columns, claim_keys
     gold_path, predictions_path = files
     labels = tuple(policy.labels)
     gold = read_items(gold_path, "gold", labels)

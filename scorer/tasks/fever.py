@@ -3,7 +3,7 @@
 ``scorer/claims/`` (fever.py reads and scores)."""
 from __future__ import annotations
 
-from scorer.countstable.task import ClaimTask
+from scorer.claims.task import ClaimTask
 
 
 class Fever(ClaimTask):
@@ -35,7 +35,7 @@ class Fever(ClaimTask):
 
     def debug_layout(self):
         from scorer.claims.claimblocks import fever_claim
-        from scorer.diff.debugfile import BlockLayout
+        from scorer.countstable.debugblocks import BlockLayout
         return BlockLayout("CLAIM", "RECALL", fever_claim, ("strict", "strict", "-"))
 
     def leaderboard(self, request) -> tuple:

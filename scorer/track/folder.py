@@ -16,7 +16,7 @@ from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
 from scorer.results import PER_QUERY_HEADER, per_query
 from scorer.textfile import fingerprints
-from scorer.track import latex, runner, tables
+from scorer.track import papertables, runner, tables
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
@@ -133,16 +133,16 @@ def write(staging, result, request, samples, runs, shared, figure_width,
     write("leaderboard.csv", tables.csv_text(board))
     write("leaderboard.json", tables.json_text(board))
     write("leaderboard.md", tables.markdown_text(board, notes))
-    write("leaderboard.tex", latex.leaderboard_tex(
+    write("leaderboard.tex", papertables.leaderboard_tex(
         board, result.metric, result.metric_title, result.main_metrics,
-        result.signature, latex.label_for("leaderboard", result.task, result.metric)))
+        result.signature, papertables.label_for("leaderboard", result.task, result.metric)))
     write("significance.csv", tables.csv_text(result.significance))
     write("significance.md", tables.markdown_text(result.significance, notes))
     tested = result.significance[result.significance["metric"] == result.metric] \
         if result.has_samples else None
-    write("significance.tex", latex.significance_tex(
+    write("significance.tex", papertables.significance_tex(
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
-        result.signature, latex.label_for("significance", result.task, result.metric),
+        result.signature, papertables.label_for("significance", result.task, result.metric),
         result.correction))
     _join_per_query(staging, [run.name for run in runs])
     if samples is not None and write_samples:

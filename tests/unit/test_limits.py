@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import bootstrap, limits
-from scorer.bootstrap import sampleset
+from scorer.bootstrap import draws
 from scorer.samples.__main__ import main as samples_main
 from scorer.problems import ScorerError
 
@@ -81,7 +81,7 @@ def test_generation_in_blocks_draws_the_same_samples(monkeypatch):
     groups = [(f"L{i}", tuple(f"m{i}_{j}" for j in range(i % 3 + (8 if i == 4 else 1))))
               for i in range(7)]
     whole = bootstrap.generate(groups, 301, seed=12).text()
-    monkeypatch.setattr(sampleset, "_CHUNK_DRAWS", 10)
+    monkeypatch.setattr(draws, "_CHUNK_DRAWS", 10)
     assert bootstrap.generate(groups, 301, seed=12).text() == whole
 
 

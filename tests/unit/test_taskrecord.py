@@ -1,40 +1,18 @@
-"""scorer/taskrecord.py: the registry of task records, and what every record must
-say for the shared code (the command line, the policy reader, the track, the
-leaderboard program, the diff) to ask it instead of naming the task."""
+"""scorer/taskrecord.py: what every task record must say for the shared code
+(the command line, the policy reader, the track, the leaderboard program, the
+diff) to ask it instead of naming the task."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from scorer.request import build
-from scorer import registry, scoring, switches, tasks
+from scorer import registry, scoring, switches
 from scorer.policy import build_policy
 from scorer.problems import Problems, ScorerError
+from scorer.request import build
 from scorer.taskrecord import Task, TrackRun, checked_runs, run_name
 
 from places import DEMO, FIXTURES, ROOT
-
-
-def test_the_registry_is_the_modules_of_scorer_tasks():
-    modules = sorted(path.stem for path in (ROOT / "scorer" / "tasks").glob("*.py")
-                     if not path.name.startswith("_"))
-    assert list(registry.names()) == modules
-    assert [record.name for record in registry.every()] == modules
-    # scorer.tasks is the same registry
-    assert tasks.get is registry.get and tasks.names() == registry.names()
-
-
-def test_a_record_is_found_once_and_kept():
-    for name in registry.names():
-        record = registry.get(name)
-        assert isinstance(record, Task) and record.name == name
-        assert registry.get(name) is record
-
-
-def test_an_unknown_task_is_refused_naming_the_known_ones():
-    with pytest.raises(ScorerError) as caught:
-        registry.get("stance")
-    assert str(caught.value) == f"unknown task 'stance'; known tasks: {', '.join(registry.names())}"
 
 
 @pytest.mark.parametrize("name", registry.names())

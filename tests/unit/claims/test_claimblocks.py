@@ -4,7 +4,7 @@ abstracts, per-claim counts) and what it was scored on (the sentences read)."""
 from __future__ import annotations
 
 from scorer.claims.claimblocks import fever_claim, scifact_claim
-from scorer.diff.debugfile import Claim
+from scorer.countstable.debugblocks import Claim
 
 
 def _facts(text: str) -> list:

@@ -1,4 +1,4 @@
-"""scorer/countstable/metrics.py: claim ids as keys of the reports."""
+"""scorer/countstable/evaluation.py: claim ids as keys of the reports."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.countstable.metrics import claim_keys, claim_names
+from scorer.countstable.evaluation import claim_keys, claim_names
 
 
 ids = st.one_of(st.integers(-5, 5), st.floats(allow_nan=False), st.none(), st.booleans(),
