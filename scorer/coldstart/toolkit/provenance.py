@@ -92,12 +92,9 @@ def _check_span(docid, start, end, documents, found):
     if not good_end:
         found.append(("ILLEGAL_OFFSET", (end,)))
         failed = True
-    document = None
-    if documents is not None:
-        document = documents.get(docid)
-        if document is None:
-            found.append(("ILLEGAL_DOCID", (docid,)))
-            return False
+    if documents is not None and docid not in documents:
+        found.append(("ILLEGAL_DOCID", (docid,)))
+        return False
     if good_start and good_end:
         if int(end) < int(start):
             found.append(("ILLEGAL_OFFSET_PAIR", (start, end)))
@@ -105,11 +102,12 @@ def _check_span(docid, start, end, documents, found):
         elif int(end) - int(start) + 1 > MAX_CHARS_PER_SPAN:
             found.append(("TOO_MANY_CHARS", (MAX_CHARS_PER_SPAN,)))
             end = str(int(start) + MAX_CHARS_PER_SPAN - 1)
-    if document is not None:
-        if good_start and int(start) > document.length:
+    if documents is not None:
+        length = documents.length(docid)
+        if good_start and int(start) > length:
             found.append(("ILLEGAL_OFFSET_IN_DOC", (start, docid)))
             failed = True
-        if good_end and int(end) > document.length:
+        if good_end and int(end) > length:
             found.append(("ILLEGAL_OFFSET_IN_DOC", (end, docid)))
             failed = True
     return None if failed else (start, end)
@@ -119,8 +117,8 @@ def read_spans(text, max_spans, documents=None) -> tuple:
     """``(Spans, problems)`` of a provenance column (the Perl's
     PROVENANCETRIPLELIST): spans separated by commas (semicolons between
     well-formed spans are repaired with a warning), at most ``max_spans`` of
-    them (None: any number).  ``documents``: docid -> ``documents.Document``
-    (``-docs``), or None."""
+    them (None: any number).  ``documents``: the ``-docs`` documents
+    (``documents.Documents``), or None."""
     found: list = []
     text = "" if text is None else text
     if ";" in text:

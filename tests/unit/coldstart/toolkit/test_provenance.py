@@ -8,7 +8,7 @@ import pytest
 
 import perl_library
 from places import perl_dir
-from scorer.coldstart.toolkit.documents import Document
+from scorer.coldstart.toolkit.documents import Documents
 from scorer.coldstart.toolkit.provenance import (NO_DOCUMENT, SpansReader, read_offsets,
                                                  read_spans)
 
@@ -54,7 +54,7 @@ def test_huge_and_foreign_digits_are_illegal_offsets():
 
 
 def test_documents_bound_the_offsets_and_an_unknown_one_stops_reading():
-    documents = {"D1": Document(100, None)}
+    documents = Documents("docs.txt", {"D1": ("100", None, 1)})
     spans, problems = read_spans("D1:90-150,D1:1-5", 3, documents)
     assert problems == (("ILLEGAL_OFFSET_IN_DOC", ("150", "D1")),)
     assert spans.original() == "D1:1-5"
@@ -69,7 +69,7 @@ def test_documents_bound_the_offsets_and_an_unknown_one_stops_reading():
 def test_one_span_in_three_parts_as_a_query_gives_it():
     spans, problems = read_offsets("D1", "3", "x")
     assert problems == (("ILLEGAL_OFFSET", ("x",)),) and spans.document == NO_DOCUMENT
-    spans, problems = read_offsets("D1", "3", "7", {"D1": Document(5, None)})
+    spans, problems = read_offsets("D1", "3", "7", Documents("docs.txt", {"D1": ("5", None, 1)}))
     assert problems == (("ILLEGAL_OFFSET_IN_DOC", ("7", "D1")),)
     assert read_offsets("D1", "3", "7")[0].normalised() == "D1:3-7"
 
@@ -111,7 +111,7 @@ def test_random_columns_read_as_the_perl_library_reads_them():
     cases = [(rng.choice(["1", "3", "+"]), rng.choice(["", "docs"]), _random_column(rng))
              for _ in range(600)]
     perl = perl_library.run(folder, PERL_PROVENANCE, ["\t".join(case) for case in cases])
-    documents = {"D1": Document(300, None), "D2": Document(50, None)}
+    documents = Documents("docs.txt", {"D1": ("300", None, 1), "D2": ("50", None, 2)})
     for (most, docs, text), (perl_spans, perl_problems) in zip(cases, perl):
         spans, problems = read_spans(text, None if most == "+" else int(most),
                                      documents if docs else None)
