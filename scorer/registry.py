@@ -1,5 +1,5 @@
 """The registry of tasks: one module a task in ``scorer/tasks/``, whose
-``TASK`` is its record (:class:`scorer.taskrecord.Task`).  :func:`get` finds
+``TASK`` is its record (:class:`scorer.taskrecord.Task`).  :func:`~scorer.registry.get` finds
 a record by name (``scorer.tasks.get`` is the same), importing the task's
 module when its task is first asked for."""
 from __future__ import annotations

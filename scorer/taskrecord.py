@@ -7,11 +7,11 @@ is one module in ``scorer/tasks/`` whose ``TASK`` is an instance of a
 :class:`~scorer.taskrecord.Task` subclass; the record's attributes declare (names,
 words, policy keys, switches, report files), its methods do (score a
 request, find a track's runs, check a leaderboard's references, read a
-``.debug``).  The work
-itself stays in the task's own package (``scorer/coldstart/``,
-``scorer/claims/``), imported when a method is called, so that reading the
-records costs a command nothing.  :func:`get` finds a record by name (the
-registry, at the end of this module; ``scorer.tasks.get`` is the same).
+``.debug``).  The work itself stays in the task's own package
+(``scorer/coldstart/``, ``scorer/claims/``, ``scorer/countstable/``), imported
+when a method is called, so that reading the records costs a command
+nothing.  :func:`scorer.registry.get` finds a record by name
+(``scorer.tasks.get`` is the same).
 
 A plain class, not a dataclass or an abstract base: every command reads the
 records, and ``dataclasses``/``abc`` (with ``inspect``) would be most of a

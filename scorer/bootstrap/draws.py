@@ -1,7 +1,7 @@
 """Bootstrap samples drawn with a seed: the Perl generator's rule
-(:func:`generate`: as many groups as there are, uniformly with replacement,
+(:func:`~scorer.bootstrap.draws.generate`: as many groups as there are, uniformly with replacement,
 each with its members in a uniformly random order), whole clusters
-(:func:`generate_clustered`), read from the raw PCG64 stream of numpy's
+(:func:`~scorer.bootstrap.draws.generate_clustered`), read from the raw PCG64 stream of numpy's
 ``default_rng(seed)`` so that the same seed gives the same samples on every
 machine and numpy version; the bounds on what one run may draw, and the
 ``-seed`` switch's value.

@@ -1,4 +1,4 @@
-"""Bootstrap samples as data (:class:`SampleSet`): reading and writing the
+"""Bootstrap samples as data (:class:`~scorer.bootstrap.sampleset.SampleSet`): reading and writing the
 samples-file format, and the sample-by-item multiplicity matrix every
 resampled statistic is gathered with (seeded generation:
 ``scorer/bootstrap/draws.py``).

@@ -1,8 +1,8 @@
 """SciFact's files read and checked: the gold claims and the predictions (both
-shapes, detected per file: see :func:`read_predictions`), each line a record,
+shapes, detected per file: see :func:`~scorer.claims.scifactinputs.read_predictions`), each line a record,
 every refusal naming the file and the line; the predictions checked to list
-the gold claims in gold order (:func:`check_order`), and the keys samples
-files draw the claims by (:func:`gold_keys`).
+the gold claims in gold order (:func:`~scorer.claims.scifactinputs.check_order`), and the keys samples
+files draw the claims by (:func:`~scorer.claims.scifactinputs.gold_keys`).
 
 The gold is read first: its errors come before those of the predictions,
 which come before any of scoring (``scorer/claims/scifact.py``).  Where

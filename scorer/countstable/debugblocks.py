@@ -1,8 +1,8 @@
 """A ``.debug`` of blocks of facts read back, for ``python -m scorer.diff``:
 the layout every counts-table task writes (``countstable/reports.py``'s
 header, then one block of facts per unit: a claim, an item).  A
-:class:`BlockLayout` of the task says how its blocks begin and end and what
-of their facts scores (a :class:`Claim`); a file that ends early or does not
+:class:`~scorer.countstable.debugblocks.BlockLayout` of the task says how its blocks begin and end and what
+of their facts scores (a :class:`~scorer.countstable.debugblocks.Claim`); a file that ends early or does not
 have the layout is an error naming the file and line."""
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The scored result of one run of a counts-table task
-(:class:`Evaluation`): its counts table (one row per unit, as column lists
+(:class:`~scorer.countstable.evaluation.Evaluation`): its counts table (one row per unit, as column lists
 and, when first wanted, a DataFrame), the units' keys, the outcomes its
 ``.debug`` explains, and the full-data metric values; and how the units are
-keyed for samples files (:func:`claim_keys`)."""
+keyed for samples files (:func:`~scorer.countstable.evaluation.claim_keys`)."""
 from __future__ import annotations
 
 import re

@@ -1,7 +1,7 @@
 """The bootstrap over claims, vectorised.
 
 A sample is a multiset of claims.  With the (samples x claims) multiplicity
-matrix ``M`` (:meth:`scorer.bootstrap.SampleSet.multiplicities`) and the
+matrix ``M`` (:meth:`scorer.bootstrap.sampleset.SampleSet.multiplicities`) and the
 per-claim counts table ``T`` (claims x columns), every sample's column sums
 are one matrix product ``M @ T``; the metric registry then turns the sums
 into values with the same definitions the full-data scores use.  No Python
@@ -169,7 +169,7 @@ class DrawnClaims:
     (more than ``bootstrap.MAX_DRAWS`` draws: a thousand samples of a million
     claims are a thousand million draws, 4 GB as numbers and 7 GB as text).
 
-    They are the samples :func:`scorer.bootstrap.generate` draws, sample for
+    They are the samples :func:`scorer.bootstrap.draws.generate` draws, sample for
     sample (each claim is a group of one: its draws alone decide a sample),
     drawn a block at a time and turned into each sample's column sums at
     once: claims of the same row of counts are one *kind*, and a sample's
