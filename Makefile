@@ -22,8 +22,10 @@ OUT     = out/demo
 
 .PHONY: demo test bench bench-page regen-golden docs dist clean
 
+# (uninstall: the distribution's name before sharedtask-scorer, in a .venv made then)
 $(STAMP): setup.cfg pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip uninstall --quiet --yes scorer 2>/dev/null || true
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,docs]'
 	touch $(STAMP)
 
