@@ -10,6 +10,8 @@
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 # make docs  - set up .venv if needed, build the site into docs/_build/html
 #              (index.html); any warning fails the build (make test checks it too)
+# make dist  - build the sdist and the wheel into dist/ (PyPA's build: the wheel
+#              from the sdist) and check their metadata as the package index would
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -18,10 +20,12 @@ STAMP   = $(VENV)/.installed-stamp
 DEMO    = fixtures/coldstart/demo/input
 OUT     = out/demo
 
-.PHONY: demo test bench bench-page regen-golden docs clean
+.PHONY: demo test bench bench-page regen-golden docs dist clean
 
+# (uninstall: the distribution's name before sharedtask-scorer, in a .venv made then)
 $(STAMP): setup.cfg pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip uninstall --quiet --yes scorer 2>/dev/null || true
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,docs]'
 	touch $(STAMP)
 
@@ -57,9 +61,12 @@ docs: $(STAMP)
 	$(PY) -m sphinx -E -W --keep-going -q -b html docs docs/_build/html
 	@echo "docs built: docs/_build/html/index.html"
 
+dist: $(STAMP)
+	$(PY) tests/helpers/distribution.py dist
+
 regen-golden: $(STAMP)
 	$(PY) tests/helpers/golden.py --regen
 	$(PY) tests/helpers/diff_cases.py --regen
 
 clean:
-	rm -rf out build docs/_build *.egg-info .pytest_cache
+	rm -rf out build dist docs/_build *.egg-info .pytest_cache

@@ -17,7 +17,7 @@ from scorer.switches import UsageError
 
 
 def usage(program: str = "scorer") -> str:
-    from scorer.policy import known_keys
+    from scorer.policy import known_keys, shipped_policies
     every = tasks.every()
     lines = [f"{program}:  Score " + ", ".join(task.summary for task in every), "",
              f"Usage: {program} {{-switch {{-switch ...}}}} files... "
@@ -25,6 +25,8 @@ def usage(program: str = "scorer") -> str:
     lines += switches.help_lines(switches.scorer_table())
     lines += ["parameters are:", "  files  the files of a run, by task (Required):"]
     lines += [f"           {task.name}: {task.files_help}" for task in every]
+    lines += ["", "Shipped policies, named alone (-policy fever): "
+              + ", ".join(shipped_policies())]
     lines += ["", "-policy files (YAML) may hold these keys:"]
     lines += [f"  {key + ':':18}{text}" for key, text in known_keys().items()]
     for task in every:

@@ -2,13 +2,19 @@
 count as right, wrong or ignored, how many justifications count, which
 matching discipline; claim tasks: how much evidence is read, the labels).
 
-A policy comes from a YAML file (``-policy configs/NAME.yaml``) and the
-command-line switches, which override it.  The task's record
+A policy comes from a YAML file and the command-line switches, which
+override it: a file of the user's (``-policy my/policy.yaml``), or one the
+package ships, named alone (``-policy fever``: scorer/configs/fever.yaml, which
+in a checkout is configs/fever.yaml, so ``-policy configs/fever.yaml`` reads
+the same file there).  The task's record
 (:mod:`scorer.taskrecord`) says which keys it has, their defaults, how a value is
 read and which settings cannot go together; the result is frozen: nothing
 below the command line reads switches.
 """
 from __future__ import annotations
+
+import errno
+import os
 
 from scorer.limits import has_lone_surrogate
 from scorer.problems import ScorerError
@@ -181,6 +187,43 @@ def _check_expanded_size(data, path: str) -> None:
             stack.extend((item, depth + 1) for pair in value.items() for item in pair)
         elif isinstance(value, list):
             stack.extend((item, depth + 1) for item in value)
+
+
+#: The shipped policies' folder, package data (in a checkout, a link to configs/).
+SHIPPED_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "configs")
+
+
+def shipped_policies() -> tuple:
+    """The names of the shipped policies, sorted: ``coldstart-sf``, ``fever``, ..."""
+    try:
+        found = os.listdir(SHIPPED_FOLDER)
+    except OSError:
+        return ()
+    return tuple(sorted(name[:-len(".yaml")] for name in found if name.endswith(".yaml")))
+
+
+def policy_path(value: str) -> str:
+    """The file a ``-policy`` value names: a shipped policy's for its name alone
+    (``fever``), even where a file of that name lies in the current folder
+    (``./fever`` names that one), so that a command means the same policy on
+    every machine; any other value is a path, read as it is."""
+    shipped = shipped_policies()
+    if value in shipped:
+        return os.path.join(SHIPPED_FOLDER, value + ".yaml")
+    if not os.path.lexists(value):
+        stem = os.path.basename(value)
+        stem = stem[:-len(".yaml")] if stem.endswith(".yaml") else stem
+        if stem in shipped:
+            # configs/fever.yaml outside a checkout, say
+            hint = f"the shipped policy {stem} is named alone: -policy {stem}"
+        elif shipped and not any(mark in value for mark in ("/", os.sep, ".")):
+            # a word, no path: meant as a shipped policy's name
+            hint = f"the shipped policies are {', '.join(shipped)}"
+        else:
+            return value
+        raise ScorerError(f"Could not open policy file {value}: {os.strerror(errno.ENOENT)} "
+                          f"({hint})")
+    return value
 
 
 def load_policy_file(path: str) -> dict:

@@ -102,13 +102,13 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
     Every check of the command line is made here; a mistake is a ScorerError
     with the command line's message."""
     from scorer import switches as switch_table
-    from scorer.policy import Policy, build_policy, load_policy_file
+    from scorer.policy import Policy, build_policy, load_policy_file, policy_path
     table = switch_table.scorer_table()
     files = input_paths(files)
     given_policy = policy if isinstance(policy, Policy) else None
     if policy is not None and given_policy is None and not isinstance(policy, (str, os.PathLike)):
-        raise ScorerError(f"policy must be the path of a policy file (such as "
-                          f"configs/fever.yaml), not {type(policy).__name__}")
+        raise ScorerError(f"policy must be a shipped policy's name (such as fever) or the "
+                          f"path of a policy file, not {type(policy).__name__}")
     texts = {name: _text(table[name], value)
              for name, value in (("output_file", output_file), ("error_file", error_file),
                                  ("plot", plot))}
@@ -122,6 +122,8 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
         if text is not None:
             named[name] = text
     policy_file = None if given_policy else _text(table["policy"], policy)
+    if policy_file:
+        policy_file = policy_path(policy_file)      # a shipped policy's name: its file
     policy_switches = {name: text for name, text in named.items() if table[name].sets_policy}
     if given_policy is not None and not policy_switches:
         policy = given_policy

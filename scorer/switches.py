@@ -88,8 +88,9 @@ COMMON = (
     Switch("plot", False, help="Also draw <prefix>.png: every score per hop (P, R, F1, AP; "
                                "claim tasks: every metric) with its 95% interval when samples "
                                "were given (Cold Start: the first run id's)"),
-    Switch("policy", help="YAML policy file (configs/NAME.yaml): the task and its settings "
-                          "(the keys below); switches given on the command line override it",
+    Switch("policy", help="A shipped policy by its name (-policy fever; listed below) or a "
+                          "YAML policy file: the task and its settings (the keys below); "
+                          "switches given on the command line override it",
            names_file=True),
     Switch("samples", help="Specify the Bootstrap resamples file.", names_file=True),
     Switch("seed", help="Seed of -bootstrap (a whole number; 0 is a seed like any other)"),

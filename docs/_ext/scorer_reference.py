@@ -296,7 +296,8 @@ class PolicyKeysDirective(_Generated):
         out = list_table(["key", "meaning"],
                          [[_literal(k), v] for k, v in policy_keys().items()], [20, 80])
         for name, text in shipped_policies(root):
-            out += [f"``configs/{name}``:", ""] + literal_block(text)
+            out += [f"``-policy {name[:-len('.yaml')]}`` (``configs/{name}`` in a checkout):",
+                    ""] + literal_block(text)
         return out
 
 

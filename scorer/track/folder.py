@@ -166,9 +166,13 @@ def _join_per_query(staging: str, runs: list) -> None:
     process wrote: ``runner.write_per_query``) in run order."""
     import gzip
     parts = os.path.join(staging, PER_QUERY_PARTS)
+    header = gzip.compress(PER_QUERY_HEADER.encode("utf-8"),
+                           compresslevel=runner.PER_QUERY_LEVEL, mtime=0)
+    # The header's OS byte as Python 3.11 and 3.12 write it (zlib's: Unix);
+    # 3.13 writes 255, and a track's bytes are the same under every Python.
+    header = header[:9] + b"\x03" + header[10:]
     with open(os.path.join(staging, PER_QUERY_FILE), "wb") as out:
-        out.write(gzip.compress(PER_QUERY_HEADER.encode("utf-8"),
-                                compresslevel=runner.PER_QUERY_LEVEL, mtime=0))
+        out.write(header)
         for run in runs:
             path = runner.per_query_part(parts, run)
             if os.path.exists(path):            # (a run with a fatal error has none)

@@ -129,14 +129,28 @@ def _escape_char(char: str) -> str:
         return plain
     if char.isspace():
         return " "
+    accented = _accented(char)
+    if accented is not None:
+        return accented
+    return f"{{[}}{_placeholder(char)}{{]}}"
+
+
+def _accented(char: str) -> Optional[str]:
+    """``char`` as LaTeX accents on an ASCII letter, when it is one (else None)."""
     decomposed = unicodedata.normalize("NFD", char)
     base, marks = decomposed[0], decomposed[1:]
-    if marks and all(mark in _ACCENTS for mark in marks) and (base.isascii() and base.isalpha()):
-        text = {"i": r"\i{}", "j": r"\j{}"}.get(base, base)
-        for mark in marks:
-            text = f"\\{_ACCENTS[mark]}{{{text}}}"
-        return text
-    return f"{{[}}U+{ord(char):04X}{{]}}"
+    if not (marks and all(mark in _ACCENTS for mark in marks)
+            and base.isascii() and base.isalpha()):
+        return None
+    text = {"i": r"\i{}", "j": r"\j{}"}.get(base, base)
+    for mark in marks:
+        text = f"\\{_ACCENTS[mark]}{{{text}}}"
+    return text
+
+
+def _placeholder(char: str) -> str:
+    """What a character that LaTeX cannot show prints as, in brackets."""
+    return f"U+{ord(char):04X}"
 
 
 def escape(text) -> str:
@@ -166,10 +180,14 @@ def _char_pt(char: str) -> float:
         return 5.0
     if char == "\u2009":
         return 1.67
+    if _plain(char) is None and not char.isspace() and _accented(char) is None:
+        # Printed as [U+XXXX]: as wide as that text, so that a name of such
+        # characters (Chinese, say) stays on one line where it fits.
+        return width_pt(f"[{_placeholder(char)}]")
     plain = unicodedata.normalize("NFD", char)[0]
     if plain != char and " " <= plain <= "~":
         return _CM_WIDTHS[ord(plain) - 32]
-    return _WIDE_PT if _plain(char) is not None else 5.0 * len(_escape_char(char))
+    return _WIDE_PT if _plain(char) is not None else 5.0
 
 
 def width_pt(text: str) -> float:

@@ -113,6 +113,13 @@ def test_readme_is_short_and_its_links_and_make_targets_exist():
         assert re.search(rf"^{re.escape(target)}:", makefile, re.M), f"no make {target}"
 
 
+def test_the_policies_page_lists_every_shipped_policy():
+    from scorer.policy import shipped_policies
+    text = open(os.path.join(DOCS, "policies.md"), encoding="utf-8").read()
+    rows = re.findall(r"^\| `([\w-]+)`(?:, `([\w-]+)`)? \| `configs/", text, re.M)
+    assert {name for row in rows for name in row if name} == set(shipped_policies())
+
+
 #: The repository's top folders: a path the docs write from one of them is a path
 #: from the project's root.
 TOP_FOLDERS = ("scorer", "tests", "bench", "docs", "fixtures", "configs")

@@ -16,8 +16,9 @@ OPTIONAL_SUITES = (
      "../shared/tools (the case generator)"),
     ("browser", ("chromium", "chromedriver", "selenium"),
      "apt-get install chromium chromium-driver (.ci/run does), and pip install -e '.[test]'"),
-    ("LaTeX tables", ("pdflatex", "booktabs"),
-     "apt-get install texlive-latex-base texlive-latex-recommended (.ci/run does)"),
+    ("LaTeX tables", ("pdflatex", "booktabs", "pdftotext"),
+     "apt-get install texlive-latex-base texlive-latex-recommended poppler-utils "
+     "(.ci/run does)"),
     ("platform", ("glibc", "mallinfo2", "/proc"), "they need Linux with glibc 2.33 or later"),
 )
 #: The tests that run the reference evaluators themselves (skipped without them):

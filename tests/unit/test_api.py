@@ -97,7 +97,8 @@ def test_errors_in_the_input_raise_with_the_result():
     ("score_track", dict(figure_width="7"), "figure_width must be a number of inches, not str"),
     ("score_track", dict(figure_width=1.0), "-figure_width must be between 2 and 40 inches"),
     ("score", dict(policy={"task": "coldstart"}),
-     "policy must be the path of a policy file (such as configs/fever.yaml), not dict"),
+     "policy must be a shipped policy's name (such as fever) or the path of a policy "
+     "file, not dict"),
     ("score", dict(bootstrap=True, seed=1), "bootstrap takes a value (draw this many"),
     ("score", dict(tabs="yes"), "tabs is a switch without a value: give tabs=True, not 'yes'"),
     ("score", dict(right={"CORRECT": 1}), "right must be a string, a whole number or a list"),

@@ -8,7 +8,8 @@ import pytest
 
 from scorer.coldstart.policy import (DEFAULT_FIELDS, JUSTIFICATIONS_MESSAGE,
                                      justification_limits, option_text)
-from scorer.policy import Policy, build_policy, known_keys, load_policy_file
+from scorer.policy import (SHIPPED_FOLDER, Policy, build_policy, known_keys, load_policy_file,
+                           policy_path, shipped_policies)
 from scorer.problems import ScorerError
 
 from places import ROOT
@@ -223,3 +224,45 @@ def test_leaderboard_lists_metrics_of_the_task_and_changes_no_fingerprint():
 def test_bad_leaderboards(settings, message):
     with pytest.raises(ScorerError, match=message):
         build_policy(settings, {})
+
+
+# -- the shipped policies: -policy NAME ------------------------------------------------
+
+def test_the_shipped_policies_are_the_checkouts_configs():
+    assert shipped_policies() == tuple(sorted(path.stem for path in CONFIGS.glob("*.yaml")))
+    assert "fever" in shipped_policies() and "coldstart-sf" in shipped_policies()
+    for name in shipped_policies():
+        assert Path(policy_path(name)).read_bytes() == (CONFIGS / f"{name}.yaml").read_bytes()
+        assert Path(policy_path(name)).parent == Path(SHIPPED_FOLDER)
+
+
+def test_a_name_alone_is_the_shipped_policy_wherever_it_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fever").write_text("task: scifact\n")
+    # the same command, the same policy on every machine; ./fever is the file here
+    assert policy_path("fever") == str(Path(SHIPPED_FOLDER) / "fever.yaml")
+    assert load_policy_file(policy_path("fever"))["task"] == "fever"
+    assert policy_path("./fever") == "./fever"
+    assert load_policy_file(policy_path("./fever"))["task"] == "scifact"
+
+
+def test_any_other_value_is_a_path_read_as_it_is(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").write_text("task: fever\n")
+    for value in ("mine", str(tmp_path / "mine"), "nothere.yaml", "no/such/policy.yaml"):
+        assert policy_path(value) == value
+
+
+@pytest.mark.parametrize("value, message", [
+    # a checkout's path outside a checkout
+    ("configs/fever.yaml", "Could not open policy file configs/fever.yaml: No such file or "
+                           "directory (the shipped policy fever is named alone: -policy fever)"),
+    ("fevr", "Could not open policy file fevr: No such file or directory (the shipped policies "
+             "are classification, coldstart-kb, coldstart-sf, fever, scifact)"),
+])
+def test_a_missing_file_that_looks_meant_as_a_shipped_policy_says_how_to_name_one(
+        tmp_path, monkeypatch, value, message):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ScorerError) as error:
+        policy_path(value)
+    assert str(error.value) == message

@@ -96,3 +96,12 @@ def test_input_paths_are_texts(files, message):
         return
     with pytest.raises(ScorerError, match=message):
         input_paths(files)
+
+
+def test_a_shipped_policy_by_its_name_is_the_request_of_its_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    by_name = build(["gold.jsonl", "predictions.jsonl"], "fever")
+    by_path = build(["gold.jsonl", "predictions.jsonl"], str(CONFIGS / "fever.yaml"))
+    assert by_name.policy == by_path.policy
+    # .params names the file read
+    assert os.path.samefile(by_name.policy_file, CONFIGS / "fever.yaml")

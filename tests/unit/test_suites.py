@@ -40,6 +40,9 @@ def test_each_skipped_suite_is_one_line_saying_how_to_run_it(monkeypatch, tmp_pa
         _Report("tests/e2e/browser/test_track_page.py::test_d", "/usr/bin/chromium is not installed "
                 "(apt-get install chromium chromium-driver)"),
         _Report("tests/unit/track/test_latex.py::test_e", "pdflatex or booktabs is not installed"),
+        _Report("tests/unit/track/test_latex.py::test_e2", "pdftotext is not installed "
+                "(apt-get install poppler-utils): the tables compiled and fit, but were not "
+                "read back"),
         _Report("tests/unit/test_x.py::test_f", "something else entirely"),
     ]
     lines = _summary({"skipped": skipped,
@@ -51,7 +54,8 @@ def test_each_skipped_suite_is_one_line_saying_how_to_run_it(monkeypatch, tmp_pa
                                "the official scorer")
     assert lines[1].startswith("reference cases: 2 skipped; to run them, put the shared folder")
     assert "apt-get install chromium chromium-driver" in lines[2]
-    assert "apt-get install texlive-latex-base texlive-latex-recommended" in lines[3]
+    assert lines[3].startswith("LaTeX tables: 2 skipped; to run them, apt-get install "
+                               "texlive-latex-base texlive-latex-recommended poppler-utils")
     assert lines[4].startswith("reference evaluators: the leaderboard's numbers were not "
                                "compared with fever-scorer; to compare them, check it out")
     assert lines[5] == "other: 1 skipped: something else entirely"

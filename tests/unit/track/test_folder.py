@@ -12,8 +12,9 @@ import pytest
 
 from scorer.problems import ScorerError
 from scorer.results import PER_QUERY_HEADER, per_query_lines
-from scorer.track.folder import (check_output_dir, move_into_place, read_per_query,
-                                 staging_dir)
+from scorer.track import runner
+from scorer.track.folder import (PER_QUERY_FILE, PER_QUERY_PARTS, _join_per_query,
+                                 check_output_dir, move_into_place, read_per_query, staging_dir)
 
 
 @pytest.mark.parametrize("name, message", [
@@ -84,3 +85,17 @@ def test_per_query_reads_back_as_written(tmp_path):
     assert frame["hop"].tolist() == ["ALL", "1", "0"] and frame["run"].iloc[0] == "run 1"
     values = frame["value"].tolist()
     assert values[0] == 0.1 + 0.2 and math.isnan(values[1]) and values[2] == 1.0
+
+
+def test_per_query_is_the_same_bytes_under_every_python(tmp_path):
+    """Header, then each run's gzip member; no name, no time, and the header's
+    OS byte fixed (Python 3.13's gzip.compress writes another than 3.11's)."""
+    rows = [("007", "ALL", "AP", 0.25)]
+    runner.write_per_query(str(tmp_path / PER_QUERY_PARTS), "run 1", rows)
+    _join_per_query(str(tmp_path), ["run 1", "run 2"])     # run 2: no part (a fatal error)
+    data = (tmp_path / PER_QUERY_FILE).read_bytes()
+    assert data[:10] == bytes.fromhex("1f8b0800000000000403")   # mtime 0, fastest, Unix
+    assert data.count(bytes.fromhex("1f8b08000000000004")) == 2
+    assert gzip.decompress(data).decode() == PER_QUERY_HEADER + "".join(
+        per_query_lines("run 1", rows))
+    assert not (tmp_path / PER_QUERY_PARTS).exists()
