@@ -412,6 +412,12 @@ def query_slot(query) -> Optional[str]:
     return slot if slot is not None and slots.quantity(slot) is not None else None
 
 
+def query_language(query) -> Optional[str]:
+    """The language of a query's first entry point (ENGLISH, SPANISH,
+    CHINESE), or None for a query without one."""
+    return query.entry_points[0].language if query.entry_points else None
+
+
 def _target_query(entry, query, queries, log, path, line_number):
     """The hop-1 query a line generates: found, or made (parent: the line's
     query; slots: its slots but the first; the value as entry point)."""
