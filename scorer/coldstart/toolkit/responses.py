@@ -406,9 +406,13 @@ def _query_of(entry, fields, path, line_number, queries, log, where):
 
 
 def query_slot(query) -> Optional[str]:
-    """The slot a query asks for (the Perl's SLOT): its first slot when that is
-    a known slot name, else none (every answer is then to the wrong slot)."""
+    """The slot a query asks for (the Perl's SLOT): a query read from the file
+    asks for its first slot when that is a known slot name, else for none
+    (every answer is then to the wrong slot); a hop-1 query made from a line
+    asks for the next slot of its parent, known or not."""
     slot = query.slot(0)
+    if query.generated:
+        return slot
     return slot if slot is not None and slots.quantity(slot) is not None else None
 
 

@@ -114,11 +114,24 @@ def validate_qrel(queryfile: str, filename: str, docs=None, languages: str = "EN
     report = log.report()
     files = {suffix.lower(): [] for suffix in SUFFIXES}
     if not log.error_count:
-        files = split_by_language(responses.entries)
+        try:
+            files = split_by_language(responses.entries)
+        except ScorerError as error:
+            # The Perl dies here, after its report of the problems.
+            raise AfterReport(str(error), report) from None
     final = count_line(log.error_count, "error") if log.error_count \
         else count_line(log.warning_count, "warning")
     return QrelValidation(files, list(log.records()), log.error_count, log.warning_count,
                           report, final)
+
+
+class AfterReport(ScorerError):
+    """A fatal problem found after the problems were reported: ``report``, what
+    the error output held before the message."""
+
+    def __init__(self, message: str, report: str):
+        super().__init__(message)
+        self.report = report
 
 
 _LANGUAGE_IN_PROVENANCE = {code: re.compile(f"{code}_") for code in LANGUAGES}
@@ -246,6 +259,9 @@ def main(argv) -> int:
             stream.flush()
         errors.write(validation.final)
         errors.close()
+    except AfterReport as error:
+        errors.write(error.report)
+        return toolcommand.fail(error, errors)
     except ScorerError as error:
         return toolcommand.fail(error, errors)
     return 0
