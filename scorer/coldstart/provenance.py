@@ -1,8 +1,6 @@
 """Provenance strings ``DOCID:START-END[,DOCID:START-END...]``: their checks and
 their normalised form, which matching and the target-query hash use
-(spec §2.6).  With the toolkit's ``-docs`` (``documents``), each span is also
-checked against its document: an unknown DOCID is fatal, an offset past the
-document's end an ERROR that drops the span, as in the Perl's check_triple.
+(spec §2.6).
 """
 from __future__ import annotations
 
@@ -49,24 +47,20 @@ class Provenance:
     """A provenance column once checked: ``docid``, the first kept span's
     document (None if no span was kept), and ``text``, the normalised string
     matching and hashing use: the kept spans sorted by start (numerically),
-    ties by end compared as strings (spec §7.42), all written with ``docid``;
-    ``first``, the first kept span in column order, ``(start, end)`` texts
-    (None if none was kept), where the toolkit checks a filler string.
-    (Only these are kept: one is made per distinct column text.)"""
+    ties by end compared as strings (spec §7.42), all written with ``docid``.
+    (Only these two are kept: one is made per distinct column text.)"""
 
-    __slots__ = ("docid", "text", "first")
+    __slots__ = ("docid", "text")
 
-    def __init__(self, docid, text, first=None):
+    def __init__(self, docid, text):
         self.docid = docid
         self.text = text
-        self.first = first
 
     @classmethod
     def of_spans(cls, docid, spans) -> "Provenance":
         """From the kept spans, ``(start, end)`` texts in column order."""
         ordered = sorted(spans, key=lambda span: (int(span[0]), span[1]))
-        return cls(docid, ",".join(f"{docid}:{start}-{end}" for start, end in ordered),
-                   spans[0] if spans else None)
+        return cls(docid, ",".join(f"{docid}:{start}-{end}" for start, end in ordered))
 
 
 #: Per number of spans allowed, the provenance strings that parsed without
@@ -79,30 +73,23 @@ _CLEAN: dict = {}
 _ONE_PLAIN_SPAN = re.compile(r"([^:,;\s]+):(\d{1,18})-(\d{1,18})")
 
 
-def parse_provenance(text: str, max_spans: int, problems: Problems, where: Where,
-                     documents=None) -> Provenance:
-    """Parse, recording problems at ``where``; clean strings are parsed once.
-    ``documents`` (``toolkit.documents.Documents``, the toolkit's ``-docs``)
-    adds the checks of each span against its document."""
-    cache = _CLEAN if documents is None else documents.clean_provenance
-    clean = cache.get(max_spans)
+def parse_provenance(text: str, max_spans: int, problems: Problems, where: Where) -> Provenance:
+    """Parse, recording problems at ``where``; clean strings are parsed once."""
+    clean = _CLEAN.get(max_spans)
     if clean is None:
-        clean = cache[max_spans] = {}
+        clean = _CLEAN[max_spans] = {}
     cached = clean.get(text)
     if cached is not None:
         return cached
     plain = _ONE_PLAIN_SPAN.fullmatch(text)
     if plain is not None and max_spans >= 1:
-        first, last = int(plain.group(2)), int(plain.group(3))
-        if first <= last < first + MAX_CHARS_PER_SPAN and (
-                documents is None or (plain.group(1) in documents
-                                      and last <= documents.length(plain.group(1)))):
+        first = int(plain.group(2))
+        if first <= int(plain.group(3)) < first + MAX_CHARS_PER_SPAN:
             # A single clean span: its normalised form is the column as written.
-            provenance = clean[text] = Provenance(plain.group(1), text,
-                                                  (plain.group(2), plain.group(3)))
+            provenance = clean[text] = Provenance(plain.group(1), text)
             return provenance
     found: list = []
-    provenance = _parse(text, max_spans, found, documents)
+    provenance = _parse(text, max_spans, found)
     for name, args in found:
         problems.record(name, *args, where=where)
     if not found:
@@ -110,7 +97,7 @@ def parse_provenance(text: str, max_spans: int, problems: Problems, where: Where
     return provenance
 
 
-def _parse(text: str, max_spans: int, found: list, documents=None) -> Provenance:
+def _parse(text: str, max_spans: int, found: list) -> Provenance:
     if ";" in text:
         if _REPAIRABLE_SEMICOLONS.match(text):
             found.append(("SEMICOLON_AS_SEPARATOR", (text,)))
@@ -133,20 +120,12 @@ def _parse(text: str, max_spans: int, found: list, documents=None) -> Provenance
         if not (is_short_number(start) and is_short_number(end)):
             found.append(("ILLEGAL_OFFSET", (start if not is_short_number(start) else end,)))
             continue
-        if documents is not None and span_docid not in documents:
-            found.append(("ILLEGAL_DOCID", (span_docid,)))    # fatal: nothing after it counts
-            break
-        dropped = False
         if int(end) < int(start):
             found.append(("ILLEGAL_OFFSET_PAIR", (start, end)))
-            dropped = True
-        elif int(end) - int(start) + 1 > MAX_CHARS_PER_SPAN:
+            continue
+        if int(end) - int(start) + 1 > MAX_CHARS_PER_SPAN:
             found.append(("TOO_MANY_CHARS", (MAX_CHARS_PER_SPAN,)))
             end = str(int(start) + MAX_CHARS_PER_SPAN - 1)
-        if documents is not None:
-            dropped = _past_the_end(span_docid, (start, end), documents, found) or dropped
-        if dropped:
-            continue
         if docid is None:
             docid = span_docid
         elif span_docid != docid:
@@ -156,15 +135,3 @@ def _parse(text: str, max_spans: int, found: list, documents=None) -> Provenance
     if total > MAX_TOTAL_CHARS:
         found.append(("TOO_MANY_TOTAL_CHARS", (MAX_TOTAL_CHARS,)))
     return Provenance.of_spans(docid, spans)
-
-
-def _past_the_end(docid: str, offsets, documents, found: list) -> bool:
-    """Whether an offset (the start, then the end, each checked) lies past the
-    end of its document, noting ILLEGAL_OFFSET_IN_DOC for each that does."""
-    length = documents.length(docid)
-    past = False
-    for offset in offsets:
-        if int(offset) > length:
-            found.append(("ILLEGAL_OFFSET_IN_DOC", (offset, docid)))
-            past = True
-    return past

@@ -22,10 +22,11 @@ from typing import Optional
 
 from scorer.coldstart import ids, slots
 from scorer.coldstart.justifications import check_justifications
-from scorer.coldstart.provenance import parse_provenance, perl_split
+from scorer.coldstart.provenance import perl_split
 from scorer.coldstart.queries import generate_query
 from scorer.coldstart.runs import normalised_confidence
 from scorer.coldstart.toolkit.documents import WHITE_SPACE
+from scorer.coldstart.toolkit.provenance import SpansReader
 from scorer.limits import shorten
 from scorer.problems import ScorerError, Where
 from scorer.textfile import read_bytes, decode
@@ -107,8 +108,8 @@ class Entry:
     __slots__ = ("schema", "file", "line_number", "line", "values", "full_query_id",
                  "slot_name", "runid", "value", "value_type", "confidence_text", "confidence",
                  "nodeid", "query", "query_id", "base", "level", "relation_provenance",
-                 "value_provenance", "docid", "target_query_id", "target_query", "fqnodeid",
-                 "assessment", "value_ec", "discarded")
+                 "value_provenance", "relation_text", "value_text", "docid", "target_query_id",
+                 "target_query", "fqnodeid", "assessment", "value_ec", "discarded")
 
     def __init__(self):
         self.fqnodeid = self.nodeid = self.runid = self.value_type = None
@@ -269,6 +270,7 @@ def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
     from scorer.coldstart.policy import justification_limits
     per_document, total = justification_limits(justifications)
     responses = Responses()
+    spans = SpansReader(documents)
     for argument in paths:
         for path in run_paths(argument):
             data = read_bytes(path)
@@ -279,7 +281,7 @@ def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
                 continue
             lines = read_lines(path, data)
             schema = identify_schema(path, lines, comments)
-            _load(path, lines, schema, queries, responses, log, documents, comments)
+            _load(path, lines, schema, queries, responses, log, spans, comments)
             if schema.justified:
                 check_justifications(responses, per_document, total, log)
             if depth is not None:
@@ -288,7 +290,7 @@ def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
     return responses
 
 
-def _load(path, lines, schema, queries, responses, log, documents, comments) -> None:
+def _load(path, lines, schema, queries, responses, log, spans, comments) -> None:
     width = len(schema.columns)
     seen: set = set()
     for line_number, raw in enumerate(lines, 1):
@@ -307,13 +309,13 @@ def _load(path, lines, schema, queries, responses, log, documents, comments) -> 
             log.record("WRONG_NUM_ENTRIES", width, len(values), where=where)
             continue
         entry = _entry(schema, values, path, line_number, line, where, queries, responses, log,
-                       documents)
+                       spans)
         if entry is not None:
-            _accept(entry, responses, log, documents)
+            _accept(entry, responses, log, spans.documents)
 
 
 def _entry(schema, values, path, line_number, line, where, queries, responses, log,
-           documents) -> Optional[Entry]:
+           spans) -> Optional[Entry]:
     """The entry of one line, or None when the line is refused (its hop-1
     query is then one whose answers are not written)."""
     entry = Entry()
@@ -347,16 +349,16 @@ def _entry(schema, values, path, line_number, line, where, queries, responses, l
     if slots.quantity(entry.slot_name) is None:
         log.record("UNKNOWN_SLOT_NAME", entry.slot_name, where=where)
 
-    relation = parse_provenance(fields["RELATION_PROVENANCE_TRIPLES"], 4, log, where, documents)
-    value_provenance = parse_provenance(fields["VALUE_PROVENANCE_TRIPLES"], 2, log, where,
-                                        documents)
-    if relation.docid != value_provenance.docid:
+    relation = _provenance(spans, fields["RELATION_PROVENANCE_TRIPLES"], 4, log, where)
+    value_provenance = _provenance(spans, fields["VALUE_PROVENANCE_TRIPLES"], 2, log, where)
+    if relation.document != value_provenance.document:
         log.record("MULTIPLE_DOCIDS_IN_RESPONSE", "\n" + line, where=where)
     entry.relation_provenance, entry.value_provenance = relation, value_provenance
-    entry.docid = value_provenance.docid if value_provenance.docid is not None else "NO DOCUMENT"
+    entry.relation_text, entry.value_text = relation.normalised(), value_provenance.normalised()
+    entry.docid = value_provenance.document
 
     entry.target_query_id = ids.target_query_short_id(query.full_id, entry.value,
-                                                      value_provenance.text)
+                                                      entry.value_text)
     entry.target_query = _target_query(entry, query, queries, log, path, line_number)
 
     if schema.kind == ASSESSMENT:
@@ -379,6 +381,15 @@ def _entry(schema, values, path, line_number, line, where, queries, responses, l
                 raise ScorerError(f"Unknown assessment code: {shorten(fields[column])} in file: "
                                   f"{path} at line: {line_number}")
     return entry
+
+
+def _provenance(spans, text, max_spans, log, where):
+    """A provenance column's spans, its problems recorded at ``where`` (each
+    time: the Perl counts them again on every line)."""
+    found, problems = spans.read(text, max_spans)
+    for name, args in problems:
+        log.record(name, *args, where=where)
+    return found
 
 
 def _query_of(entry, fields, path, line_number, queries, log, where):
@@ -490,11 +501,11 @@ def _check_mention(entry: Entry, documents, log) -> None:
     """The filler string against the document's text at the first span of its
     provenance (when -docs names the document's file)."""
     provenance = entry.value_provenance
-    if provenance.first is None or documents.file(provenance.docid) is None:
+    if not provenance.spans or documents.file(provenance.docid) is None:
         return
-    start, end = provenance.first
-    if documents.mention_differs(entry.value, provenance.docid, start, end):
-        log.record("INACCURACTE_MENTION_STRING", entry.value, provenance.text,
+    if documents.mention_differs(entry.value, provenance.docid, provenance.start(),
+                                 provenance.end()):
+        log.record("INACCURACTE_MENTION_STRING", entry.value, entry.value_text,
                    where=entry.where)
 
 
@@ -526,9 +537,9 @@ def validated_lines(responses: Responses, prefix: Optional[str] = None):
         nodeid = entry.query.nodeid
         if nodeid is None:
             nodeid = entry.nodeid if perl_true(entry.nodeid) else f":NIL_{prefix}{count:09d}"
-        text = "\t".join((entry.full_query_id, entry.slot_name, runid,
-                          entry.relation_provenance.text, entry.value, entry.value_type,
-                          entry.value_provenance.text, entry.confidence_text, nodeid))
+        text = "\t".join((entry.full_query_id, entry.slot_name, runid, entry.relation_text,
+                          entry.value, entry.value_type, entry.value_text,
+                          entry.confidence_text, nodeid))
         count += 1
         if text != previous:
             yield text + "\n"
