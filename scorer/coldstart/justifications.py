@@ -23,7 +23,7 @@ def check_justifications(run_files, per_document, total, problems: Problems) -> 
 def _discard_dependents(submissions, level, problems):
     """Lines of level+1 whose query no kept level line generates are discarded
     (again, if they were already: the Perl warns each time)."""
-    good = {e.target_query.full_id for e in submissions
+    good = {e.target_full_id for e in submissions
             if e.query.level == level and not e.discarded}
     for entry in submissions:
         if entry.query.level != level + 1:
@@ -153,7 +153,7 @@ class _DependentSweep:
         self.answers: dict = {}
         for entry in submissions:
             if not entry.discarded:
-                key = entry.target_query.full_id
+                key = entry.target_full_id
                 self.generators[key] = self.generators.get(key, 0) + 1
             self.answers.setdefault(entry.query.full_id, []).append(entry)
         #: levels whose next level was swept whole; then the queries that lost
@@ -165,7 +165,7 @@ class _DependentSweep:
         if entry.discarded:
             return
         entry.discarded = True
-        key = entry.target_query.full_id
+        key = entry.target_full_id
         self.generators[key] -= 1
         if not self.generators[key]:
             self.lost.setdefault(entry.query.level, []).append(key)

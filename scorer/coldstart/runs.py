@@ -75,6 +75,11 @@ class Entry:
         return self.query.level
 
     @property
+    def target_full_id(self) -> str:
+        """The full id of the hop-1 query the line generates."""
+        return self.target_query.full_id
+
+    @property
     def where(self) -> Where:
         return Where(self.file, self.line_number)
 

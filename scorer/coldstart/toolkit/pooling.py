@@ -87,7 +87,7 @@ def keep_best_nodes(responses, depth: tuple, total, log) -> None:
                             log.record(dropped, f"\n{entry.line}\n", where=entry.where)
     dependent = "DISCARDED_DEPENDENT_DEPTH" if scheme == "B" else "DISCARDED_DEPENDENT"
     for level in (0, 1):
-        good = {e.target_query.full_id for e in submissions
+        good = {e.target_full_id for e in submissions
                 if e.query.level == level and not e.discarded}
         for entry in submissions:
             if not entry.discarded and entry.query.level == level + 1 \

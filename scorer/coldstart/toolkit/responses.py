@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 from collections import namedtuple
 from typing import Optional
 
@@ -26,7 +27,7 @@ from scorer.coldstart.provenance import perl_split
 from scorer.coldstart.queries import generate_query
 from scorer.coldstart.runs import normalised_confidence
 from scorer.coldstart.toolkit.documents import WHITE_SPACE
-from scorer.coldstart.toolkit.provenance import SpansReader
+from scorer.coldstart.toolkit.provenance import read_spans
 from scorer.limits import shorten
 from scorer.problems import ScorerError, Where
 from scorer.textfile import read_bytes, decode
@@ -105,11 +106,11 @@ class Entry:
     after the Perl's normalisation of CONFIDENCE and VALUE_TYPE) and the
     fields derived from them."""
 
-    __slots__ = ("schema", "file", "line_number", "line", "values", "full_query_id",
-                 "slot_name", "runid", "value", "value_type", "confidence_text", "confidence",
-                 "nodeid", "query", "query_id", "base", "level", "relation_provenance",
-                 "value_provenance", "relation_text", "value_text", "docid", "target_query_id",
-                 "target_query", "fqnodeid", "assessment", "value_ec", "discarded")
+    __slots__ = ("schema", "file", "line_number", "line", "full_query_id", "slot_name",
+                 "runid", "value", "value_type", "confidence_text", "confidence", "nodeid",
+                 "query", "query_id", "level", "relation_text", "value_text", "docid",
+                 "target_query_id", "target_full_id", "fqnodeid", "assessment", "value_ec",
+                 "discarded")
 
     def __init__(self):
         self.fqnodeid = self.nodeid = self.runid = self.value_type = None
@@ -124,8 +125,21 @@ class Entry:
     def where(self) -> Where:
         return Where(self.file, self.line_number)
 
+    def values(self) -> list:
+        """The line's columns as the library keeps them (CONFIDENCE and
+        VALUE_TYPE normalised); made again when asked for, so that a large run
+        does not hold every column twice."""
+        values = split_columns(self.line)
+        columns = self.schema.columns
+        if self.confidence_text is not None:
+            values[columns.index("CONFIDENCE")] = self.confidence_text
+        if self.value_type is not None:
+            values[columns.index("VALUE_TYPE")] = self.value_type
+        return values
+
     def column(self, name: str) -> str:
-        return self.values[self.schema.columns.index(name)]
+        return self.values()[self.schema.columns.index(name)]
+
 
 
 class Responses:
@@ -259,6 +273,13 @@ def identify_schema(path: str, lines: list, comments: bool) -> Schema:
     raise ScorerError(f"Empty file: {path} (no line but blank ones and comments)")
 
 
+def split_columns(line: str) -> list:
+    """A line's tab-separated columns, as the Perl's ``split`` makes them
+    (empty columns at the end dropped)."""
+    values = line.split("\t")
+    return values if values[-1] else perl_split(line, "\t")
+
+
 def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
                    documents=None, comments: bool = False) -> Responses:
     """Read the response (or assessment) files ``paths`` against ``queries``
@@ -270,18 +291,15 @@ def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
     from scorer.coldstart.policy import justification_limits
     per_document, total = justification_limits(justifications)
     responses = Responses()
-    spans = SpansReader(documents)
     for argument in paths:
         for path in run_paths(argument):
-            data = read_bytes(path)
-            responses.files.append(path)
-            responses.digest.update(data)
-            if not data:
+            lines = _read_file(path, responses)
+            if lines is None:
                 log.record("EMPTY_FILE", path)
                 continue
-            lines = read_lines(path, data)
             schema = identify_schema(path, lines, comments)
-            _load(path, lines, schema, queries, responses, log, spans, comments)
+            _load(path, lines, schema, queries, responses, log, documents, comments)
+            del lines
             if schema.justified:
                 check_justifications(responses, per_document, total, log)
             if depth is not None:
@@ -290,7 +308,15 @@ def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
     return responses
 
 
-def _load(path, lines, schema, queries, responses, log, spans, comments) -> None:
+def _read_file(path: str, responses: Responses):
+    """A file's lines (None for an empty file), its bytes added to the run's digest."""
+    data = read_bytes(path)
+    responses.files.append(path)
+    responses.digest.update(data)
+    return read_lines(path, data) if data else None
+
+
+def _load(path, lines, schema, queries, responses, log, documents, comments) -> None:
     width = len(schema.columns)
     seen: set = set()
     for line_number, raw in enumerate(lines, 1):
@@ -302,22 +328,21 @@ def _load(path, lines, schema, queries, responses, log, spans, comments) -> None
             log.record("DUPLICATE_LINE", "\n" + line, where=where)
             continue
         seen.add(line)
-        values = line.split("\t")
-        if not values[-1]:
-            values = perl_split(line, "\t")
+        values = split_columns(line)
         if len(values) != width:
             log.record("WRONG_NUM_ENTRIES", width, len(values), where=where)
             continue
-        entry = _entry(schema, values, path, line_number, line, where, queries, responses, log,
-                       spans)
-        if entry is not None:
-            _accept(entry, responses, log, spans.documents)
+        found = _entry(schema, values, path, line_number, line, where, queries, responses, log,
+                       documents)
+        if found is not None:
+            _accept(*found, responses, log, documents)
 
 
 def _entry(schema, values, path, line_number, line, where, queries, responses, log,
-           spans) -> Optional[Entry]:
-    """The entry of one line, or None when the line is refused (its hop-1
-    query is then one whose answers are not written)."""
+           documents):
+    """``(entry, its value provenance's spans)`` of one line, or None when the
+    line is refused (its hop-1 query is then one whose answers are not
+    written)."""
     entry = Entry()
     entry.schema, entry.file, entry.line_number, entry.line = schema, path, line_number, line
     fields = dict(zip(schema.columns, values))
@@ -328,9 +353,9 @@ def _entry(schema, values, path, line_number, line, where, queries, responses, l
     if "VALUE_TYPE" in fields:
         if not slots.is_node_type(fields["VALUE_TYPE"]):
             log.record("ILLEGAL_VALUE_TYPE", fields["VALUE_TYPE"], where=where)
-        fields["VALUE_TYPE"] = entry.value_type = fields["VALUE_TYPE"].upper()
-    entry.values = [fields[column] for column in schema.columns]
-    entry.runid = fields.get("RUNID")
+        fields["VALUE_TYPE"] = entry.value_type = sys.intern(fields["VALUE_TYPE"].upper())
+    runid = fields.get("RUNID")
+    entry.runid = sys.intern(runid) if runid is not None else None
     entry.value = fields["VALUE"]
     entry.nodeid = fields.get("NODEID")
     if "QUERY_AND_SLOT_NAME" in fields:
@@ -338,40 +363,45 @@ def _entry(schema, values, path, line_number, line, where, queries, responses, l
         if ":" not in query_and_slot:
             raise ScorerError(f"{path} line {line_number}: column QUERY_AND_SLOT_NAME must be "
                               f"QUERYID:domain:slot, not '{shorten(query_and_slot)}'")
-        entry.full_query_id, entry.slot_name = query_and_slot.split(":", 1)
+        full_query_id, slot_name = query_and_slot.split(":", 1)
     else:
-        entry.full_query_id, entry.slot_name = fields.get("FULL_QUERY_ID"), fields["SLOT_NAME"]
+        full_query_id, slot_name = fields.get("FULL_QUERY_ID"), fields["SLOT_NAME"]
+    entry.full_query_id, entry.slot_name = full_query_id, sys.intern(slot_name)
 
     query = _query_of(entry, fields, path, line_number, queries, log, where)
+    # (the query's own copy of the id: one string for all its lines)
+    entry.full_query_id = query.full_id
     entry.query, entry.query_id = query, query.short_id
-    entry.level = ids.parse_query_id(entry.full_query_id).level
-    entry.base = ids.parse_query_id(query.full_id).base
-    if slots.quantity(entry.slot_name) is None:
-        log.record("UNKNOWN_SLOT_NAME", entry.slot_name, where=where)
+    entry.level = ids.parse_query_id(full_query_id).level
+    if slots.quantity(slot_name) is None:
+        log.record("UNKNOWN_SLOT_NAME", slot_name, where=where)
 
-    relation = _provenance(spans, fields["RELATION_PROVENANCE_TRIPLES"], 4, log, where)
-    value_provenance = _provenance(spans, fields["VALUE_PROVENANCE_TRIPLES"], 2, log, where)
-    if relation.document != value_provenance.document:
+    relation_column = fields["RELATION_PROVENANCE_TRIPLES"]
+    value_column = fields["VALUE_PROVENANCE_TRIPLES"]
+    relation = _provenance(relation_column, 4, documents, log, where)
+    value_spans = _provenance(value_column, 2, documents, log, where)
+    if relation.document != value_spans.document:
         log.record("MULTIPLE_DOCIDS_IN_RESPONSE", "\n" + line, where=where)
-    entry.relation_provenance, entry.value_provenance = relation, value_provenance
-    entry.relation_text, entry.value_text = relation.normalised(), value_provenance.normalised()
-    entry.docid = value_provenance.document
+    entry.relation_text = _normalised(relation, relation_column)
+    entry.value_text = _normalised(value_spans, value_column)
+    entry.docid = value_spans.document
 
     entry.target_query_id = ids.target_query_short_id(query.full_id, entry.value,
                                                       entry.value_text)
-    entry.target_query = _target_query(entry, query, queries, log, path, line_number)
+    entry.target_full_id = _target_query(entry, query, value_spans, queries, log, path,
+                                         line_number).full_id
 
     if schema.kind == ASSESSMENT:
         _judge(entry, fields, path, line_number)
 
-    for column, text in zip(schema.columns, entry.values):
-        if not _NOT_BLANK.search(text):
+    for column in schema.columns:
+        if not _NOT_BLANK.search(fields[column]):
             log.record("EMPTY_FIELD", column, where=where)
             responses.bad_queries.add(entry.target_query_id)
             return None
     expected = query_slot(query)
-    if entry.slot_name != expected:
-        log.record("WRONG_SLOT_NAME", entry.slot_name, entry.full_query_id,
+    if slot_name != expected:
+        log.record("WRONG_SLOT_NAME", slot_name, full_query_id,
                    "" if expected is None else expected, where=where)
         responses.bad_queries.add(entry.target_query_id)
         return None
@@ -380,16 +410,23 @@ def _entry(schema, values, path, line_number, line, where, queries, responses, l
             if column in fields and fields[column] not in ASSESSMENT_CODES:
                 raise ScorerError(f"Unknown assessment code: {shorten(fields[column])} in file: "
                                   f"{path} at line: {line_number}")
-    return entry
+    return entry, value_spans
 
 
-def _provenance(spans, text, max_spans, log, where):
+def _provenance(text, max_spans, documents, log, where):
     """A provenance column's spans, its problems recorded at ``where`` (each
     time: the Perl counts them again on every line)."""
-    found, problems = spans.read(text, max_spans)
+    found, problems = read_spans(text, max_spans, documents)
     for name, args in problems:
         log.record(name, *args, where=where)
     return found
+
+
+def _normalised(spans, column: str) -> str:
+    """The spans' normalised text: the column itself when it is written so
+    (most are: one string kept, not two)."""
+    text = spans.normalised()
+    return column if text == column else text
 
 
 def _query_of(entry, fields, path, line_number, queries, log, where):
@@ -433,7 +470,7 @@ def query_language(query) -> Optional[str]:
     return query.entry_points[0].language if query.entry_points else None
 
 
-def _target_query(entry, query, queries, log, path, line_number):
+def _target_query(entry, query, value_spans, queries, log, path, line_number):
     """The hop-1 query a line generates: found, or made (parent: the line's
     query; slots: its slots but the first; the value as entry point)."""
     target = queries.get(entry.target_query_id)
@@ -447,7 +484,7 @@ def _target_query(entry, query, queries, log, path, line_number):
                           f"-expand, python -m scorer.coldstart validatequeries -expand, "
                           f"writes their query file)")
     target = generate_query(query, entry.target_query_id, entry.value,
-                            entry.value_provenance.docid or "", log)
+                            value_spans.docid or "", log)
     for slot in target.slots:
         if slots.quantity(slot) is None:
             log.record("UNKNOWN_SLOT_NAME", slot)
@@ -470,10 +507,9 @@ def _judge(entry, fields, path, line_number) -> None:
                           f"{shorten(entry.value_ec)}")
 
 
-def _accept(entry: Entry, responses: Responses, log, documents) -> None:
+def _accept(entry: Entry, value_spans, responses: Responses, log, documents) -> None:
     if entry.runid is not None:
-        responses.runids.setdefault(entry.runid, 0)
-        responses.runids[entry.runid] += 1
+        responses.runids[entry.runid] = responses.runids.get(entry.runid, 0) + 1
     if responses.runid is None:
         responses.runid = entry.runid
     elif entry.runid is not None and entry.runid != responses.runid:
@@ -485,8 +521,12 @@ def _accept(entry: Entry, responses: Responses, log, documents) -> None:
         else:
             prefix = entry.query.full_id
         entry.fqnodeid = prefix + entry.nodeid
-    if documents is not None:
-        _check_mention(entry, documents, log)
+    if documents is not None and value_spans.spans and documents.file(value_spans.docid):
+        # The filler string against the document's text at its first span.
+        if documents.mention_differs(entry.value, value_spans.docid, value_spans.start(),
+                                     value_spans.end()):
+            log.record("INACCURACTE_MENTION_STRING", entry.value, entry.value_text,
+                       where=entry.where)
     responses.entries.append(entry)
     if entry.kind == SUBMISSION:
         responses.first_by_target.setdefault(entry.target_query_id, entry)
@@ -495,18 +535,6 @@ def _accept(entry: Entry, responses: Responses, log, documents) -> None:
             responses.submissions_by_node.setdefault(entry.fqnodeid, []).append(entry)
     else:
         responses.assessments.append(entry)
-
-
-def _check_mention(entry: Entry, documents, log) -> None:
-    """The filler string against the document's text at the first span of its
-    provenance (when -docs names the document's file)."""
-    provenance = entry.value_provenance
-    if not provenance.spans or documents.file(provenance.docid) is None:
-        return
-    if documents.mention_differs(entry.value, provenance.docid, provenance.start(),
-                                 provenance.end()):
-        log.record("INACCURACTE_MENTION_STRING", entry.value, entry.value_text,
-                   where=entry.where)
 
 
 # -- writing ----------------------------------------------------------------------

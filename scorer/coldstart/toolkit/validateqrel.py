@@ -206,7 +206,7 @@ def _corrected(entry, language: str, mention_types: dict) -> str:
     if entry.value_ec == "0":
         return entry.line + "\n"
     types = mention_types.get(entry.value_ec, {})
-    values = list(entry.values)
+    values = entry.values()
     columns = entry.schema.columns
     if "EC_MENTION_TYPE" in columns:
         values[columns.index("EC_MENTION_TYPE")] = types.get(language, "NOM")
