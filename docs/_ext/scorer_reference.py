@@ -5,9 +5,10 @@ Directives (MyST: ```` ```{scorer-switches} scorer ```` and so on):
 
 ``scorer-switches COMMAND``
     the switch table of ``scorer``, ``track`` or ``competition``.
-``scorer-usage COMMAND``
+``scorer-usage COMMAND [TOOL]``
     the text ``-help`` prints for ``scorer``, ``track``, ``diff``,
-    ``competition`` or ``samples``, verbatim.
+    ``competition``, ``samples`` or ``coldstart`` (with a TOOL: that tool's),
+    verbatim.
 ``scorer-policy-keys``
     the keys a ``-policy`` file may hold, and the shipped policy files.
 ``scorer-categories``, ``scorer-disciplines``, ``scorer-fields``
@@ -34,7 +35,7 @@ import os
 from docutils.parsers.rst import Directive, Parser
 from docutils.utils import new_document
 
-COMMANDS = ("scorer", "track", "diff", "competition", "samples")
+COMMANDS = ("scorer", "track", "diff", "competition", "samples", "coldstart")
 
 
 # --- Where the code keeps it -------------------------------------------------------------
@@ -88,11 +89,23 @@ def command_switches(command: str) -> set:
     if command == "samples":
         from scorer.samples.__main__ import SWITCHES
         return set(SWITCHES) | aliases
+    if command == "coldstart":
+        return {name for tool in toolkit_modules() for name in tool.SWITCHES} | aliases
     raise ValueError(command)
 
 
-def usage_text(command: str) -> str:
-    """What ``-help`` prints for ``command``."""
+def toolkit_modules() -> list:
+    """The module of each tool of ``python -m scorer.coldstart`` (each has
+    SWITCHES and USAGE)."""
+    import importlib
+
+    from scorer.coldstart import toolkit
+    return [importlib.import_module(tool.module) for tool in toolkit.available()]
+
+
+def usage_text(command: str, tool: str = None) -> str:
+    """What ``-help`` prints for ``command`` (for ``coldstart``, of its ``tool``,
+    or the list of tools)."""
     if command == "scorer":
         from scorer.cli import usage
         return usage("python -m scorer")
@@ -108,6 +121,14 @@ def usage_text(command: str) -> str:
     if command == "samples":
         from scorer.samples.__main__ import USAGE
         return USAGE
+    if command == "coldstart":
+        import importlib
+
+        from scorer.coldstart import toolkit
+        from scorer.coldstart.toolkit.command import usage
+        if tool is None:
+            return usage()
+        return importlib.import_module(toolkit.find(tool).module).USAGE
     raise ValueError(command)
 
 
@@ -254,13 +275,19 @@ class SwitchesDirective(_Generated):
 
 class UsageDirective(_Generated):
     required_arguments = 1
+    optional_arguments = 1
 
     def lines(self):
         command = self.arguments[0]
         if command not in COMMANDS:
             raise self.error(f"scorer-usage: unknown command {command!r}; "
                              f"one of {', '.join(COMMANDS)}")
-        return literal_block(usage_text(command))
+        tool = self.arguments[1] if len(self.arguments) > 1 else None
+        if tool is not None:
+            from scorer.coldstart import toolkit
+            if command != "coldstart" or toolkit.find(tool) is None:
+                raise self.error(f"scorer-usage: no tool {tool!r} of {command!r}")
+        return literal_block(usage_text(command, tool))
 
 
 class PolicyKeysDirective(_Generated):

@@ -106,6 +106,22 @@ def test_plain_coldstart_run_imports_no_samples_module(tmp_path):
     assert (tmp_path / "run.summary").stat().st_size > 0
 
 
+def test_plain_coldstart_run_imports_no_toolkit_module(tmp_path):
+    """The toolkit's tools (scorer/coldstart/toolkit) are exported by
+    scorer.coldstart as they are asked for: a scoring run loads none of them."""
+    from scorer.coldstart import toolkit
+    watched = ("scorer.coldstart.toolkit", "scorer.coldstart.toolkit.problemlog",
+               "scorer.coldstart.toolkit.catalogue") + tuple(t.module for t in toolkit.TOOLS)
+    arguments = ["-expand", "CSSF17", "-output_file", str(tmp_path / "run"),
+                 "-error_file", str(tmp_path / "run.errlog"),
+                 "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
+    assert modules_after(arguments, DEMO, watched) == (0, [])
+    script = ("import sys, scorer.coldstart as c; before = 'scorer.coldstart.toolkit' in "
+              "sys.modules; f = c.validate_queries; print(before, f.__module__, hasattr(c, 'nope'))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "scorer.coldstart.toolkit.validatequeries", "False"]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="threads counted in /proc")
 def test_plain_coldstart_run_starts_no_blas_threads(tmp_path):

@@ -9,7 +9,10 @@ lower-cased without ``CS-`` and ``-MASTER.pl``.  A tool module gives
 what it keeps and the problems found as data (the API,
 ``scorer.coldstart.validate_sf`` and the others).  What several tools share
 lives beside them: ``problemlog.py`` (the Perl's problem log: its messages,
-their report and the NIST exit status).
+their report and the NIST exit status), ``catalogue.py`` (its problems),
+``toolrun.py`` (a tool's command line, error output and files written all or
+none), ``predicates.py`` (the predicates and their domains and ranges),
+``queryfile.py`` (query files as the tools read and write them).
 """
 from __future__ import annotations
 
