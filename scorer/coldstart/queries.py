@@ -52,7 +52,7 @@ class Query:
     """One query: an LDC query, an expanded SF query, or a generated hop-1 query."""
 
     __slots__ = ("short_id", "prefix", "level", "parent", "slots", "entry_points",
-                 "expanded_ids", "generated", "was_expanded", "full_id", "nodeid")
+                 "expanded_ids", "generated", "was_expanded", "full_id")
 
     def __init__(self, short_id, prefix, level=0, parent=None, slot_names=(), entry_points=(),
                  generated=False, was_expanded=False):
@@ -67,8 +67,6 @@ class Query:
         #: True once the query has been expanded into SF queries (or was read
         #: with an SF-style id): such queries can be the LDC side of the index.
         self.was_expanded = was_expanded
-        #: the query's <nodeid> (2016 queries; None without one)
-        self.nodeid = None
         if parent is None:
             self.full_id = f"{prefix}_{short_id}" if prefix is not None else f"_{short_id}"
         else:
@@ -153,16 +151,14 @@ def generate_query(parent: Query, short_id: str, value: str, docid: str,
                  generated=True)
 
 
-def read_query_files(paths, problems: Problems, documents=None) -> QuerySet:
-    """The queries of the query files (``documents``: the toolkit's ``-docs``,
-    against which each entry point is checked)."""
+def read_query_files(paths, problems: Problems) -> QuerySet:
     queries = QuerySet()
     for path in paths:
         # Universal newlines, as the file was read in text mode before.
         text = read_text(path).replace("\r\n", "\n").replace("\r", "\n")
         queries.query_files.append(path)
         for line_number, block in _query_blocks(text):
-            query = parse_query(block, path, problems, line_number, documents)
+            query = parse_query(block, path, problems, line_number)
             if query is not None and query.slots:
                 queries.add(query)
     if paths and not queries.queries:
@@ -219,10 +215,8 @@ def _replace_entities(value: str) -> str:
         position = semicolon + 1
 
 
-def parse_query(text: str, path: str, problems: Problems, line_number: int = 0,
-                documents=None) -> Optional[Query]:
-    """One ``<query id="...">...</query>`` block (spec §2.1); ``documents``: the
-    toolkit's ``-docs``, against which entry points are checked."""
+def parse_query(text: str, path: str, problems: Problems, line_number: int = 0) -> Optional[Query]:
+    """One ``<query id="...">...</query>`` block (spec §2.1)."""
     match = _QUERY_HEAD.match(text)
     if not match:
         head = text[:25]
@@ -274,41 +268,28 @@ def parse_query(text: str, path: str, problems: Problems, line_number: int = 0,
                           f"from <slot0>, one per hop")
     query = Query(parsed.short_id, parsed.prefix, level=parsed.level, slot_names=slot_names,
                   was_expanded=parsed.hashed)
-    query.nodeid = single.get("NODEID")
     for fields in entry_points:
         docid = fields.get("DOCID", "")
-        check_entry_point_offsets(fields.get("START"), fields.get("END"), problems, where,
-                                  docid, documents)
+        check_entry_point_offsets(fields.get("START"), fields.get("END"), problems, where)
         language = infer_language(docid, problems, where)
         query.entry_points.append(EntryPoint(docid, fields.get("START"), fields.get("END"),
                                              fields.get("NAME"), language))
     return query
 
 
-def check_entry_point_offsets(start, end, problems: Problems, where: Where, docid=None,
-                              documents=None) -> None:
-    """An entry point's offsets are checked like a one-span provenance (messages
-    only); with the toolkit's ``-docs`` (``documents``) against its document
-    too: an unknown ``docid`` is fatal, an offset past its end an ERROR."""
-    good = []
+def check_entry_point_offsets(start, end, problems: Problems, where: Where) -> None:
+    """An entry point's offsets are checked like a one-span provenance (messages only)."""
+    bad = False
     for offset in (start, end):
         if offset is None or not re.fullmatch(r"\d+", offset) or not is_short_number(offset):
             problems.record("ILLEGAL_OFFSET", "" if offset is None else offset, where=where)
-        else:
-            good.append(offset)
-    if documents is not None and docid not in documents:
-        problems.record("ILLEGAL_DOCID", docid, where=where)
-    if len(good) == 2:
-        if int(end) < int(start):
-            problems.record("ILLEGAL_OFFSET_PAIR", start, end, where=where)
-        elif int(end) - int(start) + 1 > 200:
-            problems.record("TOO_MANY_CHARS", 200, where=where)
-            end = str(int(start) + 199)
-            good[1] = end
-    if documents is not None:
-        for offset in good:
-            if int(offset) > documents.length(docid):
-                problems.record("ILLEGAL_OFFSET_IN_DOC", offset, docid, where=where)
+            bad = True
+    if bad:
+        return
+    if int(end) < int(start):
+        problems.record("ILLEGAL_OFFSET_PAIR", start, end, where=where)
+    elif int(end) - int(start) + 1 > 200:
+        problems.record("TOO_MANY_CHARS", 200, where=where)
 
 
 def resolve_queries_to_score(spec: Optional[str], queries: QuerySet,

@@ -24,10 +24,10 @@ from typing import Optional
 from scorer.coldstart import ids, slots
 from scorer.coldstart.justifications import check_justifications
 from scorer.coldstart.provenance import perl_split
-from scorer.coldstart.queries import generate_query
 from scorer.coldstart.runs import normalised_confidence
 from scorer.coldstart.toolkit.documents import WHITE_SPACE
 from scorer.coldstart.toolkit.provenance import read_spans
+from scorer.coldstart.toolkit.queryfile import EntryPoint, Query, infer_language
 from scorer.limits import shorten
 from scorer.problems import ScorerError, Where
 from scorer.textfile import read_bytes, decode
@@ -161,6 +161,9 @@ class Responses:
         self.bad_queries: set = set()
         #: target query short id -> the first submission generating it
         self.first_by_target: dict = {}
+        #: hop-1 query short id -> the line's query, value and document that
+        #: generated it, until a line answers it (``find_query``)
+        self.generated: dict = {}
         #: the files read (a folder's *.tab.txt files in its place), their bytes
         self.files: list = []
         self.digest = hashlib.md5()
@@ -368,9 +371,9 @@ def _entry(schema, values, path, line_number, line, where, queries, responses, l
         full_query_id, slot_name = fields.get("FULL_QUERY_ID"), fields["SLOT_NAME"]
     entry.full_query_id, entry.slot_name = full_query_id, sys.intern(slot_name)
 
-    query = _query_of(entry, fields, path, line_number, queries, log, where)
-    # (the query's own copy of the id: one string for all its lines)
-    entry.full_query_id = query.full_id
+    query = _query_of(entry, fields, path, line_number, queries, responses.generated, log,
+                      where)
+    entry.full_query_id = sys.intern(full_query_id)
     entry.query, entry.query_id = query, query.short_id
     entry.level = ids.parse_query_id(full_query_id).level
     if slots.quantity(slot_name) is None:
@@ -388,8 +391,8 @@ def _entry(schema, values, path, line_number, line, where, queries, responses, l
 
     entry.target_query_id = ids.target_query_short_id(query.full_id, entry.value,
                                                       entry.value_text)
-    entry.target_full_id = _target_query(entry, query, value_spans, queries, log, path,
-                                         line_number).full_id
+    entry.target_full_id = _target_query(entry, query, value_spans, queries,
+                                         responses.generated, log, path, line_number)
 
     if schema.kind == ASSESSMENT:
         _judge(entry, fields, path, line_number)
@@ -429,7 +432,7 @@ def _normalised(spans, column: str) -> str:
     return column if text == column else text
 
 
-def _query_of(entry, fields, path, line_number, queries, log, where):
+def _query_of(entry, fields, path, line_number, queries, generated, log, where):
     """The query a line answers: loaded (read or generated) under exactly its
     full id, else UNLOADED_QUERY and the end (the Perl dies there)."""
     if entry.full_query_id is None:
@@ -444,7 +447,7 @@ def _query_of(entry, fields, path, line_number, queries, log, where):
         parsed = ids.parse_query_id(entry.full_query_id)
     except ScorerError as error:
         raise ScorerError(f"{path} line {line_number}: {error}")
-    query = queries.get(parsed.short_id)
+    query = find_query(queries, generated, parsed.short_id)
     if query is None or query.full_id != entry.full_query_id:
         log.record("UNLOADED_QUERY", parsed.short_id, where=where)
         raise ScorerError(f"{path} line {line_number}: Query {entry.full_query_id} not loaded "
@@ -458,38 +461,86 @@ def query_slot(query) -> Optional[str]:
     asks for its first slot when that is a known slot name, else for none
     (every answer is then to the wrong slot); a hop-1 query made from a line
     asks for the next slot of its parent, known or not."""
-    slot = query.slot(0)
-    if query.generated:
-        return slot
-    return slot if slot is not None and slots.quantity(slot) is not None else None
+    return query.fields.get("SLOT")
 
 
 def query_language(query) -> Optional[str]:
     """The language of a query's first entry point (ENGLISH, SPANISH,
     CHINESE), or None for a query without one."""
-    return query.entry_points[0].language if query.entry_points else None
+    return query.languages[0] if query.languages else None
 
 
-def _target_query(entry, query, value_spans, queries, log, path, line_number):
-    """The hop-1 query a line generates: found, or made (parent: the line's
-    query; slots: its slots but the first; the value as entry point)."""
+class _Generated(namedtuple("_Generated", ("parent", "value", "docid"))):
+    """A hop-1 query a line generated, not made yet: most are never answered
+    (a large run would hold a query per line); it is made when a line answers
+    it (:func:`find_query`).  Its problems were recorded when it was
+    generated, as the Perl records them."""
+
+    __slots__ = ()
+
+
+def find_query(queries, generated: dict, short_id: str):
+    """The query of a short id: read, or generated by a line (made now;
+    ``generated``: short id -> :class:`_Generated`)."""
+    query = queries.get(short_id)
+    if query is None:
+        pending = generated.pop(short_id, None)
+        if pending is not None:
+            query = _made(short_id, pending)
+            queries.add(query)
+    return query
+
+
+def _made(short_id: str, pending: "_Generated") -> Query:
+    """The hop-1 query of a line (the Perl's generate_query): the parent's
+    slots but the first, the value in the document of its provenance as the
+    entry point; named PARENT_<short id>."""
+    query = Query(short_id)
+    query.parent, query.level, query.generated = pending.parent, pending.parent.level + 1, True
+    rest = (pending.parent.slots or [])[1:]
+    if rest:
+        query.put_slots(list(rest), _UNRECORDED)
+    query.add_entry_point(EntryPoint(name=pending.value, docid=pending.docid), _UNRECORDED)
+    return query
+
+
+class _Unrecorded:
+    """A log that keeps nothing: a generated query's problems were recorded
+    when the line generated it."""
+
+    @staticmethod
+    def record(*_args, **_place) -> None:
+        pass
+
+
+_UNRECORDED = _Unrecorded()
+
+
+def _target_query(entry, query, value_spans, queries, generated, log, path,
+                  line_number) -> str:
+    """The full id of the hop-1 query a line generates: one read or generated
+    before, or a new one (parent: the line's query; slots: its slots but the
+    first; the value as entry point), with the problems the Perl records as
+    it makes it (an unknown slot, a document of no known language)."""
     target = queries.get(entry.target_query_id)
     if target is not None:
-        return target
-    if not ids.parse_query_id(query.full_id).hashed:
-        # The library names it QUERYID_<12 hex digits> and cannot parse that
-        # back when the query has an LDC id (digits): it dies.
-        raise ScorerError(f"{path} line {line_number}: the line answers {query.full_id}, an LDC "
-                          f"query id; responses answer the SF queries (CS-ValidateQueries "
-                          f"-expand, python -m scorer.coldstart validatequeries -expand, "
-                          f"writes their query file)")
-    target = generate_query(query, entry.target_query_id, entry.value,
-                            value_spans.docid or "", log)
-    for slot in target.slots:
-        if slots.quantity(slot) is None:
-            log.record("UNKNOWN_SLOT_NAME", slot)
-    queries.add(target)
-    return target
+        return target.full_id
+    pending = generated.get(entry.target_query_id)
+    if pending is None:
+        if not ids.parse_query_id(query.full_id).hashed:
+            # The library names it QUERYID_<12 hex digits> and cannot parse
+            # that back when the query has an LDC id (digits): it dies.
+            raise ScorerError(f"{path} line {line_number}: the line answers {query.full_id}, "
+                              f"an LDC query id; responses answer the SF queries "
+                              f"(CS-ValidateQueries -expand, python -m scorer.coldstart "
+                              f"validatequeries -expand, writes their query file)")
+        for slot in (query.slots or [])[1:]:
+            if slots.quantity(slot) is None:
+                log.record("UNKNOWN_SLOT_NAME", slot if slot is not None else "")
+        infer_language(value_spans.docid or "", log, None)
+        pending = generated[entry.target_query_id] = _Generated(
+            query, entry.value, value_spans.docid)
+    return f"{pending.parent.full_id}_{entry.target_query_id}"
 
 
 def _judge(entry, fields, path, line_number) -> None:
@@ -562,7 +613,7 @@ def validated_lines(responses: Responses, prefix: Optional[str] = None):
     previous = None
     count = 1
     for entry in responses.kept():
-        nodeid = entry.query.nodeid
+        nodeid = entry.query.fields.get("NODEID")
         if nodeid is None:
             nodeid = entry.nodeid if perl_true(entry.nodeid) else f":NIL_{prefix}{count:09d}"
         text = "\t".join((entry.full_query_id, entry.slot_name, runid, entry.relation_text,

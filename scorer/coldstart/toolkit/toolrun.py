@@ -126,6 +126,15 @@ def refuse_if_exists(path: str) -> None:
         raise Fatal(f"File {path} already exists")
 
 
+def refuse_input_written_over(path: str, inputs) -> None:
+    """An output that is one of the inputs (by name, link or another name) is
+    refused: the Perl opens its output first and so empties the input it
+    then reads."""
+    found = output.input_written_over([path], [name for name in inputs if name])
+    if found:
+        raise Fatal(f"{path} would write over the input {found[1]}; choose another name")
+
+
 def check_writable(path: str) -> None:
     """A file that cannot be written is refused before any work is done."""
     try:

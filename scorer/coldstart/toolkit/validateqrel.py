@@ -17,121 +17,110 @@ output, and the exit status is 255.  ``validate_qrel`` is the same as data
 """
 from __future__ import annotations
 
-import dataclasses
+import os
 import re
-import sys
+from collections import namedtuple
 
-from scorer import output
-from scorer.coldstart import toolkit
-from scorer.coldstart.queries import read_query_files
-from scorer.coldstart.toolkit import toolcommand
+from scorer.coldstart.toolkit import toolrun
 from scorer.coldstart.toolkit.catalogue import FORMATS
 from scorer.coldstart.toolkit.documents import read_documents
-from scorer.coldstart.toolkit.problemlog import ProblemLog, count_line
+from scorer.coldstart.toolkit.problemlog import Fatal, ProblemLog, count_line
+from scorer.coldstart.toolkit.queryfile import read_query_file
 from scorer.coldstart.toolkit.responses import ASSESSMENT_LETTERS, query_language, \
     read_responses
-from scorer.coldstart.toolkit.toolcommand import ErrorOutput, Param
 from scorer.coldstart.toolkit.validatesf import DOCS_HELP
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
-from scorer.switches import HELP, H, VERSION, Switch, UsageError, table
-
-TOOL = next(tool for tool in toolkit.TOOLS if tool.name == "validateqrel")
-SUMMARY = ("Validate a TAC Cold Start cross-lingual assessment file, checking for common errors "
-           "and optionally produce language specific assessment file(s).")
+from scorer.switches import Switch
 
 #: The files written, by their suffix: the three languages of the provenance
 #: (and the name queries give them), and every language together.
 LANGUAGES = {"ENG": "ENGLISH", "SPA": "SPANISH", "CMN": "CHINESE"}
 ALL_LANGUAGES = "XLING"
 #: The order the files are written in (the Perl's hash order; any is right).
-SUFFIXES = ("CMN", "ENG", "SPA", "XLING")
+SUFFIXES = ("cmn", "eng", "spa", "xling")
 LANGUAGE_HELP = {"ENG": "English only", "SPA": "Spanish only", "CMN": "Chinese only",
                  "XLING": "Any language."}
 
-SWITCHES = table((
+DESCRIPTION = ("validateqrel (CS-ValidateQREL-MASTER.pl 2017.2.0): Validate a TAC Cold Start "
+               "cross-lingual assessment file, checking for common errors and optionally "
+               "produce language specific assessment file(s).")
+SWITCHES = {switch.name: switch for switch in (
     Switch("docs", help=DOCS_HELP, names_file=True),
-    Switch("error_file", default="STDERR",
-           help="Specify a file to which error output should be redirected"),
+    toolrun.ERROR_FILE,
     Switch("groundtruth", False, help="Treat input file as ground truth (so don't, e.g., "
                                       "enforce single-valued slots)"),
-    HELP, H,
+    *toolrun.HELP_SWITCHES,
     Switch("languages", default="ENG:SPA:CMN:XLING", help="Colon-separated lanugage "
                                                            "identifiers."),
     Switch("output_file", default="none", help="Specify output file prefix."),
-    VERSION,
-))
-PARAMS = (Param("queryfile", True, "File containing queries used to generate the file being "
-                                   "validated"),
-          Param("filename", True, "File containing assessments."))
+)}
+PARAMS = (("queryfile", True, "File containing queries used to generate the file being "
+                              "validated"),
+          ("filename", True, "File containing assessments."))
+USAGE = toolrun.usage_text("validateqrel", DESCRIPTION, SWITCHES, PARAMS) + \
+    "-language is a colon-separated list drawn from the following:\n" + \
+    "".join(f"  {code}: {LANGUAGE_HELP[code]}\n" for code in sorted(LANGUAGE_HELP))
 
 
-@dataclasses.dataclass
-class QrelValidation:
-    """What validating an assessment file found: ``files``, suffix (``eng``,
-    ``spa``, ``cmn``, ``xling``) -> the lines of that file (each ending in a
-    newline; none when there were errors); the ``problems`` as (name,
-    message, places); their counts; the error output's ``report`` and its
-    count line ``final``."""
+class QrelValidation(toolrun.LoggedResult,
+                     namedtuple("QrelValidation", ("files", "responses", "log"))):
+    """What validateqrel makes: ``files``, suffix (``cmn``, ``eng``, ``spa``,
+    ``xling``) -> the lines of that file (each ending in a newline; none when
+    there were errors), the assessments read (``responses``) and the problems
+    found (``log``; as data, ``problems``)."""
 
-    files: dict
-    problems: list
-    error_count: int
-    warning_count: int
-    report: str
-    final: str
+    __slots__ = ()
 
-    @property
-    def ok(self) -> bool:
-        return not self.error_count
+    def text(self, suffix: str) -> str:
+        return "".join(self.files[suffix])
 
     @property
     def errlog(self) -> str:
-        return self.report + self.final
+        log = self.log
+        return log.report() + (count_line(log.error_count, "error") if log.error_count
+                               else count_line(log.warning_count, "warning"))
 
 
 def check_languages(languages: str) -> None:
     for language in languages.split(":"):
         if language not in LANGUAGES and language != ALL_LANGUAGES:
-            raise ScorerError(f"Unexpected language {language} for -languages")
+            raise Fatal(f"Unexpected language {language} for -languages")
 
 
-def validate_qrel(queryfile: str, filename: str, docs=None, languages: str = "ENG:SPA:CMN:XLING",
+def validate_qrel(query_file: str, qrel_file: str, *, docs=None,
+                  languages: str = "ENG:SPA:CMN:XLING",
                   groundtruth: bool = False) -> QrelValidation:
-    """Validate the assessment file ``filename`` against ``queryfile``, as
-    ``python -m scorer.coldstart validateqrel`` does (-languages is checked,
-    as the Perl checks it, but every file is written).  A fatal problem
-    raises ``ScorerError`` with the command line's message."""
+    """CS-ValidateQREL on ``qrel_file`` against ``query_file``, as data
+    (nothing is written).  -languages is checked, as the Perl checks it, but
+    every file is made.  A problem that stops the Perl raises
+    :class:`~scorer.coldstart.toolkit.problemlog.Fatal`; the others are in the
+    result's log (with errors, the files are empty)."""
     log = ProblemLog(FORMATS)
     if groundtruth:
         log.ignore("MULTIPLE_FILLS_SLOT")
     check_languages(languages)
     documents = read_documents(docs) if docs is not None else None
-    import os
-    if not os.path.lexists(filename):
-        raise ScorerError(f"File {filename} does not exist")
-    queries = read_query_files([queryfile], log, documents)
-    responses = read_responses([filename], queries, log, "M:M", None, documents)
-    report = log.report()
-    files = {suffix.lower(): [] for suffix in SUFFIXES}
+    if not os.path.lexists(qrel_file):
+        raise Fatal(f"File {qrel_file} does not exist")
+    queries = read_query_file(query_file, log, documents)
+    responses = read_responses([qrel_file], queries, log, "M:M", None, documents)
+    files = {suffix: [] for suffix in SUFFIXES}
     if not log.error_count:
         try:
             files = split_by_language(responses.entries)
         except ScorerError as error:
             # The Perl dies here, after its report of the problems.
-            raise AfterReport(str(error), report) from None
-    final = count_line(log.error_count, "error") if log.error_count \
-        else count_line(log.warning_count, "warning")
-    return QrelValidation(files, list(log.records()), log.error_count, log.warning_count,
-                          report, final)
+            raise AfterReport(str(error), log) from None
+    return QrelValidation(files, responses, log)
 
 
-class AfterReport(ScorerError):
-    """A fatal problem found after the problems were reported: ``report``, what
-    the error output held before the message."""
+class AfterReport(Fatal):
+    """A fatal problem found after the problems were reported: ``log``, the
+    problems the error output reports before the message."""
 
-    def __init__(self, message: str, report: str):
+    def __init__(self, message: str, log):
         super().__init__(message)
-        self.report = report
+        self.log = log
 
 
 _LANGUAGE_IN_PROVENANCE = {code: re.compile(f"{code}_") for code in LANGUAGES}
@@ -183,7 +172,7 @@ def split_by_language(entries) -> dict:
             if found.group(1) == language:
                 types[language] = ec_type
         types[ALL_LANGUAGES] = ec_type
-    files: dict = {suffix.lower(): [] for suffix in SUFFIXES}
+    files: dict = {suffix: [] for suffix in SUFFIXES}
     for entry, language in zip(entries, languages):
         if entry.level == 0 or language in parent_languages.get(entry.query_id, ()):
             files[language.lower()].append(_corrected(entry, language, mention_types))
@@ -214,54 +203,34 @@ def _corrected(entry, language: str, mention_types: dict) -> str:
 
 
 def main(argv) -> int:
-    usage_text = toolcommand.usage(TOOL, SUMMARY, SWITCHES, PARAMS) + \
-        "-language is a colon-separated list drawn from the following:\n" + \
-        "".join(f"  {code}: {LANGUAGE_HELP[code]}\n" for code in sorted(LANGUAGE_HELP))
-    try:
-        given, params = toolcommand.parse(argv, SWITCHES, PARAMS)
-    except UsageError as error:
-        return toolcommand.usage_error(error, usage_text)
-    if given.get("help"):
-        sys.stdout.write(usage_text)
-        return 0
-    if given.get("version"):
-        sys.stdout.write(toolcommand.version_text(TOOL))
-        return 0
+    return toolrun.run(argv, SWITCHES, PARAMS, USAGE, _command)
+
+
+def _command(given: dict, params: dict, errors) -> int:
     prefix = given.get("output_file", "none")
-    writes_files = prefix != "none" and not output.is_stream(prefix)
-    errors = None
+    # Without -output_file the Perl writes none.cmn, none.eng, ...: nothing here.
+    targets = {} if prefix == "none" else {suffix: prefix if toolrun.is_stream(prefix)
+                                           else f"{prefix}.{suffix}" for suffix in SUFFIXES}
+    inputs = [params["queryfile"], params["filename"], given.get("docs")]
+    if not toolrun.is_stream(prefix):
+        for target in targets.values():
+            toolrun.check_writable(target)
+            toolrun.refuse_input_written_over(target, inputs)
+    errors.open()
     try:
-        targets = [f"{prefix}.{suffix.lower()}" for suffix in SUFFIXES]
-        if writes_files:
-            for target in targets:
-                output.check_writable(target)
-            over = output.input_written_over(targets, [params["queryfile"], params["filename"],
-                                                       given.get("docs")])
-            if over:
-                raise ScorerError(f"-output_file {prefix} would write {over[0]} over the input "
-                                  f"{over[1]}; choose another prefix")
-        errors = ErrorOutput(given.get("error_file", "STDERR"))
-        validation = validate_qrel(params["queryfile"], params["filename"], given.get("docs"),
-                                   given.get("languages", "ENG:SPA:CMN:XLING"),
-                                   bool(given.get("groundtruth")))
-        errors.write(validation.report)
-        if not validation.ok:
-            errors.write(validation.final)
-            errors.close()
-            return ERROR_EXIT_STATUS
-        if writes_files:
-            output.write_files({target: validation.files[target.rsplit(".", 1)[1]]
-                                for target in targets})
-        elif prefix != "none":
-            stream = output.stream(prefix)
-            for suffix in SUFFIXES:
-                stream.writelines(validation.files[suffix.lower()])
-            stream.flush()
-        errors.write(validation.final)
-        errors.close()
+        result = validate_qrel(params["queryfile"], params["filename"], docs=given.get("docs"),
+                               languages=given.get("languages", "ENG:SPA:CMN:XLING"),
+                               groundtruth=bool(given.get("groundtruth")))
     except AfterReport as error:
-        errors.write(error.report)
-        return toolcommand.fail(error, errors)
-    except ScorerError as error:
-        return toolcommand.fail(error, errors)
+        errors.write(error.log.report())
+        raise
+    errors.write(result.log.report())
+    if not result.ok:
+        errors.write(count_line(result.log.error_count, "error"))
+        return ERROR_EXIT_STATUS
+    if toolrun.is_stream(prefix):
+        toolrun.write_outputs({prefix: "".join(result.text(suffix) for suffix in SUFFIXES)})
+    else:
+        toolrun.write_outputs({target: result.text(suffix) for suffix, target in targets.items()})
+    errors.write(count_line(result.log.warning_count, "warning"))
     return 0

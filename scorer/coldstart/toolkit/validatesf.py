@@ -17,25 +17,22 @@ status is 255.
 """
 from __future__ import annotations
 
-import dataclasses
+import os
+from collections import namedtuple
 
-from scorer import output
-from scorer.coldstart import toolkit
 from scorer.coldstart.policy import JUSTIFICATIONS_MESSAGE, JUSTIFICATIONS_PATTERN
-from scorer.coldstart.queries import read_query_files
-from scorer.coldstart.toolkit import toolcommand
+from scorer.coldstart.toolkit import toolrun
 from scorer.coldstart.toolkit.catalogue import FORMATS
 from scorer.coldstart.toolkit.documents import read_documents
 from scorer.coldstart.toolkit.pooling import DEPTH_MESSAGE, DEPTH_PATTERN, parse_depth
-from scorer.coldstart.toolkit.problemlog import ProblemLog, count_line
+from scorer.coldstart.toolkit.problemlog import Fatal, ProblemLog, count_line
+from scorer.coldstart.toolkit.queryfile import read_query_file
 from scorer.coldstart.toolkit.responses import read_responses, validated_lines
-from scorer.coldstart.toolkit.toolcommand import ErrorOutput, Param
-from scorer.problems import ERROR_EXIT_STATUS, ScorerError
-from scorer.switches import HELP, H, VERSION, Switch, UsageError, table
+from scorer.problems import ERROR_EXIT_STATUS
+from scorer.switches import Switch
 
-TOOL = next(tool for tool in toolkit.TOOLS if tool.name == "validatesf")
-SUMMARY = ("Validate a TAC Cold Start Slot Filling variant output file, checking for common "
-           "errors.")
+DESCRIPTION = ("validatesf (CS-ValidateSF-MASTER.pl 2017.2.0): Validate a TAC Cold Start Slot "
+               "Filling variant output file, checking for common errors.")
 JUSTIFICATIONS_HELP = (
     "Are multiple justifications allowed? Legal values are of the form A:B where A represents "
     "justifications per document and B represents total justifications. Use 'M' to allow any "
@@ -43,140 +40,105 @@ JUSTIFICATIONS_HELP = (
     "but overall not more than 10 (best or top) justifications.")
 DOCS_HELP = ("Tab-separated file containing docids and document lengths, measured in "
              "unnormalized Unicode characters")
-SWITCHES = table((
+SWITCHES = {switch.name: switch for switch in (
     Switch("allow_comments", False, help="Enable comments introduced by a pound sign in the "
                                          "middle of an input line"),
     Switch("depth", help="Colon-speated scheme name and depth; to be used only at NIST."),
     Switch("docs", help=DOCS_HELP, names_file=True),
-    Switch("error_file", default="STDERR",
-           help="Specify a file to which error output should be redirected"),
+    toolrun.ERROR_FILE,
     Switch("groundtruth", False, help="Treat input file as ground truth (so don't, e.g., "
                                       "enforce single-valued slots)"),
-    HELP, H,
+    *toolrun.HELP_SWITCHES,
     Switch("justifications", default="1:3", help=JUSTIFICATIONS_HELP),
     Switch("output_file", default="none", help="Specify an output file with warnings "
                                                "repaired. Omit for validation only"),
-    VERSION,
-))
-PARAMS = (Param("queryfile", True, "File containing queries used to generate the file being "
-                                   "validated"),
-          Param("filename", True, "File containing query output."))
+)}
+PARAMS = (("queryfile", True, "File containing queries used to generate the file being "
+                              "validated"),
+          ("filename", True, "File containing query output."))
+USAGE = toolrun.usage_text("validatesf", DESCRIPTION, SWITCHES, PARAMS)
 
 
-@dataclasses.dataclass
-class SFValidation:
-    """What validating an SF run found: the validated file's ``lines`` (each
-    ending in a newline; none when there were errors), the ``problems`` as
-    (name, message, places) in the error output's order, their counts, and
-    the error output's text: the ``report`` of the problems, then the count
-    line (``final``), together ``errlog``."""
+class SFValidation(toolrun.LoggedResult,
+                   namedtuple("SFValidation", ("lines", "responses", "log"))):
+    """What validatesf makes: the validated file's ``lines`` (each ending in a
+    newline; none when there were errors), the lines read (``responses``, a
+    :class:`~scorer.coldstart.toolkit.responses.Responses`) and the problems
+    found (``log``, a :class:`~scorer.coldstart.toolkit.problemlog.ProblemLog`;
+    as data, ``problems``)."""
 
-    lines: list
-    problems: list
-    error_count: int
-    warning_count: int
-    report: str
-    final: str
-    #: the files read as the run (a folder's *.tab.txt files in its place)
-    files: list
-    #: how many lines the run had that the validated file does not hold
-    dropped: int = 0
+    __slots__ = ()
 
     @property
-    def ok(self) -> bool:
-        return not self.error_count
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    @property
+    def dropped(self) -> int:
+        """How many lines of the run the validated file does not hold (none
+        counted when there were errors)."""
+        return len(self.responses.submissions) - len(self.lines) if self.ok else 0
 
     @property
     def errlog(self) -> str:
-        return self.report + self.final
+        """The error output: the report of the problems, then the count line."""
+        log = self.log
+        return log.report() + (count_line(log.error_count, "error") if log.error_count
+                               else count_line(log.warning_count, "warning"))
 
 
 def check_switches(justifications: str = "1:3", depth=None) -> None:
     """The Perl's checks of -depth and -justifications (and B of A:B at least
     1: the Perl divides by zero)."""
     if depth is not None and not DEPTH_PATTERN.match(depth):
-        raise ScorerError(DEPTH_MESSAGE.rstrip("\n"))
+        raise Fatal(DEPTH_MESSAGE.rstrip("\n"))
     if not JUSTIFICATIONS_PATTERN.match(justifications) or justifications.endswith("\n") \
             or justifications.split(":")[1] == "0":
-        raise ScorerError(JUSTIFICATIONS_MESSAGE)
+        raise Fatal(JUSTIFICATIONS_MESSAGE)
 
 
-def validate_sf(queryfile: str, filename: str, justifications: str = "1:3", docs=None,
+def validate_sf(query_file: str, run_file: str, *, justifications: str = "1:3", docs=None,
                 depth=None, allow_comments: bool = False, groundtruth: bool = False,
                 nil_prefix=None) -> SFValidation:
-    """Validate the run ``filename`` (a file, or a folder of ``*.tab.txt``
-    files) against the SF query file ``queryfile``, as
-    ``python -m scorer.coldstart validatesf`` does.  A fatal problem raises
-    ``ScorerError`` (``toolkit.problemlog.Fatal`` for the Perl's FATAL_ERRORs)
-    with the command line's message."""
+    """CS-ValidateSF on the run ``run_file`` (a file, or a folder of
+    ``*.tab.txt`` files) against the SF query file ``query_file``, as data
+    (nothing is written).  The keywords are the switches of the same names;
+    ``nil_prefix``: the four letters of the :NIL_ node ids (by default drawn
+    from the run's bytes).  A problem that stops the Perl (a file that cannot
+    be read, a query not loaded, a DOCID not in -docs) raises
+    :class:`~scorer.coldstart.toolkit.problemlog.Fatal` (a ScorerError); the
+    others are in the result's log."""
     log = ProblemLog(FORMATS)
     if groundtruth:
         log.ignore("MULTIPLE_FILLS_SLOT")
     documents = read_documents(docs) if docs is not None else None
     check_switches(justifications, depth)
-    if not _exists(filename):
-        raise ScorerError(f"File {filename} does not exist")
-    queries = read_query_files([queryfile], log, documents)
-    responses = read_responses([filename], queries, log, justifications,
+    if not os.path.lexists(run_file):
+        raise Fatal(f"File {run_file} does not exist")
+    queries = read_query_file(query_file, log, documents)
+    responses = read_responses([run_file], queries, log, justifications,
                                parse_depth(depth) if depth is not None else None, documents,
                                allow_comments)
-    report = log.report()
     lines = [] if log.error_count else list(validated_lines(responses, nil_prefix))
-    final = count_line(log.error_count, "error") if log.error_count \
-        else count_line(log.warning_count, "warning")
-    return SFValidation(lines, list(log.records()), log.error_count, log.warning_count,
-                        report, final, responses.files,
-                        len(responses.submissions) - len(lines) if lines else 0)
-
-
-def _exists(path: str) -> bool:
-    import os
-    return os.path.lexists(path)
+    return SFValidation(lines, responses, log)
 
 
 def main(argv) -> int:
-    usage_text = toolcommand.usage(TOOL, SUMMARY, SWITCHES, PARAMS)
-    try:
-        given, params = toolcommand.parse(argv, SWITCHES, PARAMS)
-    except UsageError as error:
-        return toolcommand.usage_error(error, usage_text)
-    if given.get("help"):
-        import sys
-        sys.stdout.write(usage_text)
-        return 0
-    if given.get("version"):
-        import sys
-        sys.stdout.write(toolcommand.version_text(TOOL))
-        return 0
-    target = given.get("output_file", "none")
-    errors = None
-    try:
-        writes_file = target != "none" and not output.is_stream(target)
-        if writes_file:
-            output.check_writable(target)
-            over = output.input_written_over([target], [params["queryfile"], params["filename"],
-                                                        given.get("docs")])
-            if over:
-                raise ScorerError(f"-output_file {target} would write over the input {over[1]}; "
-                                  f"choose another name")
-        errors = ErrorOutput(given.get("error_file", "STDERR"))
-        validation = validate_sf(params["queryfile"], params["filename"],
-                                 given.get("justifications", "1:3"), given.get("docs"),
-                                 given.get("depth"), bool(given.get("allow_comments")),
-                                 bool(given.get("groundtruth")))
-        errors.write(validation.report)
-        if not validation.ok:
-            errors.write(validation.final)
-            errors.close()
-            return ERROR_EXIT_STATUS
-        if writes_file:
-            output.write_text_atomically(target, validation.lines)
-        elif target != "none":
-            stream = output.stream(target)
-            stream.writelines(validation.lines)
-            stream.flush()
-        errors.write(validation.final)
-        errors.close()
-    except ScorerError as error:
-        return toolcommand.fail(error, errors)
-    return 0
+    return toolrun.run(argv, SWITCHES, PARAMS, USAGE, _command)
+
+
+def _command(given: dict, params: dict, errors) -> int:
+    output_file = given.get("output_file", "none")
+    inputs = [params["queryfile"], params["filename"], given.get("docs")]
+    if output_file != "none" and not toolrun.is_stream(output_file):
+        # The Perl opens the output first (truncating an input named there).
+        toolrun.check_writable(output_file)
+        toolrun.refuse_input_written_over(output_file, inputs)
+    errors.open()
+    result = validate_sf(params["queryfile"], params["filename"],
+                         justifications=given.get("justifications", "1:3"),
+                         docs=given.get("docs"), depth=given.get("depth"),
+                         allow_comments=bool(given.get("allow_comments")),
+                         groundtruth=bool(given.get("groundtruth")))
+    outputs = {} if output_file == "none" else {output_file: result.text}
+    return toolrun.finish(errors, result.log, outputs)
