@@ -25,12 +25,12 @@ from scorer.coldstart import ids, slots
 from scorer.coldstart.justifications import check_justifications
 from scorer.coldstart.provenance import perl_split
 from scorer.coldstart.runs import normalised_confidence
-from scorer.coldstart.toolkit.documents import WHITE_SPACE
+from scorer.coldstart.toolkit.documents import WHITE_SPACE, checked_text
 from scorer.coldstart.toolkit.provenance import read_spans
 from scorer.coldstart.toolkit.queryfile import EntryPoint, Query, infer_language
 from scorer.limits import shorten
 from scorer.problems import ScorerError, Where
-from scorer.textfile import read_bytes, decode
+from scorer.textfile import read_bytes
 
 SUBMISSION = "SUBMISSION"
 ASSESSMENT = "ASSESSMENT"
@@ -244,14 +244,7 @@ def read_lines(path: str, data: bytes) -> list:
     """The lines of a response file, refused with its file and line when they
     are not text (a NUL byte; a byte order mark, which the Perl reads as part
     of the first query id)."""
-    text = decode(path, data)
-    if text.startswith("\ufeff"):
-        raise ScorerError(f"{path} line 1: the file starts with a byte order mark (U+FEFF); "
-                          f"save it as UTF-8 without one")
-    nul = text.find("\0")
-    if nul >= 0:
-        raise ScorerError(f"{path} line {text.count(chr(10), 0, nul) + 1}: a NUL byte: this is "
-                          f"not a text file of tab-separated columns")
+    text = checked_text(path, data, "tab-separated columns")
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
