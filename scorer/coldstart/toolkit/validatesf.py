@@ -103,7 +103,7 @@ def validate_sf(query_file: str, run_file: str, *, justifications: str = "1:3", 
     """CS-ValidateSF on the run ``run_file`` (a file, or a folder of
     ``*.tab.txt`` files) against the SF query file ``query_file``, as data
     (nothing is written).  The keywords are the switches of the same names;
-    ``nil_prefix``: the four letters of the :NIL_ node ids (by default drawn
+    ``nil_prefix``: the four letters of the ``:NIL_`` node ids (by default drawn
     from the run's bytes).  A problem that stops the Perl (a file that cannot
     be read, a query not loaded, a DOCID not in -docs) raises
     :class:`~scorer.coldstart.toolkit.problemlog.Fatal` (a ScorerError); the
