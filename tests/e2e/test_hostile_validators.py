@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import io
 import os
-import signal
 from pathlib import Path
 
 import pytest
 
-from commands import call_main
+from commands import call_main, call_main_in_time
 from places import FIXTURES
 from scorer.coldstart.toolkit.command import main
 
@@ -33,14 +32,6 @@ TOOLS = {
 }
 
 
-class _Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise _Hang(f"no answer within {ALARM_SECONDS} s")
-
-
 def setup(folder: Path, tool: str) -> None:
     source = CASE if tool == "validatesf" else QREL_CASE
     for path in source.rglob("*"):
@@ -53,13 +44,7 @@ def setup(folder: Path, tool: str) -> None:
 def run(folder: Path, tool: str, out: str = "out") -> tuple:
     argv = [tool] + [out if a == "OUT" else a for a in TOOLS[tool][0]]
     stdout, stderr = io.StringIO(), io.StringIO()
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(ALARM_SECONDS)
-    try:
-        status = call_main(main, argv, folder, stdout, stderr)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    status = call_main_in_time(main, argv, folder, stdout, stderr, ALARM_SECONDS)
     log = folder / "log"
     text = stdout.getvalue() + stderr.getvalue() + (log.read_text("utf-8") if log.exists()
                                                     else "")

@@ -23,6 +23,14 @@ from scorer.switches import Switch, UsageError
 HELP_SWITCHES = (switches.HELP, switches.H, switches.VERSION)
 ERROR_FILE = Switch("error_file", default="STDERR",
                     help="Specify a file to which error output should be redirected")
+#: The help of the switches several tools have (the Perl's words).
+DOCS_HELP = ("Tab-separated file containing docids and document lengths, measured in "
+             "unnormalized Unicode characters")
+JUSTIFICATIONS_HELP = (
+    "Are multiple justifications allowed? Legal values are of the form A:B where A represents "
+    "justifications per document and B represents total justifications. Use 'M' to allow any "
+    "number of justifications, for e.g., 'M:10' to allow multiple justifications per document "
+    "but overall not more than 10 (best or top) justifications.")
 
 
 class LoggedResult:
