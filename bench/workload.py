@@ -88,8 +88,10 @@ class Answer:
 
 
 class Generator:
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, pool: int = 0):
         self.rng = np.random.default_rng(seed)
+        #: documents to draw from (0: a new document for every answer)
+        self.pool = pool
         self.documents = 0
         self.assessments = 0
         self.nodes = 0
@@ -111,6 +113,9 @@ class Generator:
 
     # the world --------------------------------------------------------------
     def document(self, language: str) -> str:
+        if self.pool:
+            number = int(self.rng.integers(self.pool))
+            return f"{language}_{('NW', 'DF')[number % 2]}_{number:06d}"
         self.documents += 1
         return f"{language}_{self.pick(('NW', 'DF'))}_{self.documents:06d}"
 
@@ -272,9 +277,11 @@ class Generator:
         return ldc_id, xml, sf_ids
 
 
-def generate(directory: str, ldc_queries: int, seed: int = 1) -> dict:
-    """Write a workload into ``directory``; return its line counts."""
-    generator = Generator(seed)
+def generate(directory: str, ldc_queries: int, seed: int = 1, pool: int = 0) -> dict:
+    """Write a workload into ``directory``; return its line counts.  ``pool``:
+    answers and entry points drawn from that many documents per language (0:
+    a new document each), for a corpus small enough to write (bench/validate_bench.py)."""
+    generator = Generator(seed, pool)
     width = max(4, len(str(ldc_queries)))  # never 10 digits: that would parse as a hex id
     xml, qids = [], []
     for number in range(1, ldc_queries + 1):

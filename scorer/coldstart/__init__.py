@@ -8,6 +8,8 @@ loaded when first asked for, so that scoring pays nothing for them."""
 _TOOL_FUNCTIONS = {
     "validate_queries": "scorer.coldstart.toolkit.validatequeries",
     "generate_queries": "scorer.coldstart.toolkit.generatequeries",
+    "validate_sf": "scorer.coldstart.toolkit.validatesf",
+    "validate_qrel": "scorer.coldstart.toolkit.validateqrel",
 }
 
 

@@ -75,6 +75,11 @@ class Entry:
         return self.query.level
 
     @property
+    def target_full_id(self) -> str:
+        """The full id of the hop-1 query the line generates."""
+        return self.target_query.full_id
+
+    @property
     def where(self) -> Where:
         return Where(self.file, self.line_number)
 
@@ -237,7 +242,10 @@ def _load(path, lines, kind, queries: QuerySet, run_files: RunFiles, problems: P
         _accept(entry, run_files, path, line_number)
 
 
-def _normalise_confidence(text: str, problems: Problems, where: Where) -> float:
+def normalised_confidence(text: str, problems: Problems, where: Where) -> str:
+    """The CONFIDENCE column as the Perl keeps it: ``1`` becomes ``1.0``, a
+    value in scientific notation 12 decimals, an illegal one ``1.0``, each
+    with its problem recorded at ``where``."""
     value = text
     if value == "1":
         problems.record("MISSING_DECIMAL_POINT", value, where=where)
@@ -248,7 +256,11 @@ def _normalise_confidence(text: str, problems: Problems, where: Where) -> float:
     if not _LEGAL_CONFIDENCE.match(value):
         problems.record("ILLEGAL_CONFIDENCE_VALUE", text, where=where)
         value = "1.0"
-    return float(value)
+    return value
+
+
+def _normalise_confidence(text: str, problems: Problems, where: Where) -> float:
+    return float(normalised_confidence(text, problems, where))
 
 
 def _resolve_query(full_query_id: str, path, line_number, where, queries: QuerySet,

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import io
 import os
-import signal
 
 import pytest
 
-from commands import call_main
+from commands import call_main_in_time
 from scorer.coldstart.toolkit.command import main
 
 QUERIES = """<?xml version="1.0" encoding="UTF-8"?>
@@ -52,25 +51,11 @@ READ_AS_IS = [
 ]
 
 
-class _Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise _Hang(f"no answer within {ALARM_SECONDS} s")
-
-
 def run(folder, tool: str, queries: str, out: str = "out.xml") -> tuple:
     argv = [tool] + [queries if a == "QUERIES" else out if a == "OUT" else a
                      for a in TOOLS[tool]]
     stdout, stderr = io.StringIO(), io.StringIO()
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(ALARM_SECONDS)
-    try:
-        status = call_main(main, argv, folder, stdout, stderr)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    status = call_main_in_time(main, argv, folder, stdout, stderr, ALARM_SECONDS)
     log = folder / "log"
     text = stdout.getvalue() + stderr.getvalue() + (log.read_text("utf-8") if log.exists()
                                                     else "")

@@ -61,5 +61,9 @@ def test_the_shared_pipeline_cases(case):
     missing = _missing_tools(case)
     if missing:
         pytest.skip(f"needs {', '.join(sorted(missing))}, not in this checkout")
+    if os.path.relpath(case, PIPELINE_ROOT).startswith("qrel" + os.sep):
+        pytest.skip("the shared qrel group records that CS-ValidateQREL-MASTER.pl does not "
+                    "compile under perl 5.36, not what it does; the project's own "
+                    "validateqrel cases hold that (docs/parity.md)")
     problems = compare(case, run_case(case, our_runner))
     assert not problems, "\n".join(problems)

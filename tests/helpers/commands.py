@@ -28,3 +28,24 @@ def call_main(main, argv: list, folder, stdout, stderr) -> int:
             return main(argv)
     finally:
         os.chdir(previous)
+
+
+class NoAnswer(Exception):
+    """A command that did not end within its time (:func:`call_main_in_time`)."""
+
+
+def call_main_in_time(main, argv: list, folder, stdout, stderr, seconds: int) -> int:
+    """:func:`call_main`, stopped with :class:`NoAnswer` after ``seconds`` (a
+    hostile input must never hang a command)."""
+    import signal
+
+    def stop(_signum, _frame):
+        raise NoAnswer(f"no answer within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        return call_main(main, argv, folder, stdout, stderr)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

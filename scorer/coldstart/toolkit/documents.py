@@ -16,7 +16,7 @@ import re
 from typing import Optional
 
 from scorer.problems import ScorerError
-from scorer.textfile import open_input, read_text
+from scorer.textfile import decode, open_input, read_bytes, read_text
 
 #: A length as the Perl reads a number: its leading number (``1301``, `` 1301``,
 #: ``1301.0``); anything else has no length (refused when a check needs it).
@@ -101,12 +101,28 @@ class Documents:
         return _WHITE_SPACE.sub(" ", value) != _WHITE_SPACE.sub(" ", found)
 
 
+def checked_text(path: str, data: bytes, what: str) -> str:
+    """The text of a tab-separated input file (``what``: what its lines are),
+    refused with its file and line where the Perl would read garbage: a NUL
+    byte, bytes that are not UTF-8 (UTF-16), a byte-order mark (which the
+    Perl reads as part of the first column)."""
+    nul = data.find(b"\0")
+    if nul >= 0 and data[:2] not in (b"\xff\xfe", b"\xfe\xff"):
+        line = data.count(b"\n", 0, nul) + 1
+        raise ScorerError(f"{path} line {line}: a NUL byte: this is not a text file of {what}")
+    text = decode(path, data)
+    if text.startswith("\ufeff"):
+        raise ScorerError(f"{path} line 1: the file starts with a byte order mark (U+FEFF); "
+                          f"save it as UTF-8 without one")
+    return text
+
+
 def read_documents(path: str) -> Documents:
     """The ``-docs`` file: one ``DOCID<TAB>LENGTH<TAB>FILE`` line per document
     (FILE may be left out); a DOCID given twice keeps its last line, as the
     Perl's does.  A line ending in CR LF is read as one ending in LF."""
     rows: dict = {}
-    text = read_text(path)
+    text = checked_text(path, read_bytes(path), "DOCID<TAB>LENGTH<TAB>FILE lines")
     for line_number, line in enumerate(text.split("\n"), 1):
         if line.endswith("\r"):
             line = line[:-1]

@@ -24,13 +24,8 @@ from scorer.problems import ScorerError
 from scorer.switches import Switch
 from scorer.textfile import read_bytes
 
-JUSTIFICATIONS_HELP = (
-    "Are multiple justifications allowed? Legal values are of the form A:B where A represents "
-    "justifications per document and B represents total justifications. Use 'M' to allow any "
-    "number of justifications, for e.g., 'M:10' to allow multiple justifications per document "
-    "but overall not more than 10 (best or top) justifications.")
-DOCS_HELP = ("Tab-separated file containing docids and document lengths, measured in "
-             "unnormalized Unicode characters")
+JUSTIFICATIONS_HELP = toolrun.JUSTIFICATIONS_HELP
+DOCS_HELP = toolrun.DOCS_HELP
 
 SWITCHES = {switch.name: switch for switch in (
     Switch("docs", help=DOCS_HELP),

@@ -18,17 +18,18 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from scorer.problems import ERROR_EXIT_STATUS
+from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 
 #: A problem's type and message template (printf style, as the Perl's).
 Format = namedtuple("Format", ("type", "template"))
 
 
-class Fatal(Exception):
+class Fatal(ScorerError):
     """A FATAL_ERROR (or the Perl's NIST_die): the tool stops, exit status 255.
 
     ``text`` is what the error output gets: ``FATAL_ERROR: message`` and, on the
-    next line, the place, for a recorded problem; the bare text for a die."""
+    next line, the place, for a recorded problem; the bare text for a die.  (A
+    ScorerError: whoever catches the scorer's fatal errors catches these.)"""
 
     exit_status = ERROR_EXIT_STATUS
 
@@ -83,9 +84,13 @@ class ProblemLog:
 
     def record(self, name: str, *args, where=NO_SOURCE) -> None:
         """Record problem ``name`` with its message's arguments at ``where`` (a
-        place's text, :func:`place`); a FATAL_ERROR raises :class:`Fatal`."""
+        place's text, :func:`place`, or a ``scorer.problems.Where``, as the
+        scorer's parsing modules give it: None is no place); a FATAL_ERROR
+        raises :class:`Fatal`."""
         if name in self._ignored:
             return
+        if type(where) is not str:
+            where = NO_SOURCE if where is None else where.text()
         kind, template = self.formats[name]
         message = f"{kind}: " + (template % args if args else template)
         if kind == "FATAL_ERROR":

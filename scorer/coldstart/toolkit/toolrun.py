@@ -23,6 +23,14 @@ from scorer.switches import Switch, UsageError
 HELP_SWITCHES = (switches.HELP, switches.H, switches.VERSION)
 ERROR_FILE = Switch("error_file", default="STDERR",
                     help="Specify a file to which error output should be redirected")
+#: The help of the switches several tools have (the Perl's words).
+DOCS_HELP = ("Tab-separated file containing docids and document lengths, measured in "
+             "unnormalized Unicode characters")
+JUSTIFICATIONS_HELP = (
+    "Are multiple justifications allowed? Legal values are of the form A:B where A represents "
+    "justifications per document and B represents total justifications. Use 'M' to allow any "
+    "number of justifications, for e.g., 'M:10' to allow multiple justifications per document "
+    "but overall not more than 10 (best or top) justifications.")
 
 
 class LoggedResult:
@@ -124,6 +132,15 @@ def refuse_if_exists(path: str) -> None:
     """The Perl's refusal to write over a file (its words)."""
     if os.path.lexists(path):
         raise Fatal(f"File {path} already exists")
+
+
+def refuse_input_written_over(path: str, inputs) -> None:
+    """An output that is one of the inputs (by name, link or another name) is
+    refused: the Perl opens its output first and so empties the input it
+    then reads."""
+    found = output.input_written_over([path], [name for name in inputs if name])
+    if found:
+        raise Fatal(f"{path} would write over the input {found[1]}; choose another name")
 
 
 def check_writable(path: str) -> None:

@@ -61,3 +61,15 @@ def test_a_single_valued_slot_keeps_its_most_confident_answer(tmp_path):
     # (this check's message has no newline after the line, as the Perl's)
     assert problems.report() == (f"WARNING: {DISCARDED}\n{LINES[12]} ({run} line 13)\n\n"
                                  f"1 warning encountered\n")
+
+
+@pytest.mark.parametrize("fqnodeid, parent", [
+    ("CSSF17_ENG_47a114c77c:Entity1", "CSSF17_ENG_47a114c77c"),
+    ("CSSF17_ENG_47a114c77c:Entity1:Entity5", "CSSF17_ENG_47a114c77c:Entity1"),
+    (":Entity5", ""),                      # a hop-1 node whose parent line had no node id
+    ("CSSF17_ENG_47a114c77cEntity1", ""),  # a node id without its colon
+    ("", ""),                              # lines without a node id
+])
+def test_a_nodes_parent_is_what_the_perls_pattern_finds(fqnodeid, parent):
+    from scorer.coldstart.justifications import node_parent
+    assert node_parent(fqnodeid) == parent
