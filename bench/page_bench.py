@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "helpers"))
 
 import browser  # noqa: E402
-from scorer.look import page, plot  # noqa: E402
+from scorer.display import page, plot  # noqa: E402
 from trackviews import fake_track  # noqa: E402
 
 OUT = os.path.join(HERE, "out", "page")

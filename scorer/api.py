@@ -130,12 +130,12 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
     DataFrames (nothing is written; ``runids`` picks the run of a Cold Start
     file holding several).  Errors in the input raise :class:`InputErrors`
     (fatal ones :class:`~scorer.problems.ScorerError`); warnings are in ``result.errlog``."""
-    from scorer import request as requests
+    from scorer.request import build
     for name in ("output_file", "error_file"):
         if name in switches:
             raise ScorerError(f"score() writes no file; '{name}' has no use here "
                               f"(write result.reports yourself)")
-    return score_request(requests.build(files, policy, program="scorer.score", **switches))
+    return score_request(build(files, policy, program="scorer.score", **switches))
 
 
 def score_request(request) -> ScoreResult:
@@ -197,7 +197,7 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     if isinstance(figure_width, bool) or not isinstance(figure_width, (int, float)):
         raise ScorerError(f"figure_width must be a number of inches, not "
                           f"{type(figure_width).__name__}")
-    from scorer.look.plot import check_width
+    from scorer.display.plot import check_width
     try:
         figure_width = check_width(figure_width)
     except ValueError as error:          # (10**400 has no float)

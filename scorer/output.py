@@ -33,7 +33,7 @@ _WRITE_BUFFER = 1 << 20
 
 class SpooledText:
     """A piece of a report held as UTF-8 bytes in an open file (a large
-    ``.debug`` spooled as it was made, ``scorer/claims/spool.py``): a report
+    ``.debug`` spooled as it was made, ``scorer/countstable/spool.py``): a report
     file takes its bytes by a copy the kernel makes (``copy_file_range``),
     not read back, decoded, encoded and written again (a second or so for the
     700 MB of a million FEVER claims); every other reader takes its text

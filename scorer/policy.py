@@ -7,7 +7,7 @@ override it: a file of the user's (``-policy my/policy.yaml``), or one the
 package ships, named alone (``-policy fever``: scorer/configs/fever.yaml, which
 in a checkout is configs/fever.yaml, so ``-policy configs/fever.yaml`` reads
 the same file there).  The task's record
-(:mod:`scorer.task`) says which keys it has, their defaults, how a value is
+(:mod:`scorer.taskrecord`) says which keys it has, their defaults, how a value is
 read and which settings cannot go together; the result is frozen: nothing
 below the command line reads switches.
 """
@@ -71,8 +71,8 @@ class Policy:
         """A short, stable fingerprint of every setting that changes a number
         (for ``.params`` signatures): not the layout (Cold Start's ``fields``)
         nor which columns a leaderboard shows."""
-        from scorer import task
-        text = repr(task.get(self.task).digest_values(self)).encode("utf-8")
+        from scorer import registry
+        text = repr(registry.get(self.task).digest_values(self)).encode("utf-8")
         from scorer.textfile import sha256
         return sha256(text).hexdigest()[:12]
 
@@ -149,10 +149,10 @@ def known_keys() -> dict:
     """Every key a policy file may hold (of any task) -> its meaning: the
     common keys, then each task's own in task order (a key two tasks share,
     once)."""
-    from scorer import task
-    names = task.names()
+    from scorer import registry
+    names = registry.names()
     keys = {"task": f"{COMMON_KEYS['task']}: {', '.join(names[:-1])} or {names[-1]}"}
-    for record in task.every():
+    for record in registry.every():
         for key in record.policy_keys:
             keys.setdefault(key.name, key.help)
     keys["leaderboard"] = COMMON_KEYS["leaderboard"]
@@ -249,14 +249,14 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
     ``switches`` holds only switches given on the command line, with the
     Perl's spellings (``right`` as ``INCORRECT:INEXACT`` strings and so on).
     """
-    from scorer import task
+    from scorer import registry
     merged = dict(file_settings)
     merged.update({key: value for key, value in switches.items() if value is not None})
     name = str(merged.get("task", DEFAULT_TASK)).lower()
-    if name not in task.names():
+    if name not in registry.names():
         raise ScorerError(f"{source}: unknown task '{name}'; known tasks: "
-                          f"{', '.join(task.names())}")
-    record = task.get(name)
+                          f"{', '.join(registry.names())}")
+    record = registry.get(name)
     misplaced = [key for key in file_settings
                  if key not in COMMON_KEYS and record.key(str(key)) is None]
     if misplaced:
@@ -306,8 +306,8 @@ def validate_leaderboard(policy: Policy, source: str = "policy") -> None:
     (whether it needs -expand is checked where -expand is known)."""
     if not policy.leaderboard:
         return
-    from scorer import task
-    known = task.get(policy.task).metric_names(policy)
+    from scorer import registry
+    known = registry.get(policy.task).metric_names(policy)
     unknown = [name for name in policy.leaderboard if name not in known]
     if unknown:
         raise ScorerError(f"{source}: leaderboard metric(s) {', '.join(unknown)} unknown for "

@@ -1,5 +1,5 @@
 """The picture of ``-plot``: one run's every score per hop, with its 95 %
-interval when the run was bootstrapped, drawn by :mod:`scorer.look`; titled
+interval when the run was bootstrapped, drawn by :mod:`scorer.display`; titled
 as the task says, so that a track's run draws the very picture of the single
 run.  The command line and the track's runs add it to their report sets."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 def draw(task: str, outcome) -> bytes:
     """The PNG of ``outcome`` (scored by ``task``)."""
     from scorer import tasks
-    from scorer.look.plot import run_png
+    from scorer.display.plot import run_png
     from scorer.reportframes import interval_frame
     from scorer.results import per_hop
     record = tasks.get(task)

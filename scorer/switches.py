@@ -110,8 +110,8 @@ def table(*groups) -> dict:
 
 def scorer_table() -> dict:
     """Every switch of ``python -m scorer``: the common ones and each task's."""
-    from scorer import task
-    return table(COMMON, *(record.switches for record in task.every()))
+    from scorer import registry
+    return table(COMMON, *(record.switches for record in registry.every()))
 
 
 def suggestion(name: str, switches: dict) -> str:

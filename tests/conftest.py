@@ -9,10 +9,16 @@ from __future__ import annotations
 import signal
 
 import pytest
+from hypothesis import settings
 
 from coldstart_cases import Demo
 from places import perl_dir
 from suites import optional_suites
+
+# Speed is the benchmark's to measure (make bench), never a test's: hypothesis's
+# per-example deadline fails a property on a loaded machine, so no test has one.
+settings.register_profile("scorer", deadline=None)
+settings.load_profile("scorer")
 
 
 def pytest_configure(config):

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from scorer.claims.jsonl import FileLines, read_objects, show, type_name
-from scorer.claims.metrics import CLAIMS, claim_keys, claim_names
+from scorer.countstable.jsonl import FileLines, read_objects, show, type_name
+from scorer.countstable.metrics import CLAIMS
+from scorer.countstable.evaluation import claim_keys, claim_names
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 

@@ -9,8 +9,8 @@ and the strict, precision and recall verdicts with why.
 from __future__ import annotations
 
 from scorer.claims.fever import NEI, ClaimOutcome
-from scorer.claims.jsonl import json_string, shows
-from scorer.claims.reports import RULE
+from scorer.countstable.jsonl import json_string, shows
+from scorer.countstable.reports import RULE
 
 
 def _fact(name: str, *values) -> str:
@@ -22,7 +22,7 @@ class FeverDebug:
     each outcome is unpacked once, its lines are f-strings of text (no number
     formatted twice: the lines' heads and the texts that depend only on
     max_evidence are made once), and its predicted sentences are shown by
-    one :func:`~scorer.claims.jsonl.shows` call."""
+    one :func:`~scorer.countstable.jsonl.shows` call."""
 
     def __init__(self, max_evidence: int | None):
         read_limit = "all" if max_evidence is None else f"the first {max_evidence}"

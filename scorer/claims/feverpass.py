@@ -4,12 +4,12 @@ text) as it is read, and only its row of counts is kept.
 
 Memory does not grow with the claims beyond their counts, ids and the
 ``.debug`` text, which goes to a temporary file past
-:data:`scorer.claims.spool.Spool.MEMORY_CHARS`: a million claims are scored
+:data:`scorer.countstable.spool.Spool.MEMORY_CHARS`: a million claims are scored
 in a few hundred MB, where keeping every line as objects (as the reference
 does) takes several GB.
 
 Where msgspec is installed and the files are large enough
-(:func:`scorer.claims.jsonl.decode_fast`), the lines are decoded into typed
+(:func:`scorer.countstable.jsonl.decode_fast`), the lines are decoded into typed
 Structs (``_line_types``): the common claim, every sentence a
 ``[page (string), line (whole number)]`` pair and every gold entry
 ``[id, id, page, line]``, is scored by ``_Pass.typed_claim``, which
@@ -27,10 +27,11 @@ from __future__ import annotations
 from scorer.claims.fever import (COLUMNS, NEI, Counts, Inputs, _check_pairing, _no_gold,
                                  _unknown_label, score_claim)
 from scorer.claims.feverdebug import FeverDebug
-from scorer.claims.jsonl import (FileLines, decode_fast, fast_json, json_string, object_blocks,
+from scorer.countstable.jsonl import (FileLines, decode_fast, fast_json, json_string, object_blocks,
                                  show)
-from scorer.claims.metrics import Evaluation, claim_keys, claim_names, full_data
-from scorer.claims.spool import Spool
+from scorer.countstable.metrics import full_data
+from scorer.countstable.evaluation import Evaluation, claim_keys, claim_names
+from scorer.countstable.spool import Spool
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 

@@ -193,7 +193,7 @@ def read_shared_inputs(request, assessment_paths, problems: Problems, draw=None)
     query too).  Returns the queries, and the samples the request asks for,
     read or drawn once for all runs (None without samples).  ``draw``, when
     given, draws the samples from the ``(LDC query, SF queries)`` groups
-    instead of :func:`scorer.bootstrap.generate` (a track's -clusters)."""
+    instead of :func:`scorer.bootstrap.draws.generate` (a track's -clusters)."""
     asked = options(request)
     query_paths = [f for f in request.files if f.endswith(".xml")]
     queries, index, queries_to_score = _read_queries(query_paths, asked, problems,

@@ -412,7 +412,7 @@ def track_runs(paths: list) -> tuple:
     it, every response counted twice).  A file whose kind cannot be told is a
     run of its own (named after the file), which then fails with that file's
     error in its own ``run.errlog``."""
-    from scorer.task import TrackRun, checked_runs, run_name
+    from scorer.taskrecord import TrackRun, checked_runs, run_name
     shared, file_of_run, unreadable = [], {}, []
     runids_of_file: dict = {}
     for path in expand_run_paths(paths):

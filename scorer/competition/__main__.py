@@ -16,7 +16,7 @@ import tempfile
 
 from scorer import output, quickexit, stopping, switches, tasks
 from scorer.processenv import prepare_command_line_process
-from scorer.competition import archive, layout, scoring
+from scorer.competition import archive, layout, submissions
 from scorer.limits import whole_number
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
 from scorer.switches import Switch, UsageError
@@ -132,18 +132,18 @@ def _score_into(setup, find, output_dir: str | None) -> int:
     scratch = tempfile.mkdtemp(prefix="scorer-competition-")
     try:
         submission = find(scratch)
-        scored = scoring.score(setup, submission)
+        scored = submissions.score(setup, submission)
         quickexit.keep(scored)
         if scored.result.errlog.startswith("WARNING"):
             sys.stderr.write(scored.result.errlog)
         if output_dir is not None:
             layout.make_output(output_dir)
-            texts = scoring.output_texts(scored)
+            texts = submissions.output_texts(scored)
             output.write_files({os.path.join(output_dir, name): text
                                 for name, text in texts.items()})
         else:
             sys.stdout.write(f"{submission.label()}: OK, it would be scored as\n"
-                             + scoring.scores_txt(scored.scores))
+                             + submissions.scores_txt(scored.scores))
         return 0
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -189,7 +189,7 @@ def make_bundle(own: dict, request, files: list) -> int:
                                    start=start,
                                    docker_image=own.get("docker_image") or bundle.DOCKER_IMAGE,
                                    max_size=_max_size(own))
-    keys = scoring.leaderboard_keys(request)
+    keys = submissions.leaderboard_keys(request)
     # Read as every submission's run will read them: a bundle that could
     # score no submission is not made.
     references.check(request, files)
@@ -201,7 +201,7 @@ def make_bundle(own: dict, request, files: list) -> int:
 
 def validate(own: dict, request, files: list) -> int:
     from scorer.competition import references
-    keys = scoring.leaderboard_keys(request)
+    keys = submissions.leaderboard_keys(request)
     references.check_files(files)
     policy_dir = tempfile.mkdtemp(prefix="scorer-competition-policy-")
     try:

@@ -18,7 +18,7 @@ import zlib
 import yaml
 
 from scorer import tasks
-from scorer.competition import layout, scoring
+from scorer.competition import layout, submissions
 from scorer.version import __version__
 
 #: Codabench's legacy image for Python 3.9: numpy, pandas, scipy and pyyaml installed.
@@ -91,7 +91,7 @@ def competition_yaml(policy, keys: tuple, options: BundleOptions) -> str:
                     "(or one .zip holding it).", "start": options.start, "tasks": [0]}],
         "leaderboards": [{"index": 0, "title": "Results", "key": "main",
                           "submission_rule": "Force_Last",
-                          "columns": [{"title": scoring.column_title(key, task), "key": key,
+                          "columns": [{"title": submissions.column_title(key, task), "key": key,
                                        "index": i, "sorting": "desc", "precision": 4}
                                       for i, key in enumerate(keys)]}],
     }
@@ -132,7 +132,7 @@ def metadata_yaml() -> str:
 def pages(request, keys: tuple, references: list, switches: dict) -> dict:
     task = tasks.get(request.policy.task)
     explanations = dict(task.catalogue(request))
-    metric_lines = "".join(f"| `{key}` | {scoring.column_title(key, task)} | "
+    metric_lines = "".join(f"| `{key}` | {submissions.column_title(key, task)} | "
                            f"{explanations.get(key, '')} |\n" for key in keys)
     others = [(name, text) for name, text in explanations.items() if name not in keys]
     what = task.submission
@@ -168,7 +168,7 @@ def bundle_entries(request, references: list, options: BundleOptions) -> dict:
     """``{path in the bundle: text or source path}``, the whole bundle: every
     submission scored as ``request`` (the reference files and the switches)
     would score it."""
-    keys = scoring.leaderboard_keys(request)
+    keys = submissions.leaderboard_keys(request)
     policy = request.policy.replace(leaderboard=keys)
     run_switches = layout.run_switches(request)
     entries = {"competition.yaml": competition_yaml(policy, keys, options), "logo.png": logo_png()}

@@ -1,5 +1,5 @@
 """``detailed_results.html``: what a participant sees of one scored
-submission, composed from ``scorer.look.blocks`` (the one renderer): the
+submission, composed from ``scorer.display.blocks`` (the one renderer): the
 leaderboard numbers, a table per unit (query, claim, item) of what counted, the
 ``.debug`` text that says why, and links to the report set beside the page.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from scorer.look import blocks
+from scorer.display import blocks
 
 #: Past this many characters the page shows the beginning of the .debug
 #: and points at the file (a browser tab stays usable).

@@ -52,10 +52,10 @@ class Setup(namedtuple("Setup", "task references policy_path switches leaderboar
     def request(self, submission: str):
         """The request that scores the submission file ``submission`` (a
         name relative to the current folder)."""
-        from scorer import request as requests
+        from scorer.request import build
         switches = dict(self.switches)
         settings = {name: switches.pop(name, None) for name in SAMPLE_SWITCHES}
-        return requests.build(list(self.references) + [submission], self.policy_path,
+        return build(list(self.references) + [submission], self.policy_path,
                               **settings, **switches)
 
 

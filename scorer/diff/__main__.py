@@ -53,8 +53,8 @@ def load_side(name: str) -> Side:
     debug = debugfile.read(debug_path)
     side = Side(name, debug)
     if prefix is not None:
-        from scorer import task
-        for extension in task.get(debug.task).diff_tables:
+        from scorer import registry
+        for extension in registry.get(debug.task).diff_tables:
             path = f"{prefix}.{extension}"
             if os.path.isfile(path):
                 setattr(side, extension, read_table(path))

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Optional
 
+from scorer.countstable.debugblocks import ClaimsDebug
 from scorer.diff.changes import Diff, Side
 from scorer.diff.claimsdiff import diff_claims
 from scorer.diff.coldstartdiff import diff_coldstart
-from scorer.diff.debugfile import ClaimsDebug, ColdStartDebug
+from scorer.diff.debugfile import ColdStartDebug
 from scorer.problems import ScorerError
 
 

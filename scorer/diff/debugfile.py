@@ -7,10 +7,9 @@ record says which: ``Task.read_debug``):
   layout, spec §5.4): per run, part 1 lists per SF row the responses whose
   post-policy labels differ from their pre-policy category; part 2 shows each
   AP computation (ground truth, ranking, mapped ECs, V);
-* blocks of facts (SciFact and FEVER, ``scorer/claims/reports.py``, and any
-  task whose record gives a layout): a ``#task:`` header, then one block of
-  facts per claim (item); a :class:`BlockLayout` of the task says how its
-  blocks begin and end and what of their facts scores.
+* blocks of facts (every counts-table task's, SciFact's and FEVER's too,
+  read by ``scorer/countstable/debugblocks.py``): a ``#task:`` header, then
+  one block of facts per claim (item).
 
 The diff is the one reader of ``.debug`` (the design keeps every other step on
 the counts tables); a file that ends early or does not have one of these
@@ -19,8 +18,8 @@ layouts is an error naming the file and line.
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
 
+from scorer.linereader import LineReader, clip
 from scorer.problems import ScorerError
 from scorer.textfile import read_text
 
@@ -109,44 +108,6 @@ class ColdStartDebug:
     task: str = ""       # the task whose .debug it is
 
 
-@dataclasses.dataclass(frozen=True)
-class Claim:
-    """One block of a ``.debug`` of blocks (a claim, an item): what scores,
-    and the evidence it was scored on."""
-
-    id: str
-    label: str           # RIGHT or WRONG
-    strict: tuple        # FEVER: (YES|NO,); SciFact: the rationalized abstracts
-    evidence: frozenset  # FEVER: sentences read; SciFact: ``doc:sentence``
-    scores: tuple        # (name, value) pairs: the per-claim counts
-    line: int
-    predicted: str = ""  # the predicted label (SUPPORTS, NOT ENOUGH INFO...)
-    gold: str = ""       # the gold label
-
-
-@dataclasses.dataclass(frozen=True)
-class BlockLayout:
-    """How a task's ``.debug`` of blocks is read and its changes told:
-    ``head``, the word a block starts with (CLAIM, ITEM); ``last_fact``, the
-    fact that ends a complete block; ``entry(id, facts, line)``, the block's
-    :class:`Claim`; ``strict``, what its ``strict`` values are called in a
-    block's state and in a change (empty: the task has none), and how none
-    is shown."""
-
-    head: str
-    last_fact: str
-    entry: object
-    strict: tuple = ()   # (in a state, in a change, when none)
-
-
-@dataclasses.dataclass
-class ClaimsDebug:
-    path: str
-    task: str            # the task whose .debug it is
-    claims: list         # of Claim, file order
-    layout: BlockLayout = None
-
-
 def read(path: str):
     """A ``ColdStartDebug`` or a ``ClaimsDebug``, read by the task whose
     ``.debug`` it is (its first line says: a ``#task:`` header, or the Perl's
@@ -162,63 +123,21 @@ def read(path: str):
                               f"(its last line does not end)")
     if not lines:
         raise ScorerError(f"{path} line 1: empty file: not a .debug report")
-    from scorer import task
+    from scorer import registry
     first = lines[0]
     named = first[1:].split(":", 1)[0] if first.startswith("#") and ":" in first else None
-    headed = [record for record in task.every() if record.debug_header]
+    headed = [record for record in registry.every() if record.debug_header]
     for record in headed:
         if record.name == named:
             return record.read_debug(path, lines)
     if first in (RULE, "", AP_BEGINS):
-        perl = [record for record in task.every() if not record.debug_header]
+        perl = [record for record in registry.every() if not record.debug_header]
         if perl:
             return perl[0].read_debug(path, lines)
     shown = "/".join(f"'#{record.name}:'" for record in headed)
     raise ScorerError(f"{path} line 1: unknown .debug layout: expected a Cold Start "
                       f"report (a '=' rule) or a {shown} header, "
-                      f"found '{_clip(first)}'")
-
-
-def _clip(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[:width] + "..."
-
-
-class _Reader:
-    def __init__(self, path: str, lines: list):
-        self.path = path
-        self.lines = lines
-        self.i = 0
-
-    def fail(self, message: str, line: Optional[int] = None) -> ScorerError:
-        number = (self.i + 1) if line is None else line
-        return ScorerError(f"{self.path} line {number}: {message}")
-
-    def truncated(self, inside: str) -> ScorerError:
-        return self.fail(f"the file is truncated: it ends inside {inside}",
-                         line=len(self.lines))
-
-    def peek(self) -> Optional[str]:
-        return self.lines[self.i] if self.i < len(self.lines) else None
-
-    def take(self, inside: str) -> str:
-        if self.i >= len(self.lines):
-            raise self.truncated(inside)
-        line = self.lines[self.i]
-        self.i += 1
-        return line
-
-    def expect(self, wanted: str, inside: str) -> None:
-        line = self.take(inside)
-        if line != wanted:
-            self.i -= 1
-            raise self.fail(f"expected '{_clip(wanted)}' in {inside}, found '{_clip(line)}'")
-
-    def field(self, prefix: str, inside: str) -> str:
-        line = self.take(inside)
-        if not line.startswith(prefix):
-            self.i -= 1
-            raise self.fail(f"expected '{prefix.strip()}' in {inside}, found '{_clip(line)}'")
-        return line[len(prefix):]
+                      f"found '{clip(first)}'")
 
 
 def read_coldstart(path: str, lines: list, task: str) -> ColdStartDebug:
@@ -226,12 +145,7 @@ def read_coldstart(path: str, lines: list, task: str) -> ColdStartDebug:
     return _ColdStartReader(path, lines, task).read()
 
 
-def read_blocks(path: str, lines: list, layout: BlockLayout) -> ClaimsDebug:
-    """A ``.debug`` of a ``#task:`` header and blocks of facts."""
-    return _BlocksReader(path, lines, layout).read()
-
-
-class _ColdStartReader(_Reader):
+class _ColdStartReader(LineReader):
     def __init__(self, path: str, lines: list, task: str):
         super().__init__(path, lines)
         self.task = task
@@ -267,11 +181,11 @@ class _ColdStartReader(_Reader):
             if line != RULE:
                 self.i -= 1
                 raise self.fail(f"expected a '=' rule or an empty line in part 1, "
-                                f"found '{_clip(line)}'")
+                                f"found '{clip(line)}'")
             row = self.take("part 1 (a row name)")
             if not row or row.startswith("\t") or row in (RULE, DOTS):
                 self.i -= 1
-                raise self.fail(f"expected an SF row name after the rule, found '{_clip(row)}'")
+                raise self.fail(f"expected an SF row name after the rule, found '{clip(row)}'")
             rows.append(row)
             while self.peek() is not None and self.peek().startswith("\tFQNODEID:\t"):
                 responses.append(self._response(row))
@@ -308,7 +222,7 @@ class _ColdStartReader(_Reader):
             if line != RULE:
                 self.i -= 1
                 raise self.fail(f"expected a '=' rule or '{AP_ENDS}' in part 2, "
-                                f"found '{_clip(line)}'")
+                                f"found '{clip(line)}'")
             start = self.i + 1
             inside = f"an AP computation (from line {start})"
             query = self.field("QUERY_ID:         ", inside)
@@ -339,7 +253,7 @@ class _ColdStartReader(_Reader):
                 cells = lines[self.i].split(" ")
                 if len(cells) != 5 or not (cells[0].isascii() and cells[0].isdigit()):
                     raise self.fail(f"expected 'RANK NODEID CONFIDENCE MAPPED_EC V' in "
-                                    f"{inside}, found '{_clip(self.lines[self.i])}'")
+                                    f"{inside}, found '{clip(self.lines[self.i])}'")
                 # (a frozen dataclass made without its __init__'s setattr per field)
                 entry = make(RankEntry)
                 entry.__dict__.update(rank=int(cells[0]), nodeid=cells[1],
@@ -356,67 +270,3 @@ class _ColdStartReader(_Reader):
                                     tuple(ranking), start)
 
 
-class _BlocksReader(_Reader):
-    def __init__(self, path: str, lines: list, layout: BlockLayout):
-        super().__init__(path, lines)
-        self.layout = layout
-
-    def read(self) -> ClaimsDebug:
-        header = self.take("the header")
-        task = header[1:].split(":", 1)[0]
-        word = self.layout.head.lower()
-        try:
-            announced = int(header.split(":", 1)[1].split()[0])
-        except (IndexError, ValueError):
-            raise self.fail(f"expected '#{task}: N {word}(s), ...', found '{_clip(header)}'",
-                            line=1)
-        claims = []
-        while self.peek() is not None:
-            claims.append(self._block())
-        if len(claims) != announced:
-            raise self.fail(f"the file is truncated: the header announces {announced} "
-                            f"{word}(s), the file holds {len(claims)}", line=len(self.lines))
-        return ClaimsDebug(self.path, task, claims, self.layout)
-
-    def _block(self) -> Claim:
-        head, last_fact = self.layout.head, self.layout.last_fact
-        word = head.lower()
-        self.expect(RULE, f"the list of {word}s")
-        start = self.i + 1
-        line = self.take(f"a {word}")
-        if not line.startswith(head + " "):
-            self.i -= 1
-            raise self.fail(f"expected '{head} <id>' after the rule, found '{_clip(line)}'")
-        claim_id = line[len(head) + 1:].split("\t", 1)[0]
-        inside = f"{word} {claim_id} (from line {start})"
-        facts = []
-        while self.peek() is not None and self.peek() != RULE:
-            line = self.take(inside)
-            if line == DOTS:
-                facts.append(("--", ()))
-                continue
-            if not line.startswith("\t") or ":\t" not in line:
-                self.i -= 1
-                raise self.fail(f"expected a '<TAB>NAME:<TAB>value' fact in {inside}, "
-                                f"found '{_clip(line)}'")
-            name, _, rest = line[1:].partition(":\t")
-            facts.append((name, tuple(rest.split("\t"))))
-        named = [name for name, _ in facts if name != "--"]
-        if not named or named[-1] != last_fact:
-            if self.peek() is None:
-                raise self.truncated(inside)
-            raise self.fail(f"{inside} does not end with {last_fact}")
-        return self.layout.entry(claim_id, facts, start)
-
-
-def fact(facts: list, name: str) -> tuple:
-    """The values of the first fact ``name`` of a block (() when absent)."""
-    for fact, values in facts:
-        if fact == name:
-            return values
-    return ()
-
-
-def labels(facts: list) -> tuple:
-    """(predicted label, gold label) of a claim's facts ('' where absent)."""
-    return tuple((fact(facts, name) or ("",))[0] for name in ("PREDICTED LABEL", "GOLD LABEL"))

@@ -8,7 +8,7 @@ import io
 import math
 from collections import Counter
 
-from scorer import task
+from scorer import registry
 from scorer.diff.changes import (NOT_LISTED, Change, Diff, ScoreMove, ap_score, claim_order,
                                  delta_text)
 from scorer.diff.debugfile import ColdStartDebug
@@ -82,7 +82,7 @@ def diff_text(diff: Diff, top: int) -> str:
     out = [f"scorer.diff: {diff.task}",
            f"A: {diff.a.name} ({diff.a.files()})",
            f"B: {diff.b.name} ({diff.b.files()})"]
-    record = task.get(diff.task)
+    record = registry.get(diff.task)
     unit = record.units
     if diff.queries is not None:
         out.append(f"{unit}: " + " ".join(sorted(diff.queries)) + " (aggregates not compared)")

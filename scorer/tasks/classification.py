@@ -25,7 +25,7 @@ denominator is 0 is 0 (scikit-learn's ``zero_division=0``, and the value its
 default "warn" gives).  The headline is macro F1; the bootstrap draws items.
 
 Everything is declared here, in the task's record (a
-:class:`~scorer.claims.task.TableTask`); the counts table, the reports and
+:class:`~scorer.countstable.task.TableTask`); the counts table, the reports and
 the bootstrap are the shared ones of ``scorer/claims/`` (``metrics``,
 ``reports``, ``driver``, ``resample``).
 """
@@ -36,8 +36,8 @@ import unicodedata
 
 from scorer.policy import list_value
 from scorer.problems import ScorerError
-from scorer.claims.task import TableTask
-from scorer.task import PolicyKey
+from scorer.countstable.task import TableTask
+from scorer.taskrecord import PolicyKey
 
 #: What a per-label metric name keeps of a label (anything else becomes "_"):
 #: letters and digits of any script (labels in Chinese or Arabic, SemEval's
@@ -146,7 +146,7 @@ class Classification(TableTask):
                    f"\n")
 
     def debug_layout(self):
-        from scorer.diff.debugfile import BlockLayout
+        from scorer.countstable.debugblocks import BlockLayout
         return BlockLayout("ITEM", "PREDICTED LABEL", debug_item)
 
     # -- metrics --------------------------------------------------------------------
@@ -167,7 +167,7 @@ class Classification(TableTask):
     # -- a leaderboard and a track: the gold file is the reference ------------------
 
     def gold_keys(self, path: str) -> tuple:
-        from scorer.claims.metrics import claim_keys
+        from scorer.countstable.evaluation import claim_keys
         items = read_items(path, "gold")
         if not items:
             raise ScorerError(f"{path}: no item; a gold file gives each item its label")
@@ -177,7 +177,7 @@ class Classification(TableTask):
 
 def debug_item(item_id: str, facts: list, line: int):
     """An item's block of the ``.debug``, read back for scorer.diff."""
-    from scorer.diff.debugfile import Claim, fact, labels
+    from scorer.countstable.debugblocks import Claim, fact, labels
     predicted = fact(facts, "PREDICTED LABEL")
     return Claim(item_id, predicted[-1] if predicted else "", (), frozenset(), (), line,
                  *labels(facts))
@@ -208,7 +208,7 @@ def averaged(policy) -> tuple:
 def declarations(policy) -> tuple:
     """The metrics of a policy, as the counts table's ratios and their means:
     the reports' order (the ratios are computed first, the means after)."""
-    from scorer.claims.metrics import Mean, Ratio
+    from scorer.countstable.metrics import Mean, Ratio
     over = averaged(policy)
     per_label = []
     for label in policy.labels:
@@ -263,7 +263,8 @@ def counts_row(gold: str, predicted: str, labels: tuple, over: frozenset) -> tup
 def evaluate(policy, files: tuple):
     """The evaluation of a gold file and a predictions file: the counts table
     in gold order, one row per item, and the outcomes the ``.debug`` shows."""
-    from scorer.claims.metrics import Evaluation, claim_columns, claim_keys, full_data
+    from scorer.countstable.metrics import full_data
+    from scorer.countstable.evaluation import Evaluation, claim_columns, claim_keys
     gold_path, predictions_path = files
     labels = tuple(policy.labels)
     gold = read_items(gold_path, "gold", labels)
@@ -339,7 +340,7 @@ BOM = "\ufeff"
 
 
 def _json_items(path: str) -> list:
-    from scorer.claims.jsonl import read_objects, type_name
+    from scorer.countstable.jsonl import read_objects, type_name
     items = []
     for line, item in read_objects(path, lenient=True):
         for key in ("id", "label"):

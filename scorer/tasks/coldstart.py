@@ -6,7 +6,7 @@ from __future__ import annotations
 from scorer.coldstart.policy import DEFAULTS, DISCIPLINES
 from scorer.policy import list_value, single_value
 from scorer.switches import Switch
-from scorer.task import PolicyKey, Task
+from scorer.taskrecord import PolicyKey, Task
 from scorer.version import PERL_REFERENCE_VERSION
 
 

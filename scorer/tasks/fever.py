@@ -34,8 +34,8 @@ class Fever(ClaimTask):
         return fever.reference_gold_keys(path)
 
     def debug_layout(self):
-        from scorer.claims.debugblocks import fever_claim
-        from scorer.diff.debugfile import BlockLayout
+        from scorer.claims.claimblocks import fever_claim
+        from scorer.countstable.debugblocks import BlockLayout
         return BlockLayout("CLAIM", "RECALL", fever_claim, ("strict", "strict", "-"))
 
     def leaderboard(self, request) -> tuple:

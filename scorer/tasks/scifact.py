@@ -1,6 +1,6 @@
 """SciFact claim verification, scored as the leaderboard's evaluator
 (allenai/scifact-evaluator) scores it: the task's record.  The work is in
-``scorer/claims/`` (scifact.py reads and scores)."""
+``scorer/claims/`` (scifactinputs.py reads, scifact.py scores)."""
 from __future__ import annotations
 
 from scorer.claims.task import ClaimTask
@@ -18,21 +18,21 @@ class SciFact(ClaimTask):
 
     def read_and_score(self, policy, files: tuple, problems):
         from scorer import quickexit
-        from scorer.claims import scifact
+        from scorer.claims import scifact, scifactinputs
         if len(files) != 2:
             raise ScorerError(f"scifact needs two files, the gold claims then the "
                               f"predictions; {len(files)} given")
-        inputs = scifact.read_inputs(*files)
+        inputs = scifactinputs.read_inputs(*files)
         quickexit.keep(inputs)
         return scifact.evaluate(inputs, policy, problems)
 
     def read_gold_keys(self, path: str) -> tuple:
-        from scorer.claims import scifact
-        return scifact.gold_keys(scifact.read_gold(path))
+        from scorer.claims import scifactinputs
+        return scifactinputs.gold_keys(scifactinputs.read_gold(path))
 
     def debug_layout(self):
-        from scorer.claims.debugblocks import scifact_claim
-        from scorer.diff.debugfile import BlockLayout
+        from scorer.claims.claimblocks import scifact_claim
+        from scorer.countstable.debugblocks import BlockLayout
         return BlockLayout("CLAIM", "SENTENCE COUNTS", scifact_claim,
                            ("rationalized", "rationalized abstracts", "none"))
 

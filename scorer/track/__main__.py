@@ -26,7 +26,7 @@ from scorer.limits import shorten  # noqa: E402
 from scorer.track.build import (COMPARE_CHOICES, CORRECTION_CHOICES, DEFAULT_TRIALS,  # noqa: E402
                                 TrackOptions, build, track_request)
 from scorer.track.runner import EMPTY  # noqa: E402
-from scorer.look.plot import DEFAULT_WIDTH_IN as DEFAULT_FIGURE_WIDTH, check_width  # noqa: E402
+from scorer.display.plot import DEFAULT_WIDTH_IN as DEFAULT_FIGURE_WIDTH, check_width  # noqa: E402
 
 #: The track's own switches (each takes a value).
 TRACK_SWITCHES = (

@@ -11,11 +11,10 @@ import os
 import shutil
 from typing import Optional
 
-from scorer import bootstrap
-from scorer import request as requests
-from scorer import stopping, tasks
+import scorer.request
+from scorer import bootstrap, stopping, tasks
 from scorer.problems import ScorerError
-from scorer.request import PROGRAM, check_each_file_once
+from scorer.request import PROGRAM, check_each_file_once, sample_settings
 from scorer.results import per_hop, per_query
 from scorer.track import comparisons, folder, runner, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
@@ -204,7 +203,7 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
                           f"give it or -compare {options.compare}, not both")
     if options.trials is not None and options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
-    from scorer.look.plot import check_width
+    from scorer.display.plot import check_width
     try:
         check_width(options.figure_width)
     except ValueError as error:
@@ -224,8 +223,8 @@ def track_request(files, policy=None, *, samples=None, bootstrap=None, seed=None
         if name in switches:
             raise ScorerError(f"-{name} is not a track switch: the track names its files "
                               f"itself (DIR/runs/<RUN>/run.*) and scores every run it finds")
-    samples, count, seed = requests.sample_settings(samples, bootstrap, seed)
-    request = requests.build(files, policy, argv=argv, program=program, cwd=cwd, **switches)
+    samples, count, seed = sample_settings(samples, bootstrap, seed)
+    request = scorer.request.build(files, policy, argv=argv, program=program, cwd=cwd, **switches)
     request = request._replace(bootstrap=count, seed=seed, samples=samples)
     tasks.get(request.policy.task).check_track_request(request)
     return request

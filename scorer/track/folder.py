@@ -16,7 +16,7 @@ from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
 from scorer.results import PER_QUERY_HEADER, per_query
 from scorer.textfile import fingerprints
-from scorer.track import latex, runner, tables
+from scorer.track import papertables, runner, tables
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
@@ -57,7 +57,7 @@ def check_output_dir(path: str) -> None:
     if os.path.exists(path) and not os.path.isdir(path):
         raise ScorerError(f"-output_dir {path} exists and is not a folder")
     if os.path.isdir(path):
-        from scorer.look.files import PART_NAME
+        from scorer.display.files import PART_NAME
         strangers = sorted(name for name in set(os.listdir(path)) - TRACK_NAMES
                            if not PART_NAME.match(name))
         if strangers:
@@ -133,16 +133,16 @@ def write(staging, result, request, samples, runs, shared, figure_width,
     write("leaderboard.csv", tables.csv_text(board))
     write("leaderboard.json", tables.json_text(board))
     write("leaderboard.md", tables.markdown_text(board, notes))
-    write("leaderboard.tex", latex.leaderboard_tex(
+    write("leaderboard.tex", papertables.leaderboard_tex(
         board, result.metric, result.metric_title, result.main_metrics,
-        result.signature, latex.label_for("leaderboard", result.task, result.metric)))
+        result.signature, papertables.label_for("leaderboard", result.task, result.metric)))
     write("significance.csv", tables.csv_text(result.significance))
     write("significance.md", tables.markdown_text(result.significance, notes))
     tested = result.significance[result.significance["metric"] == result.metric] \
         if result.has_samples else None
-    write("significance.tex", latex.significance_tex(
+    write("significance.tex", papertables.significance_tex(
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
-        result.signature, latex.label_for("significance", result.task, result.metric),
+        result.signature, papertables.label_for("significance", result.task, result.metric),
         result.correction))
     _join_per_query(staging, [run.name for run in runs])
     if samples is not None and write_samples:
@@ -151,7 +151,7 @@ def write(staging, result, request, samples, runs, shared, figure_width,
                              runner.linked_store(staging, "bootsamples"))
     runner.drop_linked_store(staging)
     write("track.params", params_text(result, request, runs, shared))
-    from scorer.look.files import write_track_files
+    from scorer.display.files import write_track_files
     write_track_files(track_view(result), staging, figure_width_in=figure_width)
 
 
@@ -182,10 +182,10 @@ def _join_per_query(staging: str, runs: list) -> None:
 
 
 def track_view(result):
-    """What the pictures and the page show (scorer.look): the per-query scores
+    """What the pictures and the page show (scorer.display): the per-query scores
     over all hops, not the counts, to keep the page small (per_query.csv has
     everything)."""
-    from scorer.look.view import TrackView
+    from scorer.display.view import TrackView
     task = tasks.get(result.task)
     # The rows the runs sent back: every row, or (a track written to a
     # folder) those of the units the page shows first.

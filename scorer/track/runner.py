@@ -15,7 +15,7 @@ from typing import Optional
 from scorer import output, reportset, runpicture, scoring, tasks
 from scorer.progress import Progress
 from scorer.results import RunResult, capped_per_query, per_query_lines
-from scorer.task import TrackRun
+from scorer.taskrecord import TrackRun
 from scorer.problems import Problems, ScorerError
 
 

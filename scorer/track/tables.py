@@ -1,5 +1,5 @@
 """The track's tables as DataFrames, and their files: CSV and JSON for
-programs, Markdown for people (LaTeX for papers: ``track/latex.py``).
+programs, Markdown for people (LaTeX for papers: ``track/papertables.py``).
 """
 from __future__ import annotations
 

@@ -755,7 +755,7 @@ def test_help_lays_out_the_perls_switches_as_the_perl_does(perl_scorer, demo):
 
 
 def test_help_explains_every_claim_metric():
-    from scorer.claims.metrics import REGISTRY
+    from scorer.countstable.metrics import REGISTRY
     from scorer.cli import usage
     text = usage()
     for task, metrics in REGISTRY.items():

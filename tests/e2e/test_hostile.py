@@ -99,7 +99,7 @@ def test_hostile_input(case, tmp_path, monkeypatch, capsys):
 
 # --------------------------------------- msgspec and the standard library
 #
-# scorer/claims/jsonl.py reads JSON lines through msgspec where it is
+# scorer/countstable/jsonl.py reads JSON lines through msgspec where it is
 # installed (and the files are large), through the standard library where it
 # is not: every new JSON case must give the same reports, log and exit status
 # either way (the same bytes, or the same refusal).
@@ -110,7 +110,7 @@ JSON_CASES = [case for case in CASES
 
 def _run_reading(way: str, case, work, monkeypatch, capsys) -> tuple:
     from unittest import mock
-    from scorer.claims import jsonl
+    from scorer.countstable import jsonl
     if work.exists():
         shutil.rmtree(work)
     work.mkdir()
@@ -135,7 +135,7 @@ def test_the_json_cases_are_hundreds():
 @pytest.mark.parametrize("case", JSON_CASES, ids=[case.name for case in JSON_CASES])
 def test_json_cases_read_alike_by_msgspec_and_the_standard_library(case, tmp_path,
                                                                     monkeypatch, capsys):
-    from scorer.claims import jsonl
+    from scorer.countstable import jsonl
     if jsonl.fast_json() is None:
         pytest.skip("msgspec is not installed")
     work = tmp_path / "work"

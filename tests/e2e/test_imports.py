@@ -3,8 +3,8 @@ the track and the pictures, not a plain scoring run (their import
 is most of a small run's time); nor does a claims run or ``-version`` pay for
 modules that only save typing (dataclasses, typing), PyYAML for a policy that
 keeps to the common subset (scorer/policyfile.py), tempfile, or OpenSSL's
-hashlib for fingerprints of small files.  The claim modules (scorer/claims)
-import neither ``dataclasses`` (which pulls in ``inspect``) nor ``typing``
+hashlib for fingerprints of small files.  The claim modules (scorer/claims,
+scorer/countstable) import neither ``dataclasses`` (which pulls in ``inspect``) nor ``typing``
 on a plain run, whatever the generic modules import."""
 from __future__ import annotations
 
@@ -195,7 +195,7 @@ SLOW_TO_IMPORT = ("dataclasses", "typing", "inspect")
 
 def imports_by_claim_modules(arguments: list, cwd: Path) -> tuple:
     """(exit status, [(importer, module)]) of every import statement a module
-    of scorer.claims executes during ``python -m scorer ARGUMENTS``: the
+    of scorer.claims or scorer.countstable executes during ``python -m scorer ARGUMENTS``: the
     statements themselves are recorded (through ``builtins.__import__``), so a
     module another one has imported already still counts."""
     script = f"""
@@ -203,7 +203,7 @@ import builtins, json, sys
 seen, real = [], builtins.__import__
 def record(name, globals=None, locals=None, fromlist=(), level=0):
     importer = (globals or {{}}).get("__name__") or ""
-    if importer.startswith("scorer.claims") and level == 0:
+    if importer.startswith(("scorer.claims", "scorer.countstable")) and level == 0:
         seen.append((importer, name))
     return real(name, globals, locals, fromlist, level)
 builtins.__import__ = record
@@ -230,7 +230,7 @@ def test_plain_claim_runs_import_no_slow_module_from_claim_modules(tmp_path, tas
     status, seen = imports_by_claim_modules(arguments, tmp_path)
     assert status == 0
     # The record is real: the claim modules' own imports are in it.
-    assert ("scorer.claims.driver", "scorer.claims") in seen
+    assert ("scorer.countstable.driver", "scorer.countstable") in seen
     slow = [(importer, name) for importer, name in seen
             if name.split(".")[0] in SLOW_TO_IMPORT + HEAVY]
     assert slow == []

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from scorer import cli, scoring, tasks
-from scorer.claims import driver as claims_driver
+from scorer.countstable import driver as claims_driver
 from scorer.coldstart.driver import report_extensions
 from scorer.policy import build_policy
 from scorer.problems import Problems

@@ -124,7 +124,7 @@ def test_each_run_folder_equals_the_single_run_outputs(world, tmp_path):
                                 out / "runs" / name / "run.sample")
     assert (out / "track.bootsamples").read_bytes() == \
         (out / "runs" / "RUNA" / "run.bootsamples").read_bytes()
-    # The pictures and the page of scorer.look, from the same tables.
+    # The pictures and the page of scorer.display, from the same tables.
     page = (out / "index.html").read_text(encoding="utf-8")
     svg = (out / "leaderboard.svg").read_text(encoding="utf-8")
     for name in ("RUNA", "RUNB", "RUNC", "RUND"):
@@ -698,8 +698,8 @@ def test_predictions_given_as_the_gold_stop_the_track(tmp_path):
 
 def test_a_leaderboard_picture_without_scores_warns_of_nothing(tmp_path):
     import warnings
-    from scorer.look import plot
-    from scorer.look.view import TrackView
+    from scorer.display import plot
+    from scorer.display.view import TrackView
     board = pd.DataFrame([[None, "team2", "strict_score", np.nan, np.nan, np.nan, "errors"]],
                          columns=["rank", "run", "metric", "score", "ci95_low", "ci95_high",
                                   "status"])

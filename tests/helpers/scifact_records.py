@@ -4,16 +4,17 @@ made from the records.  Kept as the oracle the one-step scorer
 (``scorer.claims.scifact._Scorer``) is compared with, claim by claim, in
 ``test_scifact_differential.py``: its counts, its text and its refusals.
 
-It reads the records ``scifact.read_inputs`` makes (both ways of reading
+It reads the records ``scifactinputs.read_inputs`` makes (both ways of reading
 give the same records) and applies the rules one at a time, plainly.
 """
 from __future__ import annotations
 
 from collections import namedtuple
 
-from scorer.claims.jsonl import show, shows
-from scorer.claims.scifact import (ABSTRACT_NOT_IN_GOLD, CORRECT, INCOMPLETE, NEI,
-                                   NOT_IN_RATIONALE, REPEATED, Counts, claim_label)
+from scorer.claims.scifact import (ABSTRACT_NOT_IN_GOLD, CORRECT, INCOMPLETE, NOT_IN_RATIONALE,
+                                   REPEATED, Counts)
+from scorer.claims.scifactinputs import NEI, claim_label
+from scorer.countstable.jsonl import show, shows
 from scorer.problems import ScorerError
 
 RULE = "=" * 80 + "\n"
@@ -29,7 +30,7 @@ ClaimOutcome = namedtuple("ClaimOutcome", "name gold predicted gold_label predic
 
 def score_claims(inputs, allowed: tuple, max_evidence) -> tuple:
     """``(rows of counts, .debug text of the claims)``; a ScorerError as the scorer raises it."""
-    from scorer.claims.metrics import claim_names
+    from scorer.countstable.evaluation import claim_names
     names = claim_names([g.id for g in inputs.gold])
     outcomes = [score_claim(name, g, p, inputs, allowed, max_evidence)
                 for name, g, p in zip(names, inputs.gold, inputs.predictions)]

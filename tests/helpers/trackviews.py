@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from scorer.look import plot
-from scorer.look.view import TrackView
+from scorer.display import plot
+from scorer.display.view import TrackView
 
 COLDSTART_METRICS = ("P", "R", "F1", "AP")
 CLAIM_METRICS = ("abstract_label_only_precision", "abstract_label_only_recall",

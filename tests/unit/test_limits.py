@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import bootstrap, limits
+from scorer.bootstrap import draws
 from scorer.samples.__main__ import main as samples_main
 from scorer.problems import ScorerError
 
@@ -80,7 +81,7 @@ def test_generation_in_blocks_draws_the_same_samples(monkeypatch):
     groups = [(f"L{i}", tuple(f"m{i}_{j}" for j in range(i % 3 + (8 if i == 4 else 1))))
               for i in range(7)]
     whole = bootstrap.generate(groups, 301, seed=12).text()
-    monkeypatch.setattr(bootstrap, "_CHUNK_DRAWS", 10)
+    monkeypatch.setattr(draws, "_CHUNK_DRAWS", 10)
     assert bootstrap.generate(groups, 301, seed=12).text() == whole
 
 
@@ -178,7 +179,7 @@ QIDS = ("CS17_0001 CSSF17_ENG_47a114c77c\nCS17_0001 CSSF17_ENG_d8c8ecef3e 1\n"
 
 
 def test_claim_bootstrap_in_blocks_gives_the_same_reports(tmp_path, capsys, monkeypatch):
-    from scorer.claims import driver
+    from scorer.countstable import driver
     from scorer.cli import main
     fever = ROOT / "fixtures" / "fever" / "inline" / "predictions.jsonl"
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from scorer import request as requests
+from scorer.request import build, from_switches, input_paths
 from scorer import switches
 from scorer.policy import SHIPPED_FOLDER
 from scorer.problems import ScorerError
@@ -19,14 +19,14 @@ DEMO_FILES = [str(DEMO / name) for name in ("ldc-query.xml", "qrel.txt", "DEMORU
 
 def _from_argv(argv: list, cwd: str = "/here"):
     given, files = switches.parse(argv, switches.scorer_table())
-    return requests.from_switches(given, files, argv, cwd)
+    return from_switches(given, files, argv, cwd)
 
 
 def test_typed_arguments_make_the_request_of_the_same_switches():
     argv = ["-expand", "CSSF17", "-queries", str(DEMO / "qids.txt"), "-right",
             "CORRECT:INEXACT", "-wrong", "INCORRECT:INCORRECT_PARENT", "-bootstrap", "40",
             "-seed", "7", "-tabs", *DEMO_FILES]
-    typed = requests.build(DEMO_FILES, expand="CSSF17", queries=DEMO / "qids.txt",
+    typed = build(DEMO_FILES, expand="CSSF17", queries=DEMO / "qids.txt",
                            right=["CORRECT", "INEXACT"], wrong="INCORRECT:INCORRECT_PARENT",
                            bootstrap=40, seed=7, tabs=True, argv=argv, cwd="/here")
     assert typed == _from_argv(argv)
@@ -36,7 +36,7 @@ def test_typed_arguments_make_the_request_of_the_same_switches():
 
 
 def test_a_request_without_argv_renders_the_switches_that_make_it():
-    request = requests.build(DEMO_FILES, str(CONFIGS / "coldstart-sf.yaml"), expand="CSSF17",
+    request = build(DEMO_FILES, str(CONFIGS / "coldstart-sf.yaml"), expand="CSSF17",
                              bootstrap=10, seed=3, program="scorer.score", cwd="/here")
     arguments = request.arguments()
     # Read back as a command line, the arguments make the same request.
@@ -52,7 +52,7 @@ def test_a_request_built_from_argv_renders_the_argv_as_typed():
 
 
 def test_with_option_replaces_or_removes_a_switch():
-    request = requests.build(DEMO_FILES, expand="CSSF17", runids="A")
+    request = build(DEMO_FILES, expand="CSSF17", runids="A")
     assert request.with_option("runids", "B").option("runids") == "B"
     assert request.with_option("runids", None).option("runids") is None
     assert request.with_option("runids", None).option("expand") == "CSSF17"
@@ -74,7 +74,7 @@ def test_with_option_replaces_or_removes_a_switch():
 def test_mistakes_are_refused_with_the_command_lines_message(arguments, message):
     arguments = dict(arguments)
     with pytest.raises(ScorerError) as caught:
-        requests.build(DEMO_FILES, expand=arguments.pop("expand", "CSSF17"), **arguments)
+        build(DEMO_FILES, expand=arguments.pop("expand", "CSSF17"), **arguments)
     assert message in str(caught.value)
 
 
@@ -83,7 +83,7 @@ def test_a_file_named_twice_is_refused_by_any_name(tmp_path):
     run.write_text((DEMO / "DEMORUN.tab.txt").read_text())
     os.link(run, tmp_path / "LINK.tab.txt")
     with pytest.raises(ScorerError) as caught:
-        requests.build(DEMO_FILES[:2] + [str(run), str(tmp_path / "LINK.tab.txt")])
+        build(DEMO_FILES[:2] + [str(run), str(tmp_path / "LINK.tab.txt")])
     assert str(caught.value) == (f"{tmp_path / 'LINK.tab.txt'} is given twice (as {run}): its "
                                  f"lines would be read and counted twice; name each file once")
 
@@ -93,16 +93,16 @@ def test_a_file_named_twice_is_refused_by_any_name(tmp_path):
     ({"a": 1}, "files must be a path or a list of paths"), (["a\0b"], "NUL character")])
 def test_input_paths_are_texts(files, message):
     if message is None:
-        assert requests.input_paths(files) == ()
+        assert input_paths(files) == ()
         return
     with pytest.raises(ScorerError, match=message):
-        requests.input_paths(files)
+        input_paths(files)
 
 
 def test_a_shipped_policy_by_its_name_is_the_request_of_its_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    by_name = requests.build(["gold.jsonl", "predictions.jsonl"], "fever")
-    by_path = requests.build(["gold.jsonl", "predictions.jsonl"], str(CONFIGS / "fever.yaml"))
+    by_name = build(["gold.jsonl", "predictions.jsonl"], "fever")
+    by_path = build(["gold.jsonl", "predictions.jsonl"], str(CONFIGS / "fever.yaml"))
     assert by_name.policy == by_path.policy
     # .params names the file read: the shipped one (in a checkout, configs/'s)
     assert by_name.policy_file == os.path.join(SHIPPED_FOLDER, "fever.yaml")

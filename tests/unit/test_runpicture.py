@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 
-from scorer import request as requests
+from scorer.request import build
 from scorer import runpicture, scoring
 from scorer.problems import Problems
 
@@ -21,8 +21,8 @@ def _size(png: bytes) -> tuple:
 
 
 def test_a_run_is_drawn_with_its_intervals_when_bootstrapped():
-    plain = scoring.score(requests.build(COLDSTART, expand="CSSF17"), Problems())
-    sampled = scoring.score(requests.build(COLDSTART, expand="CSSF17", bootstrap=30, seed=1),
+    plain = scoring.score(build(COLDSTART, expand="CSSF17"), Problems())
+    sampled = scoring.score(build(COLDSTART, expand="CSSF17", bootstrap=30, seed=1),
                             Problems())
     picture = runpicture.draw("coldstart", plain)
     width, height = _size(picture)
@@ -33,7 +33,7 @@ def test_a_run_is_drawn_with_its_intervals_when_bootstrapped():
 
 
 def test_a_claim_run_is_drawn():
-    outcome = scoring.score(requests.build([str(BLIND / "actual.jsonl"),
+    outcome = scoring.score(build([str(BLIND / "actual.jsonl"),
                                             str(BLIND / "predictions.jsonl")],
                                            str(ROOT / "configs" / "fever.yaml")), Problems())
     assert _size(runpicture.draw("fever", outcome))[0] > 300

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 
-from scorer import request as requests
+from scorer.request import build
 from scorer import scoring, tasks
 from scorer.problems import Problems
 
@@ -15,7 +15,7 @@ BLIND = FIXTURES / "fever" / "blind"
 
 
 def test_a_request_is_scored_by_its_tasks_record(monkeypatch):
-    request = requests.build([str(BLIND / "actual.jsonl"), str(BLIND / "predictions.jsonl")],
+    request = build([str(BLIND / "actual.jsonl"), str(BLIND / "predictions.jsonl")],
                              str(ROOT / "configs" / "fever.yaml"), max_evidence=1)
     seen = []
     record = tasks.get("fever")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.look import page, plot
+from scorer.display import page, plot
 
 import browser
 from trackviews import fake_track

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.claims import fever, feverpass
-from scorer.claims.driver import run
+from scorer.countstable.driver import run
 from scorer.policy import build_policy
 from scorer.problems import Problems, ScorerError
 from scorer.request import Request

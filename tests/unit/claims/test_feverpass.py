@@ -23,8 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.claims import jsonl
-from scorer.claims.driver import run
+from scorer.countstable import jsonl
+from scorer.countstable.driver import run
 from scorer.policy import build_policy
 from scorer.problems import Problems, ScorerError
 from scorer.request import Request

@@ -1,5 +1,6 @@
-"""SciFact scoring: parity with the leaderboard evaluator, hand-made cases,
-errors, and properties.
+"""scorer/claims/scifact.py and scifactinputs.py, through files: SciFact's
+files read and scored, parity with the leaderboard evaluator, hand-made
+cases, errors, and properties.
 
 Parity cases live in ``../shared/parity/scifact`` (see its README); the tests
 that need them are skipped when that folder is absent.
@@ -14,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.claims import scifact
-from scorer.claims.driver import run
+from scorer.claims import scifact, scifactinputs
+from scorer.countstable.driver import run
 from scorer.policy import build_policy
 from scorer.problems import Problems, ScorerError
 from scorer.request import Request
@@ -40,7 +41,7 @@ def policy(max_evidence=3):
 
 
 def score(gold, predictions, max_evidence=3, problems=None):
-    inputs = scifact.read_inputs(str(gold), str(predictions))
+    inputs = scifactinputs.read_inputs(str(gold), str(predictions))
     return scifact.evaluate(inputs, policy(max_evidence), problems or Problems())
 
 
@@ -121,8 +122,8 @@ def test_parity_cases_refused_on_purpose_still_count_as_the_evaluator(name):
     for word in REFUSED_CASES[name]:
         assert word in str(caught.value)
     expected = json.loads((case / "expected_metrics.json").read_text())
-    inputs = scifact.Inputs(str(case / "gold.jsonl"), str(case / "predictions.jsonl"), [], [],
-                            scifact.LEADERBOARD)
+    inputs = scifactinputs.Inputs(str(case / "gold.jsonl"), str(case / "predictions.jsonl"), [], [],
+                            scifactinputs.LEADERBOARD)
     got = scifact.evaluate(inputs, policy(), Problems()).metrics
     assert {k: got[k] for k in expected} == expected
 

@@ -1,7 +1,7 @@
 """SciFact's one-step scorer gives what scoring by records gave, read either
 way, and the leaderboard evaluator's numbers, on generated files.
 
-- ``scifact.read_inputs`` reads through msgspec's typed Structs where it is
+- ``scifactinputs.read_inputs`` reads through msgspec's typed Structs where it is
   installed and through the standard library where it is not: every report,
   warning and refusal of a run is the same both ways, on files of every shape
   the readers handle differently (odd kinds of ids, sentences and labels,
@@ -24,8 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.claims import jsonl, scifact
-from scorer.claims.driver import run
+from scorer.claims import scifact, scifactinputs
+from scorer.countstable import jsonl
+from scorer.countstable.driver import run
 from scorer.policy import build_policy
 from scorer.problems import Problems, ScorerError
 from scorer.request import Request
@@ -150,7 +151,7 @@ def _scored(files: tuple, max_evidence, way: str, scorer) -> tuple:
     """(rows, .debug text of the claims) of ``scorer``, or its refusal."""
     with _reading(way):
         try:
-            inputs = scifact.read_inputs(*files)
+            inputs = scifactinputs.read_inputs(*files)
             return scorer(inputs)
         except ScorerError as error:
             return ("refused", str(error))
@@ -166,7 +167,7 @@ def _one_step(max_evidence):
 
 def _by_records(max_evidence):
     def score(inputs):
-        scifact.check_order(inputs)
+        scifactinputs.check_order(inputs)
         return scifact_records.score_claims(inputs, tuple(LABELS), max_evidence)
     return score
 
@@ -216,14 +217,14 @@ def test_the_typed_path_is_taken_on_common_lines(tmp_path):
         {"sentences": [1, 2], "label": "SUPPORT"}]}})],
         [json.dumps({"id": 1, "evidence": {"5": {"sentences": [2, 1], "label": "SUPPORT"}}})])
     with _reading("msgspec"):
-        inputs = scifact.read_inputs(*files)
+        inputs = scifactinputs.read_inputs(*files)
     assert type(inputs.gold[0].abstracts["5"].rationales[0]) is list
-    with _reading("msgspec"), mock.patch.object(scifact, "_gold_claim") as general:
-        scifact.read_inputs(*files)
+    with _reading("msgspec"), mock.patch.object(scifactinputs, "_gold_claim") as general:
+        scifactinputs.read_inputs(*files)
         assert not general.called
-    with _reading("stdlib"), mock.patch.object(scifact, "_gold_claim",
-                                               wraps=scifact._gold_claim) as general:
-        scifact.read_inputs(*files)
+    with _reading("stdlib"), mock.patch.object(scifactinputs, "_gold_claim",
+                                               wraps=scifactinputs._gold_claim) as general:
+        scifactinputs.read_inputs(*files)
         assert general.called
 
 

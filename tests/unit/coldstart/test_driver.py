@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import request as requests
+from scorer.request import build
 from scorer.coldstart import driver
 from scorer.problems import Problems, ScorerError
 
@@ -19,7 +19,7 @@ FILES = [str(DEMO / "ldc-query.xml"), str(DEMO / "qrel.txt"), str(DEMO / "DEMORU
 
 def test_the_demo_reports_are_the_golden_files_in_the_perls_order():
     problems = Problems()
-    outcome = driver.score(requests.build(FILES, expand="CSSF17"), problems)
+    outcome = driver.score(build(FILES, expand="CSSF17"), problems)
     assert outcome.reports.extensions == ["debug", "ap", "sf", "ldcmax", "ldcmean", "summary",
                                           "params"]
     for extension in ("debug", "ap", "sf", "ldcmax", "ldcmean", "summary"):
@@ -33,7 +33,7 @@ def test_the_demo_reports_are_the_golden_files_in_the_perls_order():
 
 def test_a_run_id_asked_for_and_absent_is_an_error_naming_those_there():
     problems = Problems()
-    outcome = driver.score(requests.build(FILES, expand="CSSF17", runids="DEMORUM"), problems)
+    outcome = driver.score(build(FILES, expand="CSSF17", runids="DEMORUM"), problems)
     assert problems.names() == ["UNKNOWN_RUNID"] and problems.error_count == 1
     assert "ERROR: Run id DEMORUM was asked for (-runids) but is in no submission file; its " \
            "reports are all zeros. Run ids found: DEMORUN (did you mean DEMORUN?)" \
@@ -46,7 +46,7 @@ def test_a_run_without_assessments_is_refused():
     with pytest.raises(ScorerError, match=r"^no assessment file among the files .*: Cold Start "
                                           r"scoring needs the query XML, the assessment file\(s\) "
                                           r"\(10 columns\), then the submission files"):
-        driver.score(requests.build([FILES[0], FILES[2]], expand="CSSF17"), Problems())
+        driver.score(build([FILES[0], FILES[2]], expand="CSSF17"), Problems())
 
 
 @pytest.mark.parametrize("files, message", [
@@ -57,5 +57,5 @@ def test_a_run_without_assessments_is_refused():
 ])
 def test_a_leaderboards_references_are_the_queries_and_assessments(files, message):
     with pytest.raises(ScorerError) as error:
-        driver.check_references(requests.build(FILES, expand="CSSF17"), files)
+        driver.check_references(build(FILES, expand="CSSF17"), files)
     assert str(error.value).startswith(message)

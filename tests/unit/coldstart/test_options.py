@@ -2,13 +2,13 @@
 (what the driver and the reports read)."""
 from __future__ import annotations
 
-from scorer import request as requests
+from scorer.request import build
 from scorer.coldstart.options import options
 
 
 def test_the_switches_typed():
-    given = options(requests.build(["q.xml", "qrel.txt", "run.tab"], expand="CSSF17",
+    given = options(build(["q.xml", "qrel.txt", "run.tab"], expand="CSSF17",
                                    runids="A:B", tabs=True, queries="qids.txt"))
     assert given == ("CSSF17", "qids.txt", ("A", "B"), True)
     assert (given.expand, given.queries, given.runids, given.tabs) == given
-    assert options(requests.build(["q.xml"])) == (None, None, None, False)
+    assert options(build(["q.xml"])) == (None, None, None, False)

@@ -11,15 +11,15 @@ import zlib
 
 import yaml
 
-from scorer import request as requests
+from scorer.request import build
 from scorer import tasks
-from scorer.competition import bundle, scoring
+from scorer.competition import bundle, submissions
 
 from places import ROOT
 
 
 def test_competition_yaml_lists_the_leaderboards_keys_in_order():
-    request = requests.build(["gold.jsonl"], str(ROOT / "configs" / "fever.yaml"))
+    request = build(["gold.jsonl"], str(ROOT / "configs" / "fever.yaml"))
     keys = ("strict_score", "f1")
     data = yaml.safe_load(bundle.competition_yaml(
         request.policy, keys, bundle.BundleOptions("FEVER dev", "2026-12-01")))
@@ -28,7 +28,7 @@ def test_competition_yaml_lists_the_leaderboards_keys_in_order():
     assert data["phases"][0]["start"] == "2026-12-01"
     [board] = data["leaderboards"]
     assert [(c["key"], c["index"], c["title"]) for c in board["columns"]] == [
-        (key, i, scoring.column_title(key, tasks.get("fever"))) for i, key in enumerate(keys)]
+        (key, i, submissions.column_title(key, tasks.get("fever"))) for i, key in enumerate(keys)]
     assert yaml.safe_load(bundle.metadata_yaml())["command"] == bundle.COMMAND
 
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from scorer import request as requests
+from scorer.request import build
 from scorer.competition import references
 from scorer.problems import ScorerError
 
@@ -35,7 +35,7 @@ def test_each_reference_must_be_a_regular_file_with_something_in_it(tmp_path):
 
 def test_the_references_are_read_by_the_tasks_readers(tmp_path):
     gold = FIXTURES / "fever" / "blind" / "actual.jsonl"
-    request = requests.build([str(gold)], str(ROOT / "configs" / "fever.yaml"))
+    request = build([str(gold)], str(ROOT / "configs" / "fever.yaml"))
     references.check(request, [str(gold)])
     broken = tmp_path / "gold.jsonl"
     broken.write_text(gold.read_text(encoding="utf-8") + "{oops\n", encoding="utf-8")

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from scorer.countstable.debugblocks import ClaimsDebug
 from scorer.diff import debugfile
-from scorer.diff.debugfile import APComputation, ClaimsDebug, ColdStartDebug, RankEntry
+from scorer.diff.debugfile import APComputation, ColdStartDebug, RankEntry
 from scorer.problems import ScorerError
 
 from places import DEMO, FIXTURES

@@ -100,7 +100,7 @@ def test_generated_runs_equal_scikit_learn(tmp_path_factory, data):
 def test_the_full_data_as_one_sample_gives_the_full_data_values(tmp_path):
     """The bootstrap computes each sample as the full data is computed: the
     sample that draws every item once gives the reported numbers exactly."""
-    from scorer.claims import resample
+    from scorer.countstable import resample
     from scorer.policy import build_policy
     from scorer.tasks.classification import TASK
     labels = [f"l{k}" for k in range(11)]     # more than 8: numpy's pairwise sum

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from scorer import request as requests
+from scorer.request import build
 from scorer import tasks
 from scorer.problems import ScorerError
 
@@ -16,7 +16,7 @@ RECORD = tasks.get("coldstart")
 
 
 def _request(**switches):
-    return requests.build(["q.xml", "qrel.txt", "run.tab"], **switches)
+    return build(["q.xml", "qrel.txt", "run.tab"], **switches)
 
 
 def test_the_official_score_comes_first_and_needs_expand():

@@ -1,4 +1,5 @@
-"""leaderboard.tex and significance.tex: they compile with pdflatex in an
+"""scorer/track/latex.py and papertables.py: leaderboard.tex and
+significance.tex: they compile with pdflatex in an
 article that loads only booktabs (one and two columns), fit the page (no
 overfull box, no float taller than the page) whatever the run names hold and
 however many runs there are, and show what a paper prints.  The compiling
@@ -22,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.metricnames import precision_recall_family
-from scorer.track import latex
+from scorer.track import latex, papertables
 from scorer.track.__main__ import main as track_main
 from scorer.track.folder import exact_floats
 
@@ -100,10 +101,10 @@ def squeezed(text: str) -> str:
 
 def view_tables(view, main_metrics=None) -> dict:
     main = list(view.other_metric_columns) if main_metrics is None else main_metrics
-    return {"leaderboard.tex": latex.leaderboard_tex(view.leaderboard, view.metric,
+    return {"leaderboard.tex": papertables.leaderboard_tex(view.leaderboard, view.metric,
                                                      view.metric_title, main, view.signature,
                                                      "tab:leaderboard"),
-            "significance.tex": latex.significance_tex(view.headline_significance(), view.runs,
+            "significance.tex": papertables.significance_tex(view.headline_significance(), view.runs,
                                                        view.metric, view.metric_title,
                                                        view.signature, "tab:significance")}
 
@@ -149,7 +150,7 @@ def test_names_are_broken_only_where_they_may_and_never_lose_a_character():
 
 def test_the_paper_table_is_rank_run_headline_with_interval_and_the_main_metrics():
     view = fake_track(runs=5, seed=3)
-    text = latex.leaderboard_tex(view.leaderboard, view.metric, view.metric_title,
+    text = papertables.leaderboard_tex(view.leaderboard, view.metric, view.metric_title,
                                  ["SF_ALL_Micro_F1"], view.signature, "tab:x")
     assert text.count(r"\begin{tabular}{") == 1 and r"\label{tab:x}" in text
     header = text.split(r"\toprule")[1].split(r"\midrule")[0].replace("\\\\", "")
@@ -173,20 +174,20 @@ def test_rank_ranges_and_groups_are_shown_once_the_leaderboard_has_them():
     view = fake_track(runs=6, seed=4)
     board = view.leaderboard.assign(rank_low=[1, 1, 2, 3, 5, 5], rank_high=[2, 3, 3, 4, 6, 6],
                                      group=[1, 1, 1, 2, 3, 3])
-    text = latex.leaderboard_tex(board, view.metric, view.metric_title, [], view.signature,
+    text = papertables.leaderboard_tex(board, view.metric, view.metric_title, [], view.signature,
                                  "tab:x")
     rows = text.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines()
     assert [row.rstrip(" \\").split(" & ")[-2:] for row in rows] == [
         ["1--2", "1"], ["1--3", "1"], ["2--3", "1"], ["3--4", "2"], ["5--6", "3"], ["5--6", "3"]]
     assert "Rank range" in text and "Group" in text
-    assert "Rank range" not in latex.leaderboard_tex(view.leaderboard, view.metric,
+    assert "Rank range" not in papertables.leaderboard_tex(view.leaderboard, view.metric,
                                                      view.metric_title, [], view.signature, "t")
     # -baseline and -compare adjacent give rank ranges but no groups; without samples
     # neither: a column of dashes and a caption explaining it are left out
-    no_groups = latex.leaderboard_tex(board.assign(group=pd.array([None] * 6, dtype="Int64")),
+    no_groups = papertables.leaderboard_tex(board.assign(group=pd.array([None] * 6, dtype="Int64")),
                                       view.metric, view.metric_title, [], view.signature, "t")
     assert "Rank range" in no_groups and "Group" not in no_groups
-    neither = latex.leaderboard_tex(
+    neither = papertables.leaderboard_tex(
         board.assign(group=pd.array([None] * 6, dtype="Int64"),
                      rank_low=pd.array([None] * 6, dtype="Int64"),
                      rank_high=pd.array([None] * 6, dtype="Int64")),
@@ -199,13 +200,13 @@ def test_a_run_scored_despite_errors_is_marked_in_the_paper_table():
     the Perl does): the paper's table marks it and its caption says why."""
     view = fake_track(runs=5, seed=4)
     assert list(view.leaderboard.status)[-1] == "errors"
-    text = latex.leaderboard_tex(view.leaderboard, view.metric, view.metric_title, [],
+    text = papertables.leaderboard_tex(view.leaderboard, view.metric, view.metric_title, [],
                                  view.signature, "t")
     rows = text.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines()
     assert [row.split(" & ")[1].endswith("{*}") for row in rows] == [False] * 4 + [True]
     assert "{*}: the run{'}s files have errors (its run.errlog says which); it was scored " \
            "from the lines that could be read." in text
-    clean = latex.leaderboard_tex(view.leaderboard.assign(status="ok"), view.metric,
+    clean = papertables.leaderboard_tex(view.leaderboard.assign(status="ok"), view.metric,
                                   view.metric_title, [], view.signature, "t")
     assert "{*}" not in clean and "run.errlog" not in clean
 
@@ -216,7 +217,7 @@ def test_too_many_metrics_lose_precision_and_recall_first_and_the_caption_says_s
                for measure in ("precision", "recall", "f1")]
     view = fake_track(runs=4, seed=5, task="scifact")
     board = view.leaderboard.assign(**{m: np.linspace(0.1, 0.9, 4) for m in metrics})
-    text = layouts_of(latex.leaderboard_tex(board, "sentence_label_f1",
+    text = layouts_of(papertables.leaderboard_tex(board, "sentence_label_f1",
                                             "SciFact sentence_label_f1", metrics,
                                             view.signature, "tab:x"))["narrow"]
     header = text.split(r"\toprule")[1].split(r"\midrule")[0]
@@ -239,10 +240,10 @@ def coldstart_tables(runs: int, names=None) -> dict:
         group=[1 + i // 5 for i in range(runs)])
     significance = view.headline_significance().assign(
         delta_ci95_low=-0.01, delta_ci95_high=0.05, p_bh=0.01)
-    return {"leaderboard.tex": latex.leaderboard_tex(board, "ldcmean_ap",
+    return {"leaderboard.tex": papertables.leaderboard_tex(board, "ldcmean_ap",
                                                      "Cold Start LDC-MEAN AP", COLDSTART_MAIN,
                                                      view.signature, "tab:leaderboard"),
-            "significance.tex": latex.significance_tex(significance, view.runs, "ldcmean_ap",
+            "significance.tex": papertables.significance_tex(significance, view.runs, "ldcmean_ap",
                                                        "Cold Start LDC-MEAN AP",
                                                        view.signature, "tab:significance")}
 
@@ -289,7 +290,7 @@ def test_a_precision_is_never_shown_without_its_recall(task, name_length, count,
     view = fake_track(runs=4, queries=3, seed=11, names=[f"r{i}" + "x" * name_length
                                                          for i in range(4)])
     board = view.leaderboard.assign(**{m: np.linspace(0.1, 0.9, 4) for m in metrics})
-    text = latex.leaderboard_tex(board, view.metric, view.metric_title, metrics,
+    text = papertables.leaderboard_tex(board, view.metric, view.metric_title, metrics,
                                  view.signature, "tab:x")
     for layout in layouts_of(text).values():
         header = header_of(layout).replace("\\_\\", "\\_")
@@ -331,8 +332,8 @@ def test_a_table_in_several_floats_shares_its_rows_evenly(runs):
         for page, layout in layouts_of(text).items():
             rows = float_rows(layout)
             assert sum(rows) == (runs if name == "leaderboard.tex"
-                                 else min(runs * (runs - 1) // 2, latex.SIGNIFICANCE_ROWS)
-                                 if runs * (runs - 1) // 2 <= latex.SIGNIFICANCE_ROWS
+                                 else min(runs * (runs - 1) // 2, papertables.SIGNIFICANCE_ROWS)
+                                 if runs * (runs - 1) // 2 <= papertables.SIGNIFICANCE_ROWS
                                  else runs - 1)
             if len(rows) > 1:
                 # every row of these tables is equally tall: counts differ by one at most
@@ -461,7 +462,7 @@ def has_graphicx() -> bool:
 def figure_files(runs: int, width_in: float, directory: str) -> tuple:
     """The leaderboard picture's PDF files of a track of ``runs`` runs with
     60-character names, written into ``directory``; and the whole figure's PDF."""
-    from scorer.look import plot
+    from scorer.display import plot
     names = [f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"
              for i in range(runs)]
     view = fake_track(runs=runs, queries=3, seed=runs, names=names)
@@ -509,7 +510,7 @@ def test_every_part_of_the_figure_fits_the_page_at_the_line_width(tmp_path_facto
         # the picture whole would not go in: the test sees a figure too tall
         whole = folder / "whole"
         whole.mkdir()
-        from scorer.look import plot
+        from scorer.display import plot
         import matplotlib
         view = fake_track(runs=runs, queries=3, seed=runs, names=[
             f"team{i:03d}_system-with-a-rather-long-descriptive-name_v{i:02d}_final"

@@ -228,7 +228,7 @@ def png_width(path: Path) -> int:
 
 @pytest.mark.slow
 def test_figure_width_sizes_the_pictures_and_a_bad_width_is_refused(tmp_path, capsys):
-    from scorer.look import plot
+    from scorer.display import plot
     gold = ROOT / "fixtures" / "fever" / "blind" / "actual.jsonl"
     predictions = ROOT / "fixtures" / "fever" / "blind" / "predictions.jsonl"
     arguments = ["-policy", str(ROOT / "configs" / "fever.yaml"), "-jobs", "1", str(gold),

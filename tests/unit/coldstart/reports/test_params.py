@@ -51,8 +51,8 @@ def test_params_lists_every_input_file_with_its_size_and_sha256(demo):
 
 
 def test_the_whole_params_of_a_request_built_here():
-    from scorer import request as requests
-    request = requests.build(["q.xml", "qrel.txt", "run.tab"], output_file="out/run",
+    from scorer.request import build
+    request = build(["q.xml", "qrel.txt", "run.tab"], output_file="out/run",
                              bootstrap=5, seed=3, expand="CSSF17", cwd="/here")
     monday = time.struct_time((2017, 6, 5, 9, 3, 7, 0, 156, 0))
     assert params.render(request, "abc|B:5|seed:3", now=monday) == (

@@ -1,0 +1,150 @@
+"""What the tasks scored from a per-unit counts table share as records
+(:class:`~scorer.countstable.task.TableTask`: a gold file and one predictions
+file per run, the driver of ``countstable/driver.py``, a ``.debug`` of
+blocks).  ``scorer/tasks/`` holds the records."""
+from __future__ import annotations
+
+import os
+
+from scorer.problems import ScorerError
+from scorer.taskrecord import Task, TrackRun, checked_runs, run_name
+
+
+class TableTask(Task):
+    """A task scored from a gold file and one predictions file per run, through
+    a per-unit counts table: subclasses say how a run is read and scored
+    (``evaluate``), what its ``.debug`` says (``debug_pieces``, and
+    ``debug_layout`` for the diff), how a gold file names its units
+    (``gold_keys``); the driver, the bootstrap, the track and the leaderboard
+    do the rest."""
+
+    #: what the driver writes (countstable/driver.py), and -plot's picture
+    report_extensions = ("summary", "debug", "json", "params", "samplescores", "confidence",
+                         "bootsamples", "png")
+
+    def score(self, request, problems, samples=None):
+        from scorer.countstable import driver
+        return driver.score(request, problems, samples=samples)
+
+    def evaluate(self, policy, files: tuple, problems):
+        """Read and score the files of one run: a
+        :class:`scorer.countstable.evaluation.Evaluation` (its counts table, per-unit
+        outcomes, metric values)."""
+        raise NotImplementedError
+
+    def debug_pieces(self, evaluation):
+        """The ``.debug`` text of an evaluation, piece by piece."""
+        raise NotImplementedError
+
+    def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
+                   per_query: bool = True):
+        from scorer.countstable.metrics import unit_statistic
+        from scorer.results import RunResult, claim_table_rows, wants_statistic
+        result = RunResult(name, status)
+        evaluation = outcome.evaluation
+        for metric, value in evaluation.metrics.items():
+            result.values[metric] = float(value)
+            if wants_statistic(statistics, metric):
+                result.statistics[metric] = unit_statistic(evaluation.declared, metric,
+                                                           evaluation.counts, evaluation.keys)
+            result.per_hop.append((self.units, "", "ALL", metric, float(value)))
+        if per_query:
+            result.per_query += claim_table_rows(evaluation.keys, evaluation.columns,
+                                                 self.sparse_columns(evaluation.columns))
+        return result
+
+    def unit_table(self, outcome):
+        """(unit keys, {column: one value per unit}): the counts table of a
+        run whose outcome has one (``outcome.evaluation``), else None."""
+        evaluation = getattr(outcome, "evaluation", None)
+        return None if evaluation is None else (evaluation.keys, evaluation.columns)
+
+    def debug_layout(self):
+        """How the diff reads the blocks of this task's ``.debug``
+        (scorer.countstable.debugblocks.BlockLayout)."""
+        raise NotImplementedError
+
+    def read_debug(self, path: str, lines: list):
+        """This task's ``.debug`` (``lines``: its lines) for scorer.diff."""
+        from scorer.countstable.debugblocks import read_blocks
+        return read_blocks(path, lines, self.debug_layout())
+
+    # -- a leaderboard and a track: the gold file is the reference --------------------
+
+    def check_references(self, request, files: list) -> None:
+        """Read a leaderboard's reference ``files`` as every submission's run
+        will; a problem that would fail every submission is a ScorerError
+        naming the file: the gold file alone, and -samples drawing its units."""
+        if len(files) != 1:
+            raise ScorerError(f"a {self.name} leaderboard's reference is the gold file alone "
+                              f"(the participant's predictions are the other file); "
+                              f"{len(files)} files given: {' '.join(files)}")
+        keys, key_source = self.reference_gold_keys(files[0])
+        if request.samples:
+            # Samples of units the gold does not have would fail every submission.
+            from scorer.bootstrap import read_samples
+            from scorer.countstable.driver import check_sample_ids
+            check_sample_ids(read_samples(request.samples), request.samples, keys, key_source,
+                             files[0], self.unit)
+
+    def gold_keys(self, path: str) -> tuple:
+        """``(unit keys, key source)`` of a gold file, as a run against it names
+        its units in samples files ("id" or "line"); a ScorerError when the
+        file cannot be the gold (a track stops before any run is scored)."""
+        raise NotImplementedError
+
+    def reference_gold_keys(self, path: str) -> tuple:
+        """``gold_keys`` of a leaderboard's gold file, read as strictly as
+        every submission's run will read it."""
+        return self.gold_keys(path)
+
+    # -- pictures and a track's runs --------------------------------------------------
+
+    def picture_title(self, outcome) -> str:
+        """The predictions file's name."""
+        return os.path.basename(outcome.evaluation.files[-1])
+
+    #: what a track takes for a run's file in a folder of runs
+    run_suffixes: tuple = (".jsonl",)
+
+    def find_runs(self, paths: list) -> tuple:
+        """(the files every run shares, the runs: TrackRun) of a track's files:
+        the gold file, then one predictions file (or a folder of such files,
+        ending as ``run_suffixes`` says) per run, each named by its file name
+        without extension."""
+        if len(paths) < 2:
+            raise ScorerError(f"a {self.title} track needs the gold file, then one "
+                              f"predictions file per run")
+        gold, rest = paths[0], []
+        for path in paths[1:]:
+            if os.path.isdir(path):
+                rest += sorted(os.path.join(path, name) for name in os.listdir(path)
+                               if name.endswith(self.run_suffixes))
+            else:
+                rest.append(path)
+        return [gold], checked_runs([TrackRun(run_name(path), (path,)) for path in rest])
+
+    def read_shared_inputs(self, request, shared: list, draw):
+        """Read the files every run shares, so that a fatal problem there stops
+        the track before anything is scored; the samples the request asks
+        for, read or drawn once for all runs (``draw(groups)`` draws
+        -bootstrap's samples of ``(group, members)`` pairs), else None (then
+        the track draws them over the runs' units after scoring): the gold
+        file, whose units are the samples' groups."""
+        keys, key_source = self.gold_keys(shared[0])
+        if request.bootstrap is not None and not request.samples:
+            # Drawn as each run would draw them alone (every unit of the gold is a group).
+            samples = draw([(key, (key,)) for key in keys])
+        elif not request.samples:
+            return None
+        else:
+            from scorer.bootstrap import read_samples
+            from scorer.countstable.driver import check_sample_ids
+            samples = read_samples(request.samples)
+            # The gold names the units every run's samples draw (a FEVER run's blind
+            # predictions by the gold line they are paired with, whatever their ids).
+            check_sample_ids(samples, request.samples, keys, key_source, shared[0], self.unit)
+        # Every run counts the gold's units in every sample: counted once, here,
+        # before the workers start (a run whose units differ counts its own).
+        samples.keep_multiplicities(keys)
+        return samples
