@@ -8,7 +8,7 @@ import places
 REFERENCE_EVALUATOR_TESTS = "track/test_tables.py"
 #: The optional suites: (name, words of their skip reasons, how to run them).
 OPTIONAL_SUITES = (
-    ("Perl comparisons", ("Perl scorer",),
+    ("Perl comparisons", ("Perl scorer", "Perl toolkit"),
      "put a checkout of the official scorer (jamesmayfield/ColdStart) in ../ColdStart or "
      "name it in SCORER_PERL_DIR, with perl on the PATH"),
     ("reference cases", ("reference cases", "../shared", "case generator", "parity data"),

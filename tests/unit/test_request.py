@@ -9,6 +9,7 @@ import pytest
 
 from scorer.request import build, from_switches, input_paths
 from scorer import switches
+from scorer.policy import SHIPPED_FOLDER
 from scorer.problems import ScorerError
 
 from places import CONFIGS, DEMO
@@ -103,5 +104,6 @@ def test_a_shipped_policy_by_its_name_is_the_request_of_its_file(tmp_path, monke
     by_name = build(["gold.jsonl", "predictions.jsonl"], "fever")
     by_path = build(["gold.jsonl", "predictions.jsonl"], str(CONFIGS / "fever.yaml"))
     assert by_name.policy == by_path.policy
-    # .params names the file read
-    assert os.path.samefile(by_name.policy_file, CONFIGS / "fever.yaml")
+    # .params names the file read: the shipped one (in a checkout, configs/'s)
+    assert by_name.policy_file == os.path.join(SHIPPED_FOLDER, "fever.yaml")
+    assert open(by_name.policy_file, "rb").read() == (CONFIGS / "fever.yaml").read_bytes()

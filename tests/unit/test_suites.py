@@ -34,6 +34,8 @@ def test_each_skipped_suite_is_one_line_saying_how_to_run_it(monkeypatch, tmp_pa
                 "not available (set SCORER_PERL_DIR ...)"),
         _Report("tests/e2e/test_perl_random.py::test_a[seed102]", "the official Perl scorer is "
                 "not available (set SCORER_PERL_DIR ...)"),
+        _Report("tests/unit/coldstart/toolkit/test_catalogue.py::test_a", "no checkout of the "
+                "Perl toolkit (../ColdStart or SCORER_PERL_DIR)"),
         _Report("tests/unit/claims/test_fever.py::test_b", "reference cases not found at /x/shared/parity"),
         _Report("tests/e2e/test_diff.py::test_c", "the case generator ../shared/tools/gen_coldstart.py "
                 "is not there"),
@@ -50,7 +52,7 @@ def test_each_skipped_suite_is_one_line_saying_how_to_run_it(monkeypatch, tmp_pa
     assert [line.split(":")[0] for line in lines] == [
         "Perl comparisons", "reference cases", "browser", "LaTeX tables",
         "reference evaluators", "other"]
-    assert lines[0].startswith("Perl comparisons: 2 skipped; to run them, put a checkout of "
+    assert lines[0].startswith("Perl comparisons: 3 skipped; to run them, put a checkout of "
                                "the official scorer")
     assert lines[1].startswith("reference cases: 2 skipped; to run them, put the shared folder")
     assert "apt-get install chromium chromium-driver" in lines[2]
