@@ -37,3 +37,7 @@ def tac_text(kb, labels=("TAC",)) -> str:
             line += f"\t{assertion.confidence}"
         pieces.append(line + assertion.comment + "\n")
     return "".join(pieces)
+
+
+def tac_files(kb, path: str, labels=("TAC",), **_options) -> dict:
+    return {path: tac_text(kb, labels)}

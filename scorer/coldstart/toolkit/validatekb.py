@@ -54,6 +54,10 @@ FORMATS_OUT = {
     "SEN": ("DIR", "sentiments", ("predicted-ere", "predicted-best")),
     "TAC": ("FILE", ".tac.valid", ()),
 }
+#: The writer of each output format: (module, function(kb, path, labels, linkkb) -> {file: text}).
+WRITERS = {
+    "TAC": ("scorer.coldstart.toolkit.kbtac", "tac_files"),
+}
 _OUTPUT_NAMES = "[" + ", ".join(name.lower() for name in sorted(FORMATS_OUT)) + ", none]"
 
 SWITCHES = {switch.name: switch for switch in (
@@ -110,6 +114,17 @@ class KBValidation(toolrun.LoggedResult, namedtuple("KBValidation", ("kb", "log"
         """The validated KB (``-output tac``)."""
         from scorer.coldstart.toolkit.kbtac import tac_text
         return tac_text(self.kb, labels)
+
+    def output(self, mode: str, path: str, labels=("TAC",), linkkb="LDC2015E42") -> dict:
+        """{file: text} of the output format ``mode`` (TAC, EDL, NUG, EAL,
+        SEN) written at ``path`` (a file, or for EAL and SEN a folder)."""
+        from importlib import import_module
+        writer = WRITERS.get(mode)
+        if writer is None:
+            raise Fatal(f"-output {mode.lower()} is not written yet by this version")
+        module, function = writer
+        return getattr(import_module(module), function)(self.kb, path, labels=labels,
+                                                        linkkb=linkkb.upper())
 
 
 def output_paths(filename: str, output_dir=None) -> dict:
@@ -211,12 +226,16 @@ def _command(given: dict, params: dict, errors) -> int:
         errors.write(count_line(log.error_count, "error"))
         return ERROR_EXIT_STATUS
     outputs = {}
-    folders = []
+    # the Perl makes -output_dir at the start (and then stops: its check of
+    # mkdir's status is upside down); made here when there is something to write
+    folders = [output_dir] if output_dir and not os.path.isdir(output_dir) else []
     for mode in modes:
-        if mode == "TAC":
-            outputs[paths["TAC"]] = result.tac(labels)
-        elif mode in FORMATS_OUT:
-            raise Fatal(f"-output {mode.lower()} is not supported yet")
+        if mode in FORMATS_OUT:
+            outputs.update(result.output(mode, paths[mode], labels=labels,
+                                         linkkb=given.get("linkkb", "LDC2015E42")))
+            if FORMATS_OUT[mode][0] == "DIR":
+                folders += [paths[mode]] + [f"{paths[mode]}/{sub}"
+                                            for sub in FORMATS_OUT[mode][2]]
     if stats_file:
         from scorer.coldstart.toolkit.kbstats import stats_text
         outputs[stats_file] = stats_text(result.kb)
