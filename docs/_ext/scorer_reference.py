@@ -67,8 +67,9 @@ def track_switches() -> list:
 
 def competition_switches() -> list:
     """(name, takes a value, default, help, tasks) of scorer.competition's own switches."""
-    from scorer.competition.__main__ import OWN_SWITCHES
-    return [(s.name, s.takes_value, s.default, s.help, "all") for s in OWN_SWITCHES]
+    from scorer.competition.__main__ import OWN_SWITCHES, PHASE_SWITCHES
+    return [(s.name, s.takes_value, s.default, s.help, "all")
+            for s in OWN_SWITCHES + PHASE_SWITCHES]
 
 
 def command_switches(command: str) -> set:
