@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
+from scorer import gcpause
 from scorer.coldstart.toolkit import toolrun
 from scorer.coldstart.toolkit.catalogue import FORMATS
 from scorer.coldstart.toolkit.documents import read_documents
@@ -177,9 +178,10 @@ def validate_kb(filename: str, *, docs=None, task: str = "CSKB", multiple: str =
         log.ignore(name)
     documents = read_documents(docs) if docs is not None else None
     legal = TASKS[task][1]
-    kb = read_tac(filename, log, documents, multiple,
-                  frozenset(legal) if legal is not None else None, task)
-    check_integrity(kb, legal is None or "canonical_mention" in legal)
+    with gcpause.paused():
+        kb = read_tac(filename, log, documents, multiple,
+                      frozenset(legal) if legal is not None else None, task)
+        check_integrity(kb, legal is None or "canonical_mention" in legal)
     return KBValidation(kb, log)
 
 
