@@ -28,7 +28,8 @@ from scorer.textfile import read_bytes
 _COMMENT = re.compile(
     r'^((?>(?:(?>[^#"]*)(?:"(?>(?:(?>[^"\\]+)|\\.)*)")?)*))' f"([{WHITE_SPACE}]*#.*)$")
 _NOT_BLANK = re.compile(f"[^{WHITE_SPACE}]")
-_SPACE = f"{WHITE_SPACE}"
+#: The white space the Perl's \s matches, for str.strip
+_SPACE = "".join(chr(c) for c in range(0x3001) if re.match(f"[{WHITE_SPACE}]", chr(c)))
 _CONFIDENCE = re.compile(r"\d+\.\d+$|\d+$")
 _SCIENTIFIC = re.compile(r"\d+\.\d+e[-+]?\d\d$")
 _RUNID_COMMENT = re.compile(f"[{WHITE_SPACE}]*#.*")
@@ -49,6 +50,7 @@ def _lines(text: str):
 
 def trim(text: str) -> str:
     return text.strip(_SPACE)
+
 
 
 def read_tac(path: str, log, documents=None, multiple: str = "MANY",
@@ -80,12 +82,12 @@ def read_tac(path: str, log, documents=None, multiple: str = "MANY",
             match = _COMMENT.match(line)
             if match is not None:
                 line, comment = match.group(1), match.group(2)
-        if not _NOT_BLANK.search(line):
+        if not line.strip(_SPACE):
             continue
         entries = line.split("\t")
         while entries and entries[-1] == "":
             entries.pop()
-        entries = [trim(entry) for entry in entries]
+        entries = [entry.strip(_SPACE) for entry in entries]
         confidence = "1.0"
         if entries and _CONFIDENCE.match(entries[-1]):
             confidence = entries.pop()

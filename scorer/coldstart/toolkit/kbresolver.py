@@ -28,7 +28,8 @@ import re
 from scorer.coldstart import ids
 from scorer.coldstart.provenance import perl_split
 from scorer.coldstart.toolkit.kbprovenance import read_kb_provenance
-from scorer.coldstart.toolkit.kbreader import _COMMENT, _NOT_BLANK, trim
+from scorer.coldstart.toolkit.kbreader import _COMMENT, trim
+from scorer.coldstart.toolkit.kbreader import _SPACE as _WHITE
 from scorer.coldstart.toolkit.provenance import read_spans
 from scorer.coldstart.toolkit.problemlog import Fatal
 
@@ -62,7 +63,7 @@ def normalize_filler(text: str) -> str:
 
 def parse_line(text: str, position: int, where: str, texts=None) -> Line:
     """One line's assertion (``texts``: one copy of each text repeated)."""
-    entries = [trim(e) for e in text.split("\t") if _NOT_BLANK.search(e)]
+    entries = [e for e in (field.strip(_WHITE) for field in text.split("\t")) if e]
     if texts is not None:
         entries = [texts.setdefault(e, e) if len(e) < 48 else e for e in entries]
     if not entries or not _CONFIDENCE.match(entries[-1]):
@@ -90,7 +91,7 @@ def parse_line(text: str, position: int, where: str, texts=None) -> Line:
                 if index == 0 and number == 0:
                     line.justification = match.groups()
                 line.docid = match.group(1)
-    match = _REALIS.search(line.predicate)
+    match = _REALIS.search(line.predicate) if "." in line.predicate else None
     if match is not None:
         line.realis = match.group(1).lower()
         line.predicate = line.predicate[:match.start()]
@@ -160,7 +161,7 @@ class Resolver:
                 match = _COMMENT.match(text)
                 if match is not None:
                     text = match.group(1)
-            if not _NOT_BLANK.search(text):
+            if not text.strip(_WHITE):
                 parsed.append(None)
                 continue
             line = parse_line(text, index, f"{self.path} line {index + 1}", texts)
