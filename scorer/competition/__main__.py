@@ -9,6 +9,8 @@ and the participant's check.
         [-phase_end NAME:DATE]... [-max_submissions NAME:N[/day]]... [-policy P] [switches]
     python -m scorer.competition -validate RUN [-max_size BYTES] [-policy P] [switches]
         REFERENCE_FILES...
+    python -m scorer.competition -collect EXPORT -policy P -output_dir DIR
+        [-ranked_submission last|best|all] [track switches] GOLD_FILES...
 """
 from __future__ import annotations
 
@@ -120,6 +122,9 @@ def _read_argv(argv: list, phased: bool = False) -> tuple:
 
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "-collect" in argv:
+        from scorer.competition import collect
+        return collect.main(argv)
     try:
         repeated = {}
         if any(argument[1:] in PHASE_NAMES for argument in argv if argument.startswith("-")):
