@@ -81,6 +81,10 @@ Usage:
       REFERENCE_FILES...
       what a participant runs before uploading: the same checks and messages, and
       the scores
+  python -m scorer.competition -collect EXPORT -policy P -output_dir DIR
+      [-ranked_submission last|best|all] [track switches] GOLD_FILES...
+      the ranking from the platform's export: every submission checked, each
+      team's ranked one scored by scorer.track into DIR, submissions.md/.csv
 Switches:
 """ + "".join(f"  -{switch.name:14}{switch.help}\n" for switch in OWN_SWITCHES) + """\
 Phases (repeated, one value per phase; or the policy's competition: section):

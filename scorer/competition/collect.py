@@ -44,6 +44,19 @@ from typing import Optional
 from scorer import output
 from scorer.competition import archive, layout, submissions
 from scorer.problems import ScorerError
+from scorer.switches import Switch
+
+#: -collect's own switches (besides scorer.track's and scorer's).
+COLLECT_SWITCHES = (
+    Switch("collect", help="-collect EXPORT: the platform's export of the submissions, a "
+                           "folder or a zip; writes -output_dir's track (with every switch "
+                           "of scorer.track) and submissions.md/.csv"),
+    Switch("ranked_submission", help="with -collect, each team's ranked submission: last, "
+                                     "best or all (default: the policy's competition: "
+                                     "ranked_submission, else last)"),
+    Switch("max_size", help="the most bytes a submission file may hold, zipped or not "
+                            "(default: 1 GiB)"),
+)
 
 MANIFEST = "submissions.csv"
 TEAM_COLUMNS = ("team", "team_name", "participant", "username", "user", "owner")
@@ -415,13 +428,9 @@ def main(argv: list) -> int:
     """``-collect EXPORT`` and its switches: scorer.track's and scorer's, and
     ``-ranked_submission``, ``-max_size``."""
     from scorer import stopping, switches
-    from scorer.switches import Switch, UsageError
+    from scorer.switches import UsageError
     from scorer.track.__main__ import TRACK_SWITCHES, options_from
-    own = (Switch("collect", help="the platform's export of the submissions: a folder or a zip"),
-           Switch("ranked_submission", help="each team's ranked submission: last, best or all "
-                                            "(default: the policy's competition: section, else "
-                                            "last)"),
-           Switch("max_size", help="the most bytes a submission may hold (default: 1 GiB)"))
+    own = COLLECT_SWITCHES
     usage = ("Usage: python -m scorer.competition -collect EXPORT -policy P -output_dir DIR "
              "[-ranked_submission last|best|all] [track and scorer switches] GOLD_FILES...\n")
     try:
