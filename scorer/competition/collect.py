@@ -24,7 +24,9 @@ switch): ``last`` (the latest valid), ``best`` (the highest headline
 score; the later on a tie) or ``all`` (every valid one, as ``TEAM-1``,
 ``TEAM-2``, ... in order).  The ranked ones are scored together by
 ``scorer.track`` into ``-output_dir``, which also gets ``submissions.md`` and
-``submissions.csv``: every submission, its team, what became of it and why.
+``submissions.csv`` (every submission, its team, what became of it and why)
+and ``submissions/``, the ranked files as they were scored, each named after
+its run (what ``scorer.track -errata`` and ``-verify`` take again).
 """
 from __future__ import annotations
 
@@ -309,6 +311,20 @@ def place_runs(chosen: list, folder: str, task) -> list:
     return paths
 
 
+#: The ranked submissions' files, kept in the track folder as they were scored
+#: (``scorer.track -errata`` and ``-verify`` take them again).
+RUNS_KEPT = "submissions"
+
+
+def keep_runs(paths: list, folder: str) -> None:
+    os.makedirs(folder, exist_ok=True)
+    for path in paths:
+        target = os.path.join(folder, os.path.basename(path))
+        temporary = f"{target}.{os.getpid()}.tmp"
+        shutil.copyfile(path, temporary)
+        os.replace(temporary, target)
+
+
 # -- the listing ------------------------------------------------------------------------
 
 LISTING_COLUMNS = ("team", "team_id", "submission", "submitted", "status", "run", "score",
@@ -378,6 +394,7 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
         result = build(track, options)
         rows = listing_rows(found)
         if options.output_dir is not None:
+            keep_runs(runs, os.path.join(options.output_dir, RUNS_KEPT))
             output.write_files({
                 os.path.join(options.output_dir, "submissions.csv"): listing_csv(rows),
                 os.path.join(options.output_dir, "submissions.md"):

@@ -96,6 +96,9 @@ def test_the_track_of_each_teams_last_submission(tmp_path, capsys):
     for name in ("leaderboard.csv", "significance.csv", "leaderboard.md", "track.bootsamples"):
         assert (out / name).read_text() == (tmp_path / "expected" / name).read_text(), name
     assert "Gamma" not in (out / "leaderboard.csv").read_text()
+    # The ranked files are kept, as scored, for -errata and -verify.
+    assert sorted(os.listdir(out / "submissions")) == ["Beta.jsonl", "Team Alpha.jsonl"]
+    assert (out / "submissions" / "Team Alpha.jsonl").read_text() == B
     assert "| failed |" in (out / "submissions.md").read_text()
 
 
@@ -175,3 +178,35 @@ def test_a_hostile_zip_export_writes_nothing(tmp_path, capsys):
     empty.write_bytes(zipped({}))
     status, out = collect(tmp_path, empty)
     assert status == 255 and "holds no submission" in capsys.readouterr().err
+
+
+DEMO = FIXTURES / "coldstart" / "demo" / "input"
+TASKS = {
+    "scifact": (["-policy", POLICY], [GOLD], FIXTURES / "scifact" / "basic" / "predictions.jsonl"),
+    "fever": (["-policy", str(CONFIGS / "fever.yaml")], [FIXTURES / "fever" / "blind" /
+                                                          "actual.jsonl"],
+              FIXTURES / "fever" / "blind" / "predictions.jsonl"),
+    "classification": (["-policy", str(CONFIGS / "classification.yaml")],
+                       [FIXTURES / "classification" / "semeval" / "input" / "gold.jsonl"],
+                       FIXTURES / "classification" / "semeval" / "input" / "predictions.tsv"),
+    "coldstart": (["-expand", "CSSF17"], [DEMO / "ldc-query.xml", DEMO / "qrel.txt"],
+                  DEMO / "DEMORUN.tab.txt"),
+}
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_every_task_collects_and_verifies(tmp_path, capsys, task):
+    """Each task: a team's zipped submission collected into a track, which
+    -verify then reproduces from the files the track kept."""
+    from scorer.track.__main__ import main as track
+    switches, gold, run = TASKS[task]
+    export = export_folder(tmp_path, {"team_x/upload.zip": zipped({run.name: run.read_bytes()})})
+    out = tmp_path / "track"
+    common = [*switches, "-bootstrap", "20", "-seed", "3", "-jobs", "1"]
+    assert main(["-collect", str(export), *common, "-output_dir", str(out),
+                 *map(str, gold)]) == 0, capsys.readouterr().err
+    [kept] = os.listdir(out / "submissions")
+    assert kept.startswith("team_x.") and (out / "submissions" / kept).read_bytes() == \
+        run.read_bytes()
+    assert track([*common, "-verify", str(out / "leaderboard.json"), *map(str, gold),
+                  str(out / "submissions" / kept)]) == 0, capsys.readouterr().out

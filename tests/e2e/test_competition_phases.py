@@ -346,3 +346,33 @@ def test_one_phase_for_codalab(tmp_path, golds):
     [phase] = data["phases"].values()
     assert phase["start_date"] == datetime.datetime(2026, 12, 1)
     assert phase["leaderboard_management_mode"] == "default"
+
+
+def test_coldstart_phases_take_their_query_file_and_assessments(tmp_path):
+    demo = FIXTURES / "coldstart" / "demo" / "input"
+    references = f"{demo / 'ldc-query.xml'},{demo / 'qrel.txt'}"
+    target = str(tmp_path / "cs.zip")
+    assert main(["-bundle", target, "-expand", "CSSF17", "-phase", f"practice:{references}",
+                 "-phase", f"evaluation:{references}", "-phase_start",
+                 "practice:2026-09-01", "-phase_start", "evaluation:2027-01-10"]) == 0
+    with zipfile.ZipFile(target) as z:
+        scoring = yaml.safe_load(z.read("reference_data_evaluation/scoring.yaml"))
+        assert scoring["references"] == ["ldc-query.xml", "qrel.txt"]
+        assert scoring["phase"]["shows"] == "receipt"
+        # The same gold in both phases: the practice shows the scores, no detail.
+        assert yaml.safe_load(z.read("reference_data_practice/scoring.yaml"))["phase"][
+            "shows"] == "scores"
+    folder = tmp_path / "run"
+    ref = folder / "input" / "ref"
+    ref.mkdir(parents=True)
+    with zipfile.ZipFile(target) as z:
+        for name in z.namelist():
+            if name.startswith("reference_data_evaluation/"):
+                (ref / name.split("/", 1)[1]).write_bytes(z.read(name))
+    (folder / "input" / "res").mkdir()
+    (folder / "input" / "res" / "DEMORUN.tab.txt").write_bytes(
+        (demo / "DEMORUN.tab.txt").read_bytes())
+    assert main([str(folder / "input"), str(folder / "output")]) == 0
+    assert sorted(os.listdir(folder / "output")) == ["detailed_results.html", "scores.json",
+                                                     "scores.txt"]
+    assert "Scored and valid" in (folder / "output" / "detailed_results.html").read_text()
