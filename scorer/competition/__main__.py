@@ -9,6 +9,8 @@ and the participant's check.
         [-phase_end NAME:DATE]... [-max_submissions NAME:N[/day]]... [-policy P] [switches]
     python -m scorer.competition -validate RUN [-max_size BYTES] [-policy P] [switches]
         REFERENCE_FILES...
+    python -m scorer.competition -collect EXPORT -policy P -output_dir DIR
+        [-ranked_submission last|best|all] [track switches] GOLD_FILES...
 """
 from __future__ import annotations
 
@@ -79,6 +81,10 @@ Usage:
       REFERENCE_FILES...
       what a participant runs before uploading: the same checks and messages, and
       the scores
+  python -m scorer.competition -collect EXPORT -policy P -output_dir DIR
+      [-ranked_submission last|best|all] [track switches] GOLD_FILES...
+      the ranking from the platform's export: every submission checked, each
+      team's ranked one scored by scorer.track into DIR, submissions.md/.csv
 Switches:
 """ + "".join(f"  -{switch.name:14}{switch.help}\n" for switch in OWN_SWITCHES) + """\
 Phases (repeated, one value per phase; or the policy's competition: section):
@@ -120,6 +126,9 @@ def _read_argv(argv: list, phased: bool = False) -> tuple:
 
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "-collect" in argv:
+        from scorer.competition import collect
+        return collect.main(argv)
     try:
         repeated = {}
         if any(argument[1:] in PHASE_NAMES for argument in argv if argument.startswith("-")):
