@@ -250,26 +250,36 @@ def _check_submission_zip(entry: Entry, export: str, max_size: int) -> None:
 
 # -- scoring and choosing ---------------------------------------------------------------
 
-def score_each(found: list, setup, metric: str, scratch: str, progress=None) -> None:
+def score_each(found: list, setup, metric: str, scratch: str) -> None:
     """Every submission checked and scored as the leaderboard would (each
-    entry's score, or its status 'failed' and the message)."""
-    for number, entry in enumerate(found):
-        place = os.path.join(scratch, f"s{number}")
-        os.mkdir(place)
-        try:
-            submission = layout.submission_at(entry.path, place, setup.task, setup.max_size)
-            scored = submissions.score(setup, submission)
-        except ScorerError as error:
-            lines = str(error).strip().splitlines()
-            if len(lines) > 1 and lines[0].startswith("the submission "):
-                lines = lines[1:]         # (the leaderboard's heading: not scored)
-            entry.status, entry.message = "failed", "\n".join(lines)
-            continue
-        entry.path = submission.path
-        entry.score = float(scored.result.values[metric]) \
-            if metric in scored.result.values else None
-        if progress:
-            progress(number + 1, len(found))
+    entry's score, or its status 'failed' and the message); progress on a
+    terminal."""
+    from scorer.progress import Progress
+    progress = Progress("collect: submissions checked", len(found), enabled=len(found) > 1)
+    try:
+        for number, entry in enumerate(found):
+            _score_one(entry, number, setup, metric, scratch)
+            progress.advance()
+    finally:
+        progress.done()
+
+
+def _score_one(entry, number: int, setup, metric: str, scratch: str) -> None:
+    """One submission checked and scored (its score, or 'failed' and why)."""
+    place = os.path.join(scratch, f"s{number}")
+    os.mkdir(place)
+    try:
+        submission = layout.submission_at(entry.path, place, setup.task, setup.max_size)
+        scored = submissions.score(setup, submission)
+    except ScorerError as error:
+        lines = str(error).strip().splitlines()
+        if len(lines) > 1 and lines[0].startswith("the submission "):
+            lines = lines[1:]         # (the leaderboard's heading: not scored)
+        entry.status, entry.message = "failed", "\n".join(lines)
+        return
+    entry.path = submission.path
+    entry.score = float(scored.result.values[metric]) \
+        if metric in scored.result.values else None
 
 
 def choose(found: list, ranked: str) -> list:

@@ -376,3 +376,25 @@ def test_coldstart_phases_take_their_query_file_and_assessments(tmp_path):
     assert sorted(os.listdir(folder / "output")) == ["detailed_results.html", "scores.json",
                                                      "scores.txt"]
     assert "Scored and valid" in (folder / "output" / "detailed_results.html").read_text()
+
+
+def test_one_codabench_phase_is_the_bundle_it_always_was(tmp_path, golds):
+    """-format codabench, or a policy whose competition: section only says how
+    -collect ranks, make the one-phase bundle byte for byte."""
+    dev, _test = golds
+    policy = tmp_path / "p.yaml"
+    policy.write_text((CONFIGS / "scifact.yaml").read_text()
+                      + "competition:\n  ranked_submission: best\n")
+    made = []
+    for extra in ([], ["-format", "codabench"], ["-policy", str(policy)]):
+        target = tmp_path / f"b{len(made)}.zip"
+        policy_switch = [] if extra[:1] == ["-policy"] else ["-policy",
+                                                            str(CONFIGS / "scifact.yaml")]
+        assert main(["-bundle", str(target), "-start", "2026-12-01", *policy_switch, *extra,
+                     str(dev)]) == 0
+        made.append(target.read_bytes())
+    with zipfile.ZipFile(io.BytesIO(made[0])) as z:
+        assert "reference_data/scoring.yaml" in z.namelist()
+    assert made[0] == made[1]
+    with zipfile.ZipFile(io.BytesIO(made[0])) as a, zipfile.ZipFile(io.BytesIO(made[2])) as b:
+        assert a.read("competition.yaml") == b.read("competition.yaml")
