@@ -58,11 +58,22 @@ COLLECT_SWITCHES = (
                                      "ranked_submission, else last)"),
     Switch("max_size", help="the most bytes a submission file may hold, zipped or not "
                             "(default: 1 GiB)"),
+    Switch("phase_id", help="with -collect, the platform's phase whose submissions are "
+                            "ranked, where the export holds several (Codabench's PhaseIdN "
+                            "in each file's name, or the manifest's phase column)"),
 )
 
 MANIFEST = "submissions.csv"
 TEAM_COLUMNS = ("team", "team_name", "participant", "username", "user", "owner")
-FILE_COLUMNS = ("file", "filename", "file_name", "submission", "submission_file")
+FILE_COLUMNS = ("file", "filename", "file_name", "file name", "submission", "submission_file")
+#: The other columns, by their names (Codabench's list of submissions: Submission ID,
+#: File Name, Owner, Created When, Status, Phase).
+ID_COLUMNS = ("id", "submission_id", "submission id")
+TIME_COLUMNS = ("submitted", "submitted_at", "created when", "created_when", "date")
+PHASE_COLUMNS = ("phase", "phase_id", "phase id")
+#: How Codabench names each file it downloads for an organizer: the submission's
+#: id, its owner, the phase's id, the time of the upload, the file's name.
+CODABENCH_NAME = re.compile(r"(\d+)_(.+?)_PhaseId(\d+)_(\d{4}-\d\d-\d\d:\d\d-\d\d)_(.+)")
 #: Characters a team name may not hold: markup, and what would make it a path.
 MARKUP = re.compile(r"[<>&\"'`/\\\x00-\x1f\x7f]")
 LISTING = ("submissions.md", "submissions.csv")
@@ -82,13 +93,15 @@ class Entry:
     run: str = ""
     score: Optional[float] = None
     message: str = ""
+    phase: str = ""             # the platform's phase, where the export names it
 
 
 # -- reading the export ---------------------------------------------------------------
 
-def read_export(export: str, scratch: str, max_size: int) -> list:
-    """The export's submissions, every one on disk under ``scratch`` or in the
-    export folder; a hostile export is a ScorerError before anything is scored."""
+def read_export(export: str, scratch: str, max_size: int, phase: Optional[str] = None) -> list:
+    """The export's submissions (of ``phase`` alone, where the export names
+    phases), every one on disk under ``scratch`` or in the export folder; a
+    hostile export is a ScorerError before anything is scored."""
     if os.path.isdir(export):
         root = export
     elif os.path.isfile(export) and export.lower().endswith(".zip"):
@@ -106,22 +119,36 @@ def read_export(export: str, scratch: str, max_size: int) -> list:
         if relative == MANIFEST:
             continue
         path = os.path.join(root, *relative.split("/"))
-        row = manifest.pop(relative, None)
+        row = manifest.pop(relative, None) or {}
         folder = relative.split("/")[0] if "/" in relative else ""
-        team = (row or {}).get("team") or folder or _stem(relative)
-        team_id = (row or {}).get("team_id") or ""
-        submitted = (row or {}).get("submitted") or ""
-        number = (row or {}).get("id") or ""
+        named = CODABENCH_NAME.fullmatch(relative.rsplit("/", 1)[-1])
+        if named:
+            # Codabench's download: ID_OWNER_PhaseIdN_DATE_FILE (its date lacks the hour:
+            # the submission's id orders them)
+            row = {"team": named.group(2), "id": named.group(1), "phase": named.group(3),
+                   "shown": named.group(4), **{k: v for k, v in row.items() if v}}
+        team = row.get("team") or folder or _stem(relative)
+        submitted = row.get("submitted") or ""
+        number = row.get("id") or ""
         order = (submitted, int(number) if number.isdigit() else 0, number, relative)
-        found.append(Entry(label=relative, team=team, team_id=team_id, order=order,
-                           submitted=submitted, path=path))
+        found.append(Entry(label=relative, team=team, team_id=row.get("team_id") or "",
+                           order=order, submitted=submitted or row.get("shown", ""),
+                           path=path, phase=row.get("phase") or ""))
     if manifest:
         listed = ", ".join(sorted(manifest)[:5])
         raise ScorerError(f"{export}: {MANIFEST} names file(s) the export does not hold: "
                           f"{listed}")
+    phases = sorted({entry.phase for entry in found if entry.phase})
+    if phase is not None:
+        found = [entry for entry in found if not entry.phase or entry.phase == phase]
+    elif len(phases) > 1:
+        raise ScorerError(f"{export}: the export holds the submissions of phases "
+                          f"{', '.join(phases)}; give -phase_id with the one to rank")
     if not found:
         raise ScorerError(f"{export}: the export holds no submission (a file, or a .zip of "
-                          f"one, at its top or inside one folder per team)")
+                          f"one, at its top or inside one folder per team)"
+                          + (f" of phase {phase} (it holds phases {', '.join(phases)})"
+                             if phase is not None else ""))
     if len(found) > MOST_SUBMISSIONS:
         raise ScorerError(f"{export}: {len(found)} submissions; at most {MOST_SUBMISSIONS}")
     _check_teams(found, export)
@@ -202,11 +229,11 @@ def _read_manifest(root: str, export: str) -> dict:
             raise ScorerError(f"{where} line {number}: no file named")
         if name in found:
             raise ScorerError(f"{where} line {number}: the file {name} is listed twice")
-        found[name] = {"team": row.get(team_column, ""),
-                       "team_id": row.get("team_id", ""),
-                       "submitted": row.get("submitted") or row.get("submitted_at")
-                       or row.get("date", ""),
-                       "id": row.get("id") or row.get("submission_id", "")}
+        def first(columns) -> str:
+            return next((row[c] for c in columns if row.get(c)), "")
+        found[name] = {"team": row.get(team_column, ""), "team_id": row.get("team_id", ""),
+                       "submitted": first(TIME_COLUMNS), "id": first(ID_COLUMNS),
+                       "phase": first(PHASE_COLUMNS)}
     return found
 
 
@@ -377,7 +404,7 @@ def listing_md(rows: list, metric: str, ranked: str, export: str) -> str:
 # -- the command ------------------------------------------------------------------------
 
 def collect(export: str, request, gold: list, options, ranked: str, max_size: int,
-            argv: list) -> int:
+            argv: list, phase: Optional[str] = None) -> int:
     """Read, check, score, choose, then the track; the listing written beside
     it.  ``request``: the gold's request (switches as scorer.track takes them)."""
     from scorer import tasks
@@ -389,7 +416,7 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
         track_folder.check_output_dir(options.output_dir)
     scratch = tempfile.mkdtemp(prefix="scorer-collect-")
     try:
-        found = read_export(export, scratch, max_size)
+        found = read_export(export, scratch, max_size, phase)
         setup = _setup(request, gold, max_size, scratch)
         score_each(found, setup, metric, scratch)
         chosen = choose(found, ranked)
@@ -497,7 +524,7 @@ def main(argv: list) -> int:
                             bootstrap=scorer_given.pop("bootstrap", None),
                             seed=scorer_given.pop("seed", None), **scorer_given)
             return collect(given["collect"], request, list(files), options, ranked, max_size,
-                           argv)
+                           argv, given.get("phase_id"))
     except ScorerError as error:
         sys.stderr.write(f"FATAL_ERROR: {error}\n")
         return error.exit_status

@@ -210,3 +210,23 @@ def test_every_task_collects_and_verifies(tmp_path, capsys, task):
         run.read_bytes()
     assert track([*common, "-verify", str(out / "leaderboard.json"), *map(str, gold),
                   str(out / "submissions" / kept)]) == 0, capsys.readouterr().out
+
+
+def test_codabenchs_download_names_the_owner_phase_and_order(tmp_path, capsys):
+    """Codabench names each downloaded submission ID_OWNER_PhaseIdN_DATE_FILE
+    (its date has no hour: the id orders a team's submissions)."""
+    export = tmp_path / "export.zip"
+    export.write_bytes(zipped({
+        "31_ann_lee_PhaseId7_2027-01-12:10-05_p.zip": zipped({"p.jsonl": A}),
+        "35_ann_lee_PhaseId7_2027-01-12:02-00_p.zip": zipped({"p.jsonl": B}),
+        "33_bob_PhaseId7_2027-01-13:00-00_mine.zip": zipped({"mine.jsonl": A}),
+        "12_bob_PhaseId6_2026-12-20:00-00_practice.zip": zipped({"p.jsonl": B})}))
+    status, out = collect(tmp_path, export)
+    assert status == 255 and "phases 6, 7; give -phase_id" in capsys.readouterr().err
+    assert not out.exists()
+    status, out = collect(tmp_path, export, "-phase_id", "7")
+    assert status == 0, capsys.readouterr().err
+    rows = listing(out)
+    assert [(r["team"], r["status"]) for r in rows] == [
+        ("ann_lee", "not ranked"), ("ann_lee", "ranked"), ("bob", "ranked")]
+    assert rows[1]["submission"].startswith("35_") and rows[1]["submitted"] == "2027-01-12:02-00"
