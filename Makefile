@@ -51,6 +51,7 @@ bench: $(STAMP)
 	$(PY) bench/calibration_bench.py
 	$(PY) bench/page_bench.py
 	$(PY) bench/competition_bench.py
+	$(PY) bench/kb_bench.py $(KB_BENCH_ARGS)
 
 bench-page: $(STAMP)
 	$(PY) bench/page_bench.py
