@@ -92,16 +92,19 @@ def read_tac(path: str, log, documents=None, multiple: str = "MANY",
         if entries and _CONFIDENCE.match(entries[-1]):
             confidence = entries.pop()
             confidence = texts.setdefault(confidence, confidence)
-        if entries and _SCIENTIFIC.match(entries[-1]):
+        if entries and "e" in entries[-1] and _SCIENTIFIC.match(entries[-1]):
             log.record("IMPROPER_CONFIDENCE_VALUE", entries[-1], where=kb.where(line_number))
             confidence = "%.12f" % float(entries.pop())
         count = len(entries)
-        subject, predicate, obj, provenance = (entries + [None] * 4)[:4]
+        if count == 4:
+            subject, predicate, obj, provenance = entries
+        else:
+            subject, predicate, obj, provenance = (entries + [None] * 4)[:4]
         if legal_predicates is not None and (predicate or "").lower() not in legal_predicates:
             log.record("OFF_TASK_SLOT", predicate or "", task, where=kb.where(line_number))
             continue
-        verb = (predicate or "").split(".")[0]
-        wanted = 3 if verb.lower() in ("type", "link") else 4
+        verb = (predicate or "").partition(".")[0].lower()
+        wanted = 3 if verb == "type" or verb == "link" else 4
         if count != wanted:
             log.record("WRONG_NUM_ENTRIES", wanted, count, where=kb.where(line_number))
             continue
