@@ -74,8 +74,9 @@ PHASE_COLUMNS = ("phase", "phase_id", "phase id")
 #: How Codabench names each file it downloads for an organizer: the submission's
 #: id, its owner, the phase's id, the time of the upload, the file's name.
 CODABENCH_NAME = re.compile(r"(\d+)_(.+?)_PhaseId(\d+)_(\d{4}-\d\d-\d\d:\d\d-\d\d)_(.+)")
-#: Characters a team name may not hold: markup, and what would make it a path.
-MARKUP = re.compile(r"[<>&\"'`/\\\x00-\x1f\x7f]")
+#: Characters a team name may not hold: markup, and what would make it a path
+#: (quotes are a name's own: O'Brien).
+MARKUP = re.compile(r"[<>&/\\\x00-\x1f\x7f]")
 LISTING = ("submissions.md", "submissions.csv")
 MOST_SUBMISSIONS = 10_000
 
@@ -248,7 +249,7 @@ def _check_teams(found: list, export: str) -> None:
             raise ScorerError(f"{export}: {entry.label} has no team name")
         if MARKUP.search(entry.team) or entry.team.strip() in (".", ".."):
             raise ScorerError(f"{export}: the team name {entry.team!r} ({entry.label}) holds "
-                              f"markup or a path (< > & quotes / \\ or a control character); "
+                              f"markup or a path (< > & / \\ or a control character); "
                               f"rename the team in {MANIFEST}")
         if len(entry.team.encode("utf-8")) > 100:
             raise ScorerError(f"{export}: the team name of {entry.label} is longer than 100 "
