@@ -363,6 +363,23 @@ def keep_runs(paths: list, folder: str) -> None:
         os.replace(temporary, target)
 
 
+def _name_runs(chosen: list, paths: list, task, gold: list) -> None:
+    """Each ranked entry's run as the track names it: its file's name for a
+    claim task, the run id(s) its file holds for Cold Start."""
+    try:
+        _shared, runs = task.find_runs(gold + paths)
+    except ScorerError:
+        return              # (the track says what is wrong)
+    names: dict = {}
+    for run in runs:
+        for path in run.files:
+            names.setdefault(os.path.abspath(path), []).append(run.name)
+    for entry, path in zip(chosen, paths):
+        found = names.get(os.path.abspath(path))
+        if found:
+            entry.run = ", ".join(found)
+
+
 # -- the listing ------------------------------------------------------------------------
 
 LISTING_COLUMNS = ("team", "team_id", "submission", "submitted", "status", "run", "score",
@@ -425,6 +442,7 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
             raise ScorerError(f"{export}: no submission passed the checks; nothing to rank:\n"
                               + "".join(f"  {e.label}: {e.message}\n" for e in found))
         runs = place_runs(chosen, os.path.join(scratch, "runs"), task)
+        _name_runs(chosen, runs, task, list(gold))
         track = track_request(list(gold) + runs, request.policy_file, samples=request.samples,
                               bootstrap=request.bootstrap, seed=request.seed, argv=argv,
                               program="python -m scorer.competition",

@@ -216,6 +216,8 @@ def test_every_task_collects_and_verifies(tmp_path, capsys, task):
     common = [*switches, "-bootstrap", "20", "-seed", "3", "-jobs", "1"]
     assert main(["-collect", str(export), *common, "-output_dir", str(out),
                  *map(str, gold)]) == 0, capsys.readouterr().err
+    ranked = [r["run"] for r in listing(out) if r["status"] == "ranked"]
+    assert ranked == (["DEMORUN"] if task == "coldstart" else ["team_x"])   # (a run id)
     [kept] = os.listdir(out / "submissions")
     assert kept.startswith("team_x.") and (out / "submissions" / kept).read_bytes() == \
         run.read_bytes()
