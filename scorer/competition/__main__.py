@@ -9,6 +9,8 @@ and the participant's check.
         [-phase_end NAME:DATE]... [-max_submissions NAME:N[/day]]... [-policy P] [switches]
     python -m scorer.competition -validate RUN [-max_size BYTES] [-policy P] [switches]
         REFERENCE_FILES...
+    python -m scorer.competition -collect EXPORT -policy P -output_dir DIR
+        [-ranked_submission last|best|all] [track switches] GOLD_FILES...
 """
 from __future__ import annotations
 
@@ -79,6 +81,10 @@ Usage:
       REFERENCE_FILES...
       what a participant runs before uploading: the same checks and messages, and
       the scores
+  python -m scorer.competition -collect EXPORT -policy P -output_dir DIR
+      [-ranked_submission last|best|all] [track switches] GOLD_FILES...
+      the ranking from the platform's export: every submission checked, each
+      team's ranked one scored by scorer.track into DIR, submissions.md/.csv
 Switches:
 """ + "".join(f"  -{switch.name:14}{switch.help}\n" for switch in OWN_SWITCHES) + """\
 Phases (repeated, one value per phase; or the policy's competition: section):
@@ -120,6 +126,9 @@ def _read_argv(argv: list, phased: bool = False) -> tuple:
 
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "-collect" in argv:
+        from scorer.competition import collect
+        return collect.main(argv)
     try:
         repeated = {}
         if any(argument[1:] in PHASE_NAMES for argument in argv if argument.startswith("-")):
@@ -237,12 +246,14 @@ PHASE_NAMES = tuple(switch.name for switch in PHASE_SWITCHES)
 
 
 def _has_section(given: dict) -> bool:
-    """Whether the policy file has a ``competition:`` section."""
+    """Whether the policy file's ``competition:`` section shapes the bundle
+    (phases, or a format); ``ranked_submission`` alone is -collect's."""
     if not given.get("policy"):
         return False
     from scorer.competition import phases
     from scorer.policy import policy_path
-    return bool(phases.read_section(policy_path(given["policy"])))
+    section = phases.read_section(policy_path(given["policy"]))
+    return bool(section.get("phases") or section.get("format"))
 
 
 def make_phased_bundle(own: dict, given: dict, files: list, repeated: dict) -> int:
@@ -255,15 +266,18 @@ def make_phased_bundle(own: dict, given: dict, files: list, repeated: dict) -> i
     if phase_list and files:
         raise ScorerError(f"the phases name their reference files (-phase NAME:GOLD); "
                           f"{files[0]} is given besides them")
+    fmt = own.get("format") or section.get("format") or "codabench"
+    if fmt not in phases.FORMATS:
+        raise ScorerError(f"-format must be one of {', '.join(phases.FORMATS)}, not '{fmt}'")
     if not phase_list:
         if not files:
             raise ScorerError("the reference files are missing (or name phases with -phase "
                               "NAME:GOLD)")
+        if fmt == "codabench":
+            # (one phase for Codabench: the bundle it always was)
+            return make_bundle(own, _setup_request(given, files), files)
         phase_list = phases.from_settings({"phase": ["main:" + ",".join(files)]}, {},
                                           own.get("start"))
-    fmt = own.get("format") or section.get("format") or "codabench"
-    if fmt not in phases.FORMATS:
-        raise ScorerError(f"-format must be one of {', '.join(phases.FORMATS)}, not '{fmt}'")
     target = own["bundle"]
     output.check_writable(target)
     requests = [_setup_request(given, list(phase.references)) for phase in phase_list]

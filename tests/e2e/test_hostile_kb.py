@@ -142,3 +142,65 @@ def test_100000_mentions_of_one_node_are_all_kept(tmp_path):
     written = (tmp_path / "kb.tac.valid").read_text("utf-8").splitlines()
     assert len(written) == 2 + 2 + 100_000
     assert written[4] == ':Entity1\tmention\t"x0"\tD1:0-1\t1.0'
+
+
+# -- resolvequeries: a KB that is not what validatekb writes ----------------------------
+
+QUERIES = """<?xml version="1.0" encoding="UTF-8"?>
+<query_set>
+  <query id="CSSF17_ENG_0123456789">
+    <name>Ada Brandt</name>
+    <docid>D1</docid>
+    <beg>0</beg>
+    <end>9</end>
+    <enttype>per</enttype>
+    <slot0>per:siblings</slot0>
+  </query>
+</query_set>
+"""
+
+
+def resolve(folder, kb: str) -> tuple:
+    (folder / "q.xml").write_text(QUERIES, encoding="utf-8")
+    argv = ["resolvequeries", "-error_file", "log", "q.xml", kb, "out.rq"]
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = call_main_in_time(main, argv, folder, stdout, stderr, ALARM_SECONDS)
+    log = folder / "log"
+    text = stdout.getvalue() + stderr.getvalue() + (log.read_text("utf-8") if log.exists()
+                                                    else "")
+    assert "Traceback" not in text
+    return status, text
+
+
+@pytest.mark.parametrize("label, data, message", [
+    ("binary", bytes(range(256)) * 4, "kb.tac.valid line 1: a NUL byte"),
+    ("utf16", KB.encode("utf-16"), "UTF-16"),
+    ("empty", b"", "No runid found in kb.tac.valid"),
+    ("unvalidated", KB.replace(":Entity1\ttype\tPER", ":Entity1\ttype\tPER\tD1:0-9").encode(
+        "utf-8"), "kb.tac.valid line 2: wrong number of columns for predicate type"),
+    ("bad-offsets", KB.replace("D1:0-30", "D1:0-x").encode("utf-8"),
+     "kb.tac.valid line 5: illegal offset specification: D1:0-x"),
+], ids=["binary", "utf16", "empty", "unvalidated", "bad-offsets"])
+def test_resolvequeries_refuses_a_kb_that_is_not_a_validated_one(tmp_path, label, data,
+                                                                  message):
+    (tmp_path / "kb.tac.valid").write_bytes(data)
+    status, text = resolve(tmp_path, "kb.tac.valid")
+    assert status == 255 and message in text, text
+    assert sorted(os.listdir(tmp_path)) == ["kb.tac.valid", "log", "q.xml"]
+
+
+def test_resolvequeries_refuses_a_missing_kb(tmp_path):
+    status, text = resolve(tmp_path, "none.tac.valid")
+    assert status == 255 and "none.tac.valid" in text, text
+    assert sorted(os.listdir(tmp_path)) == ["log", "q.xml"]
+
+
+def test_resolvequeries_follows_the_queries_of_a_validated_kb(tmp_path):
+    (tmp_path / "kb.tac").write_text(KB, encoding="utf-8")
+    assert run(tmp_path, "kb.tac")[0] == 0
+    status, text = resolve(tmp_path, "kb.tac.valid")
+    assert status == 0, text
+    assert (tmp_path / "out.rq").read_text("utf-8") == (
+        "CSSF17_ENG_0123456789\tper:siblings\tRUN1\tD1:0-30\tCy Brandt\tPER\tD1:21-29\t0.5"
+        "\t:Entity2\n")
+    assert "RUN1\t1\t1\t0\t3\t1\t1\t1\tRESOLUTION_STATISTICS" in text

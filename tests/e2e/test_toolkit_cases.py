@@ -29,14 +29,14 @@ def _missing_tools(case: str) -> set:
     missing = {tool for tool in tools_of(case) if toolkit.find(tool) is None}
     if "validatekb" in tools_of(case) and not missing:
         # the formats of validatekb -output not written yet
-        from scorer.coldstart.toolkit.validatekb import WRITERS
+        from scorer.coldstart.toolkit.validatekb import FORMATS_OUT, WRITERS
         with open(os.path.join(case, "steps.json")) as f:
             steps = json.load(f)["steps"]
         for tool, args in steps:
             if tool == "validatekb" and "-output" in args:
                 wanted = args[args.index("-output") + 1].upper().split(":")
                 missing |= {f"validatekb -output {mode.lower()}" for mode in wanted
-                            if mode != "NONE" and mode not in WRITERS}
+                            if mode in FORMATS_OUT and mode not in WRITERS}
     return missing
 
 

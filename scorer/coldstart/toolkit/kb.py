@@ -169,6 +169,8 @@ class KB:
         self.mention_list: dict = {}      # -> [assertion]
         self.pronominal: dict = {}        # -> subject -> assertion
         self.links: dict = {}
+        #: why -> how many assertions were rejected while reading (-stats_file)
+        self.rejected: dict = {}
 
     # -- places and problems --------------------------------------------------------
 
@@ -332,6 +334,7 @@ class KB:
         """Check an assertion and keep it (returned), or reject it (None)."""
         subject_entity = self.intern(subject, line)
         if subject_entity is None:
+            self._reject("NO_SUBJECT")
             return None
         subject = subject_entity.name
         subject_type = subject_entity.type()
@@ -341,6 +344,7 @@ class KB:
         predicate = self.predicate(verb, subject_type, line)
         if predicate is None:
             self.use(subject_entity, "SUBJECT", line)
+            self._reject("NO_PREDICATE")
             return None
         verb = predicate.name
         provenance = self.provenance_of(provenance_text, subject, obj, verb, line)
@@ -360,6 +364,7 @@ class KB:
             match = _LINK.match(obj)
             if match is None:
                 self.record("ILLEGAL_LINK_SPECIFICATION", obj, line=line)
+                self._reject("BAD_PREDICATE")
                 return None
             obj = f"{match.group(1)}:{match.group(2)}"
         else:
@@ -372,6 +377,7 @@ class KB:
             elif predicate.range <= NODE_TYPES:
                 object_entity = self.intern(obj, line)
                 if object_entity is None:
+                    self._reject("NO_OBJECT")
                     return None
                 obj = object_entity.name
                 self.use(object_entity, "OBJECT", line)
@@ -419,10 +425,14 @@ class KB:
             duplicate_provenance = self.provenance(duplicate)
             self.record("DUPLICATE_ASSERTION", self.where(duplicate.line), line=line)
             if provenance.text() == duplicate_provenance.text():
+                self._reject("DUPLICATE")
                 return None
             _keep_one(assertion, duplicate)
         self._index(assertion, provenance)
         return assertion
+
+    def _reject(self, why: str) -> None:
+        self.rejected[why] = self.rejected.get(why, 0) + 1
 
     def _index(self, assertion: Assertion, provenance) -> None:
         subject, verb, obj = assertion.subject, assertion.verb, assertion.object

@@ -57,6 +57,10 @@ FORMATS_OUT = {
 #: The writer of each output format: (module, function(kb, path, labels, linkkb) -> {file: text}).
 WRITERS = {
     "TAC": ("scorer.coldstart.toolkit.kbtac", "tac_files"),
+    "EDL": ("scorer.coldstart.toolkit.kbedl", "edl_files"),
+    "NUG": ("scorer.coldstart.toolkit.kbnug", "nug_files"),
+    "EAL": ("scorer.coldstart.toolkit.kbeal", "eal_files"),
+    "SEN": ("scorer.coldstart.toolkit.kbsen", "sen_files"),
 }
 _OUTPUT_NAMES = "[" + ", ".join(name.lower() for name in sorted(FORMATS_OUT)) + ", none]"
 
