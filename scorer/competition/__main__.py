@@ -72,7 +72,9 @@ Switches:
 
 def _read_argv(argv: list) -> tuple:
     """(this command's switches, the request's switches, the files)."""
-    table = switches.table(switches.scorer_table(), OWN_SWITCHES)
+    # (own first: its -validate RUN is not Cold Start's -validate, which a
+    # leaderboard's policy sets with validate: true)
+    table = switches.table(OWN_SWITCHES, switches.scorer_table())
     given, files = switches.parse(argv, table, files_needed=False)
     if given.get("help") or given.get("version"):
         return given, {}, files

@@ -4,7 +4,7 @@ work is in ``scorer/coldstart/``."""
 from __future__ import annotations
 
 from scorer.coldstart.policy import DEFAULTS, DISCIPLINES
-from scorer.policy import list_value, single_value
+from scorer.policy import flag_value, list_value, single_value
 from scorer.switches import Switch
 from scorer.taskrecord import PolicyKey, Task
 from scorer.version import PERL_REFERENCE_VERSION
@@ -30,6 +30,10 @@ class ColdStart(Task):
                   single_value),
         PolicyKey("discipline", "Cold Start: how a response finds its assessment: "
                                 + ", ".join(DISCIPLINES), DEFAULTS["discipline"], single_value),
+        # (not in the policy digest: .params signatures say validate: themselves)
+        PolicyKey("validate", "Cold Start: true scores the lines CS-ValidateSF keeps of each "
+                              "submission file (the official numbers), as -validate",
+                  False, flag_value, in_digest=False),
     )
     # The Perl scorer's switches (CS-Score-MASTER.pl -help), in the order a
     # refusal lists them.
@@ -68,6 +72,15 @@ class ColdStart(Task):
                help="Colon-separated list of output fields to print (see below for options)"),
         Switch("tabs", False, help="Use tabs to separate output fields instead of spaces "
                                    "(useful for export to spreadsheet)"),
+        # scorer's own: CS-ValidateSF in front of the scoring (scorer/coldstart/validation.py)
+        Switch("validate", False, sets_policy=True,
+               help="Validate each submission file first, as CS-ValidateSF-MASTER.pl does "
+                    "(python -m scorer.coldstart validatesf, with -justifications and -docs), "
+                    "and score the lines it keeps: the official numbers; its errors stop the "
+                    "run without reports"),
+        Switch("docs", names_file=True,
+               help="With -validate: the corpus's document lengths (DOCID, length, file), "
+                    "against which the validator checks every provenance"),
     )
     report_extensions = ("debug", "ap", "sf", "ldcmax", "ldcmean", "summary", "sample",
                          "samplescores", "confidence", "apconfidence", "bootsamples", "params",
@@ -100,6 +113,10 @@ class ColdStart(Task):
 
     def check_request(self, request) -> None:
         from scorer.problems import ScorerError
+        if request.option("docs") and not request.policy.validate:
+            # The document lengths are the validator's; without it they would check nothing.
+            raise ScorerError("-docs is read by -validate only (the validator checks the "
+                              "provenance against it): add -validate, or leave -docs out")
         if (request.samples or request.bootstrap is not None) and not request.option("expand"):
             # The Perl dies here after writing half its reports (spec §7.24).
             raise ScorerError("-samples and -bootstrap need -expand: bootstrap samples are "
@@ -208,8 +225,9 @@ class ColdStart(Task):
         return samples
 
     def signature_parts(self, request) -> list:
+        from scorer.coldstart.validation import signature_part
         return [f"expand:{request.option('expand') or 'none'}",
-                f"queries:{request.option('queries') or 'all'}"]
+                f"queries:{request.option('queries') or 'all'}", signature_part(request)]
 
     def shown_per_query(self, per_query):
         # The scores over all hops, not the counts, to keep the page small.

@@ -1,0 +1,193 @@
+"""``-validate`` of Cold Start scoring: CS-ValidateSF (``validatesf``) run in
+memory on each submission file of a request before the scorer reads it, so
+that one command gives the official numbers (README-Scoring scores the
+validator's output, ``CSrun.valid.ldc.tab.txt``, not the raw run).
+
+With -validate (policy ``validate: true``) the scorer reads, in place of each
+submission file, the lines the validator keeps, numbered as the validated
+file numbers them (the order breaks ties), under the name ``FILE
+(validated)``; the validator's messages go to the error log; an error, or
+what stops the validator, stops the run: no report, exit status 255.
+Without it the validator runs all the same, and one warning per submission
+file says when it would drop lines or refuse the file: the numbers are then
+not the official ones.
+
+The SF queries the validator reads are the scorer's query files, or with
+``-expand BASE`` what ``validatequeries -expand -query_base BASE`` makes of
+them (the SF query file of the official release).  Their own problems are
+the scorer's to report (it reads the same files): the validator's warnings
+about them are left out, its errors kept.
+"""
+from __future__ import annotations
+
+from scorer.coldstart.options import options
+from scorer.problems import ScorerError, Where
+
+#: What a run's .params signature says of validation (the validator's version).
+SIGNATURE = "CS-ValidateSF-2017.2.0"
+
+
+def signature_part(request) -> str:
+    """``validate:...`` of the .params signature: whether the lines scored are
+    the validator's, and with which -docs."""
+    if not request.policy.validate:
+        return "validate:none"
+    docs = request.option("docs")
+    return f"validate:{SIGNATURE}" + (f"|docs:{docs}" if docs else "")
+
+
+class SubmissionValidator:
+    """The hook :func:`scorer.coldstart.runs.read_run_files` calls for each
+    submission file: ``(name, lines)`` to read in its place, or None to read
+    nothing of it (-validate found errors: :meth:`check` then stops the run)."""
+
+    def __init__(self, request, query_paths, problems):
+        self.validate = bool(request.policy.validate)
+        self.expand = options(request).expand
+        self.justifications = request.policy.justifications
+        self.docs_path = request.option("docs")
+        self.query_paths = list(query_paths)
+        self.problems = problems
+        self._documents = None
+        self._query_texts = None
+        #: the submission files -validate refused
+        self.refused: list = []
+        #: without -validate: (file, why its numbers are not the official ones, whether
+        #: the validator refuses it)
+        self._pending: list = []
+
+    def __call__(self, path: str, lines: list):
+        try:
+            result, query_log = self._validate(path)
+        except ScorerError as error:   # (a Fatal too: what stops the validator)
+            message = _fatal_message(error)
+            if self.validate:
+                self.problems.record_text("VALIDATESF_ERROR", message)
+                self.refused.append(path)
+                return None
+            self._unofficial(path, f"validatesf stops on it ({message})", error=True)
+            return path, lines
+        if self.validate:
+            # (the scorer reports the query files' warnings itself: it reads them too)
+            record_problems(query_log, self.problems, errors_only=True)
+            record_problems(result.log, self.problems)
+            if not result.ok or query_log.error_count:
+                self.refused.append(path)
+                return None
+            return f"{path} (validated)", [line[:-1] for line in result.lines]
+        if not result.ok or query_log.error_count:
+            count = result.log.error_count + query_log.error_count
+            self._unofficial(path, f"validatesf finds {count} error{'s' if count != 1 else ''} "
+                                   f"in it, so it would not be scored officially", error=True)
+        else:
+            distinct = _distinct_lines(lines)
+            dropped = distinct - len(result.lines)
+            if dropped > 0:
+                self._unofficial(path, f"validatesf (CS-ValidateSF, run before official "
+                                       f"scoring) drops {dropped} of its {distinct} distinct "
+                                       f"lines")
+        return path, lines
+
+    def check(self) -> None:
+        """After the files are read: without -validate, the warnings (that the
+        validator refuses a file only where the scorer found no error itself:
+        its own errors say so already); with it, a file refused stops the
+        run, without reports."""
+        scorer_errors = self.problems.error_count
+        for path, why, error in self._pending:
+            if not error or not scorer_errors:
+                self.problems.record("UNOFFICIAL_SCORES", path, why)
+        if self.refused:
+            raise ScorerError(f"-validate: validatesf found errors in {', '.join(self.refused)} "
+                              f"(listed above), so no report is written; fix the run, or score "
+                              f"it as it is without -validate (not the official numbers)")
+
+    def _unofficial(self, path: str, why: str, error: bool = False) -> None:
+        self._pending.append((path, why, error))
+
+    def _validate(self, path: str):
+        from scorer.coldstart.toolkit.catalogue import FORMATS
+        from scorer.coldstart.toolkit.problemlog import ProblemLog
+        from scorer.coldstart.toolkit.queryfile import QuerySet, read_query_text
+        from scorer.coldstart.toolkit.validatesf import validate_sf
+        documents = self._read_documents()
+        texts = self._sf_query_texts()
+        queries = QuerySet([name for name, _text in texts])
+        query_log = ProblemLog(FORMATS)
+        for name, text in texts:
+            read_query_text(text, name, queries, query_log, documents)
+        result = validate_sf(texts[0][0] if texts else "", path,
+                             justifications=self.justifications, queries=queries,
+                             documents=documents)
+        return result, query_log
+
+    def _read_documents(self):
+        if self.docs_path is None:
+            return None
+        if self._documents is None:
+            from scorer.coldstart.toolkit.documents import read_documents
+            self._documents = read_documents(self.docs_path)
+        return self._documents
+
+    def _sf_query_texts(self) -> list:
+        """(name, text) of the SF query files the validator reads: the query
+        files, or with -expand their expansion as validatequeries writes it."""
+        if self._query_texts is not None:
+            return self._query_texts
+        from scorer.coldstart.toolkit.queryfile import query_file_text
+        texts = [(path, query_file_text(path)) for path in self.query_paths]
+        if self.expand:
+            from scorer.coldstart.toolkit.catalogue import FORMATS
+            from scorer.coldstart.toolkit.problemlog import ProblemLog
+            from scorer.coldstart.toolkit.queryfile import (ALL_LANGUAGES, QuerySet,
+                                                             read_query_text)
+            from scorer.coldstart.toolkit.validatequeries import expand_queries
+            log = ProblemLog(FORMATS)
+            ldc = QuerySet(self.query_paths)
+            for path, text in texts:
+                read_query_text(text, path, ldc, log)
+            expanded, _index = expand_queries(ldc, self.expand, ALL_LANGUAGES, False, log)
+            name = f"{' '.join(self.query_paths)} (-expand {self.expand})"
+            texts = [(name, expanded.text(omit=("SLOT", "NODEID"), languages=ALL_LANGUAGES))]
+        self._query_texts = texts
+        return texts
+
+
+def _distinct_lines(lines: list) -> int:
+    """How many different lines of a run the validator reads as responses (not
+    blank, not comments; a line repeated is read once, by the scorer too)."""
+    from scorer.coldstart.toolkit.responses import clean_line
+    return len({line for line in map(lambda raw: clean_line(raw, False), lines) if line})
+
+
+def _fatal_message(error) -> str:
+    """What stopped the validator, on one line: the message, then its place."""
+    text = getattr(error, "text", str(error))
+    if text.startswith("FATAL_ERROR: "):
+        text = text[len("FATAL_ERROR: "):]
+    head, _, where = text.partition("\n")
+    return f"{head} ({where})" if where.strip() else head
+
+
+def record_problems(log, problems, errors_only: bool = False) -> None:
+    """The validator's messages (a toolkit ProblemLog) into the scorer's
+    ``Problems``, each at its places, with their texts."""
+    from scorer.coldstart.toolkit.problemlog import NO_SOURCE
+    from scorer.problems import CATALOGUE
+    for name, message, places in log.records():
+        kind, _, text = message.partition(": ")
+        if errors_only and kind != "ERROR":
+            continue
+        if CATALOGUE.get(name, ("",))[0] != kind:
+            # (a problem the scorer knows keeps its name: found by both, it is reported once)
+            name = "VALIDATESF_ERROR" if kind == "ERROR" else "VALIDATESF_WARNING"
+        for place in places:
+            problems.record_text(name, text, None if place == NO_SOURCE else _where(place))
+
+
+def _where(place: str) -> Where:
+    """A toolkit place (``FILE line N``, or free text) as the scorer's Where."""
+    file, found, line = place.rpartition(" line ")
+    if found and line.isdigit():
+        return Where(file, int(line))
+    return Where(detail=place)
