@@ -1,0 +1,219 @@
+"""``python -m scorer -validate``: scoring a raw run with -validate gives the
+reports of scoring the Perl validator's output (CS-ValidateSF-MASTER.pl's
+validated file), byte for byte but for the four random letters the Perl
+draws for ``:NIL_`` node ids (in .debug; ours are derived from the run);
+the validator's errors stop the run without reports; without -validate one
+warning says what the validator would drop.
+
+The validated files are the Perl's, stored with the validators' own cases
+(fixtures/coldstart/toolkit/validatesf-*: their expected/ files); the
+official test suite's runs are checked against the reference cases of
+../shared/parity where they exist.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+
+import pytest
+
+from places import FIXTURES, PARITY
+
+from scorer.cli import main
+
+TOOLKIT = FIXTURES / "coldstart" / "toolkit"
+#: the assessments of the validators' world (its clean run, all kinds of them)
+QREL = TOOLKIT / "validateqrel-languages" / "input" / "qrel.txt"
+REPORTS = ("debug", "ap", "sf", "summary")
+#: the switches of validatesf that -validate passes on
+PASSED_ON = ("-justifications", "-docs")
+_NIL = re.compile(rb":NIL_[A-Za-z]{4}")
+
+
+def score(cwd, args: list, out) -> tuple:
+    """(exit status, {extension: bytes}, error log) of python -m scorer in ``cwd``."""
+    os.makedirs(out, exist_ok=True)
+    prefix = os.path.join(out, "run")
+    previous = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            status = main(["-output_file", prefix, "-error_file", prefix + ".errlog", *args])
+    finally:
+        os.chdir(previous)
+    outputs = {}
+    for name in os.listdir(out):
+        with open(os.path.join(out, name), "rb") as f:
+            outputs[name.split(".", 1)[1]] = f.read()
+    return status, outputs, outputs.pop("errlog", b"").decode("utf-8")
+
+
+def validator_cases() -> list:
+    """(case, switches) of the validatesf cases a scorer's -validate can stand
+    for: the Perl wrote a validated file, from one 2017 run file, with no
+    switch but -justifications and -docs."""
+    found = []
+    for name in sorted(os.listdir(TOOLKIT)):
+        case = TOOLKIT / name
+        validated = case / "expected" / "files" / "run.valid.ldc.tab.txt"
+        if not name.startswith("validatesf-") or not validated.is_file() \
+                or not validated.stat().st_size or name.startswith("validatesf-format-"):
+            continue
+        (_tool, args), = json.loads((case / "steps.json").read_text())["steps"]
+        switches, positional, others, i = [], [], [], 0
+        while i < len(args):
+            if not args[i].startswith("-"):
+                positional.append(args[i])
+                i += 1
+                continue
+            if args[i] in PASSED_ON:
+                switches += args[i:i + 2]
+            elif args[i] not in ("-error_file", "-output_file"):
+                others.append(args[i])
+            i += 1 if args[i] in ("-allow_comments", "-groundtruth") else 2
+        if not others and positional == ["sf-query.xml", "run.tab.txt"]:
+            found.append((name, switches))
+    return found
+
+
+CASES = validator_cases()
+
+
+def test_the_validator_cases_cover_what_validate_passes_on():
+    names = [name for name, _switches in CASES]
+    assert len(CASES) >= 25
+    assert any("-docs" in switches for _name, switches in CASES)
+    assert {"validatesf-k-limits", "validatesf-k-per-document", "validatesf-duplicate-line",
+            "validatesf-nodeid-zero-nodocs", "validatesf-wrong-slot-name-nodocs"} <= set(names)
+
+
+@pytest.mark.parametrize("name, switches", CASES, ids=[name for name, _ in CASES])
+def test_validate_scores_as_the_perl_validated_file(name, switches, tmp_path):
+    inputs = TOOLKIT / name / "input"
+    validated = TOOLKIT / name / "expected" / "files" / "run.valid.ldc.tab.txt"
+    justifications = switches[switches.index("-justifications"):][:2] \
+        if "-justifications" in switches else []
+    status, official, _log = score(inputs, [*justifications, "sf-query.xml", str(QREL),
+                                            str(validated)], tmp_path / "perl")
+    assert status == 0
+    status, ours, log = score(inputs, ["-validate", *switches, "sf-query.xml", str(QREL),
+                                       "run.tab.txt"], tmp_path / "ours")
+    assert status == 0, log
+    assert "not the official ones" not in log
+    for extension in REPORTS:
+        want, got = official[extension], ours[extension]
+        if extension == "debug":
+            # the Perl draws the :NIL_ letters at random (docs/parity.md)
+            want, got = _NIL.sub(b":NIL_xxxx", want), _NIL.sub(b":NIL_xxxx", got)
+        assert got == want, f"{name}: .{extension} differs from scoring the Perl's validated file"
+    assert "validate:CS-ValidateSF-2017.2.0" in ours["params"].decode()
+    assert "validate:none" in official["params"].decode()
+
+
+def test_without_validate_one_warning_counts_the_lines_dropped(tmp_path):
+    inputs = TOOLKIT / "validatesf-k-limits" / "input"
+    raw = (inputs / "run.tab.txt").read_text().splitlines()
+    kept = (TOOLKIT / "validatesf-k-limits" / "expected" / "files"
+            / "run.valid.ldc.tab.txt").read_text().splitlines()
+    status, _reports, log = score(inputs, ["-justifications", "1:1", "sf-query.xml", str(QREL),
+                                           "run.tab.txt"], tmp_path)
+    assert status == 0
+    warnings = [line for line in log.splitlines() if "not the official ones" in line]
+    dropped = len(set(raw)) - len(kept)
+    assert dropped > 0
+    assert warnings == [f"WARNING: run.tab.txt: validatesf (CS-ValidateSF, run before official "
+                        f"scoring) drops {dropped} of its {len(set(raw))} distinct lines; these "
+                        f"numbers are not the official ones (score with -validate for those)"]
+
+
+@pytest.mark.parametrize("name, justifications", [("validatesf-clean-nodocs", "1:3"),
+                                                    ("validatesf-k-limits", "1:1")])
+def test_a_validated_run_gets_no_warning(name, justifications, tmp_path):
+    inputs = TOOLKIT / name / "input"
+    validated = TOOLKIT / name / "expected" / "files" / "run.valid.ldc.tab.txt"
+    status, _reports, log = score(inputs, ["-justifications", justifications, "sf-query.xml",
+                                           str(QREL),
+                                           str(validated)], tmp_path)
+    assert status == 0 and "official" not in log
+
+
+def test_validator_errors_stop_the_run_without_reports(tmp_path):
+    case = TOOLKIT / "validatesf-illegal-value-type-nodocs"
+    expected = (case / "expected" / "messages").read_text()
+    assert "ERROR" in expected
+    status, reports, log = score(case / "input", ["-validate", "sf-query.xml", str(QREL),
+                                                  "run.tab.txt"], tmp_path)
+    assert status == 255
+    assert reports == {}
+    assert log.rstrip().splitlines()[-1] == (
+        "FATAL_ERROR: -validate: validatesf found errors in run.tab.txt (listed above), so no "
+        "report is written; fix the run, or score it as it is without -validate (not the "
+        "official numbers)")
+    # the validator's messages, with their places (the Perl's text)
+    for line in expected.splitlines():
+        if line.startswith("ERROR"):
+            assert line.split(" (")[0] in log
+
+
+def test_what_stops_the_validator_stops_the_run(tmp_path):
+    case = TOOLKIT / "validatesf-unknown-docid-docs"
+    status, reports, log = score(case / "input", ["-validate", "-docs", "doclength.txt",
+                                                  "sf-query.xml", str(QREL), "run.tab.txt"],
+                                 tmp_path)
+    assert status == 255 and reports == {}
+    assert "is not a valid DOCID for this task" in log
+    assert "FATAL_ERROR: -validate: validatesf found errors in run.tab.txt" in log
+
+
+def test_docs_needs_validate(tmp_path):
+    inputs = TOOLKIT / "validatesf-clean-docs" / "input"
+    status, reports, log = score(inputs, ["-docs", "doclength.txt", "sf-query.xml", str(QREL),
+                                          "run.tab.txt"], tmp_path)
+    assert status == 255 and reports == {}
+    assert "-docs is read by -validate only" in log
+
+
+def test_the_policy_key_is_the_switch(tmp_path):
+    inputs = TOOLKIT / "validatesf-k-limits" / "input"
+    policy = tmp_path / "validate.yaml"
+    policy.write_text("task: coldstart\njustifications: '1:1'\nvalidate: true\n")
+    _status, by_switch, _log = score(inputs, ["-validate", "-justifications", "1:1",
+                                              "sf-query.xml", str(QREL), "run.tab.txt"],
+                                     tmp_path / "switch")
+    status, by_policy, log = score(inputs, ["-policy", str(policy), "sf-query.xml", str(QREL),
+                                            "run.tab.txt"], tmp_path / "policy")
+    assert status == 0 and "official" not in log
+    assert {e: by_policy[e] for e in REPORTS} == {e: by_switch[e] for e in REPORTS}
+    policy.write_text("task: coldstart\nvalidate: maybe\n")
+    status, _reports, log = score(inputs, ["-policy", str(policy), "sf-query.xml", str(QREL),
+                                           "run.tab.txt"], tmp_path / "bad")
+    assert status == 255 and "key 'validate': true or false is expected, not 'maybe'" in log
+
+
+# -- the official test suite's runs (../shared/parity) ------------------------------
+
+SUITE = PARITY / "coldstart" / "testsuite"
+PIPELINE = PARITY / "pipeline" / "sf"
+SUITE_CASES = sorted(name for name in (os.listdir(SUITE) if SUITE.is_dir() else ())
+                     if (PIPELINE / f"{name}-nodocs").is_dir())
+
+
+@pytest.mark.parity
+@pytest.mark.skipif(not SUITE_CASES, reason=f"no reference cases: {SUITE} or {PIPELINE} does "
+                                            f"not exist (the parity cases live beside the "
+                                            f"project)")
+@pytest.mark.parametrize("name", SUITE_CASES)
+def test_validate_on_the_raw_suite_run_gives_the_perl_reports(name, tmp_path):
+    case = SUITE / name
+    args = (case / "input" / "args").read_text().split()
+    raw = PIPELINE / f"{name}-nodocs" / "input" / "CS-TestSuite" / "SF-TestSuite" / name / name
+    switches = [a for a in args if a not in ("ldc-query.xml", "qrel.txt", "submission.tsv")]
+    status, ours, log = score(case / "input", ["-validate", *switches, "ldc-query.xml",
+                                               "qrel.txt", str(raw)], tmp_path)
+    assert status == 0, log
+    for expected in sorted(os.listdir(case / "expected")):
+        want = (case / "expected" / expected).read_bytes()
+        assert ours[expected.split(".", 1)[1]] == want, f"{expected} differs from the Perl's"
