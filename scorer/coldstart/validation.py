@@ -30,7 +30,7 @@ SIGNATURE = "CS-ValidateSF-2017.2.0"
 def signature_part(request) -> str:
     """``validate:...`` of the .params signature: whether the lines scored are
     the validator's, and with which -docs."""
-    if not request.policy.validate:
+    if request.policy.validate is not True:
         return "validate:none"
     docs = request.option("docs")
     return f"validate:{SIGNATURE}" + (f"|docs:{docs}" if docs else "")
@@ -42,7 +42,7 @@ class SubmissionValidator:
     nothing of it (-validate found errors: :meth:`check` then stops the run)."""
 
     def __init__(self, request, query_paths, problems):
-        self.validate = bool(request.policy.validate)
+        self.validate = request.policy.validate is True
         self.expand = options(request).expand
         self.justifications = request.policy.justifications
         self.docs_path = request.option("docs")

@@ -32,8 +32,10 @@ class ColdStart(Task):
                                 + ", ".join(DISCIPLINES), DEFAULTS["discipline"], single_value),
         # (not in the policy digest: .params signatures say validate: themselves)
         PolicyKey("validate", "Cold Start: true scores the lines CS-ValidateSF keeps of each "
-                              "submission file (the official numbers), as -validate",
-                  False, flag_value, in_digest=False),
+                              "submission file (the official numbers), as -validate; false "
+                              "the raw runs, unchecked; left out, a track and a leaderboard "
+                              "validate, python -m scorer warns when the validator would drop "
+                              "lines", None, flag_value, in_digest=False),
     )
     # The Perl scorer's switches (CS-Score-MASTER.pl -help), in the order a
     # refusal lists them.
@@ -79,8 +81,9 @@ class ColdStart(Task):
                     "and score the lines it keeps: the official numbers; its errors stop the "
                     "run without reports"),
         Switch("docs", names_file=True,
-               help="With -validate: the corpus's document lengths (DOCID, length, file), "
-                    "against which the validator checks every provenance"),
+               help="The corpus's document lengths (DOCID, length, file), against which "
+                    "the validator (-validate, or the check without it) checks every "
+                    "provenance"),
     )
     report_extensions = ("debug", "ap", "sf", "ldcmax", "ldcmean", "summary", "sample",
                          "samplescores", "confidence", "apconfidence", "bootsamples", "params",
@@ -113,10 +116,11 @@ class ColdStart(Task):
 
     def check_request(self, request) -> None:
         from scorer.problems import ScorerError
-        if request.option("docs") and not request.policy.validate:
+        if request.option("docs") and request.policy.validate is False:
             # The document lengths are the validator's; without it they would check nothing.
-            raise ScorerError("-docs is read by -validate only (the validator checks the "
-                              "provenance against it): add -validate, or leave -docs out")
+            raise ScorerError("-docs is read by the validator (it checks the provenance "
+                              "against it), which the policy's validate: false turns off: "
+                              "leave one of them out")
         if (request.samples or request.bootstrap is not None) and not request.option("expand"):
             # The Perl dies here after writing half its reports (spec §7.24).
             raise ScorerError("-samples and -bootstrap need -expand: bootstrap samples are "
@@ -171,6 +175,13 @@ class ColdStart(Task):
     def check_references(self, request, files: list) -> None:
         from scorer.coldstart.driver import check_references
         check_references(request, files)
+
+    def shared_request(self, request):
+        # A track and a leaderboard validate each submission first, unless the
+        # policy says validate: false.
+        if request.policy.validate is None:
+            return request._replace(policy=request.policy.replace(validate=True))
+        return request
 
     # -- scorer.diff: the Perl's .debug, with the .sf and .ldcmax beside it -----------
 

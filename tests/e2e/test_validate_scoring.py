@@ -17,6 +17,7 @@ import io
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +50,42 @@ def score(cwd, args: list, out) -> tuple:
         with open(os.path.join(out, name), "rb") as f:
             outputs[name.split(".", 1)[1]] = f.read()
     return status, outputs, outputs.pop("errlog", b"").decode("utf-8")
+
+
+def assessments_of(runs, path) -> str:
+    """Assessments of every line of the ``runs`` (validated files; lines of their hop-0 queries
+    first, so that the hop-1 queries are made before they are assessed): two
+    of three correct, each its own equivalence class, the others wrong; so
+    that the numbers, and the order ties take, depend on the lines kept."""
+    lines = []
+    seen = set()
+    for run in runs:
+        for line in Path(run).read_text(encoding="utf-8").splitlines():
+            columns = line.split("\t")
+            if len(columns) == 9 and not line.startswith("#"):
+                key = (columns[0], columns[1], columns[3], columns[4], columns[6])
+                if key not in seen:
+                    seen.add(key)
+                    lines.append(key)
+    lines.sort(key=lambda key: key[0].count("_"))
+    from scorer.coldstart.ids import target_query_short_id
+    made = set()
+    rows = []
+    number = 0
+    for query, slot, relation, value, provenance in lines:
+        if query.count("_") > 2 and query not in made:
+            continue    # (a hop-1 query no assessed line makes: the validator drops its lines)
+        number += 1
+        correct = number % 3 != 0
+        if correct:     # (a child needs a correct parent)
+            made.add(f"{query}_{target_query_short_id(query, value, provenance)}")
+        ec = f"{query.rsplit('_', 1)[0] if query.count('_') > 2 else query}:{number}" \
+            if correct else "0"
+        rows.append("\t".join((f"{query}_{number:04d}", f"{query}:{slot}", relation, value,
+                               provenance, "C" if correct else "W", "NAM",
+                               "C" if correct else "W", ec, "NAM")))
+    Path(path).write_text("".join(row + "\n" for row in rows), encoding="utf-8")
+    return str(path)
 
 
 def validator_cases() -> list:
@@ -96,10 +133,11 @@ def test_validate_scores_as_the_perl_validated_file(name, switches, tmp_path):
     validated = TOOLKIT / name / "expected" / "files" / "run.valid.ldc.tab.txt"
     justifications = switches[switches.index("-justifications"):][:2] \
         if "-justifications" in switches else []
-    status, official, _log = score(inputs, [*justifications, "sf-query.xml", str(QREL),
+    qrel = assessments_of([validated], tmp_path / "qrel.txt")
+    status, official, _log = score(inputs, [*justifications, "sf-query.xml", qrel,
                                             str(validated)], tmp_path / "perl")
     assert status == 0
-    status, ours, log = score(inputs, ["-validate", *switches, "sf-query.xml", str(QREL),
+    status, ours, log = score(inputs, ["-validate", *switches, "sf-query.xml", qrel,
                                        "run.tab.txt"], tmp_path / "ours")
     assert status == 0, log
     assert "not the official ones" not in log
@@ -168,12 +206,42 @@ def test_what_stops_the_validator_stops_the_run(tmp_path):
     assert "FATAL_ERROR: -validate: validatesf found errors in run.tab.txt" in log
 
 
-def test_docs_needs_validate(tmp_path):
+def test_docs_without_validate_checks_the_run_against_the_corpus(tmp_path):
     inputs = TOOLKIT / "validatesf-clean-docs" / "input"
-    status, reports, log = score(inputs, ["-docs", "doclength.txt", "sf-query.xml", str(QREL),
-                                          "run.tab.txt"], tmp_path)
+    lengths = (inputs / "doclength.txt").read_text().splitlines(keepends=True)
+    run = (inputs / "run.tab.txt").read_text()
+    # a corpus without one of the run's documents
+    missing = next(line.split("\t")[0] for line in lengths if line.split("\t")[0] in run)
+    corpus = tmp_path / "doclength.txt"
+    corpus.write_text("".join(line for line in lengths if not line.startswith(missing + "\t")))
+    validated = TOOLKIT / "validatesf-clean-docs" / "expected" / "files" / "run.valid.ldc.tab.txt"
+    status, reports, log = score(inputs, ["-docs", str(corpus), "sf-query.xml", str(QREL),
+                                          str(validated)], tmp_path / "a")
+    assert status == 0 and reports
+    warnings = [line for line in log.splitlines() if "official" in line]
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"WARNING: {validated}: validatesf stops on it (DOCID "
+                                  f"{missing} is not a valid DOCID for this task (")
+    policy = tmp_path / "raw.yaml"
+    policy.write_text("task: coldstart\nvalidate: false\n")
+    status, reports, log = score(inputs, ["-policy", str(policy), "-docs", "doclength.txt",
+                                          "sf-query.xml", str(QREL), "run.tab.txt"],
+                                 tmp_path / "b")
     assert status == 255 and reports == {}
-    assert "-docs is read by -validate only" in log
+    assert "-docs is read by the validator" in log
+
+
+def test_validate_false_scores_the_raw_run_unchecked(tmp_path):
+    inputs = TOOLKIT / "validatesf-k-limits" / "input"
+    policy = tmp_path / "raw.yaml"
+    policy.write_text("task: coldstart\njustifications: '1:1'\nvalidate: false\n")
+    _status, checked, log = score(inputs, ["-justifications", "1:1", "sf-query.xml", str(QREL),
+                                           "run.tab.txt"], tmp_path / "checked")
+    assert "not the official ones" in log
+    status, raw, log = score(inputs, ["-policy", str(policy), "sf-query.xml", str(QREL),
+                                      "run.tab.txt"], tmp_path / "raw")
+    assert status == 0 and "official" not in log
+    assert {e: raw[e] for e in REPORTS} == {e: checked[e] for e in REPORTS}
 
 
 def test_the_policy_key_is_the_switch(tmp_path):

@@ -59,7 +59,7 @@ def render(request, samples_text: str = "none", now=None, selection: Optional[di
         lines.append(f"  {option} => {option_text(policy, option)}")
     lines.append(f"  JUSTIFICATIONS => {policy.justifications}")
     lines.append(f"  DISCIPLINE => {policy.discipline}")
-    if policy.validate:
+    if policy.validate is True:
         docs = request.option("docs")
         lines.append(f"  VALIDATE => each submission file validated as {validation.SIGNATURE} "
                      f"does{f' (-docs {docs})' if docs else ''}; the lines it keeps scored")
