@@ -62,17 +62,17 @@ class SubmissionValidator:
         except ScorerError as error:   # (a Fatal too: what stops the validator)
             message = _fatal_message(error)
             if self.validate:
-                self.problems.record_text("VALIDATESF_ERROR", message)
-                self.refused.append(path)
+                self.refused.append((path, [f"FATAL_ERROR: {message}"]))
                 return None
             self._unofficial(path, f"validatesf stops on it ({message})", error=True)
             return path, lines
         if self.validate:
-            # (the scorer reports the query files' warnings itself: it reads them too)
-            record_problems(query_log, self.problems, errors_only=True)
-            record_problems(result.log, self.problems)
+            # The warnings join the error log; the errors the fatal message that
+            # stops the run, so that whoever catches it (a track, a leaderboard)
+            # has them.  (The scorer reports the query files' warnings itself.)
+            record_problems(result.log, self.problems, kinds=("WARNING",))
             if not result.ok or query_log.error_count:
-                self.refused.append(path)
+                self.refused.append((path, error_lines(query_log) + error_lines(result.log)))
                 return None
             return f"{path} (validated)", [line[:-1] for line in result.lines]
         if not result.ok or query_log.error_count:
@@ -98,9 +98,11 @@ class SubmissionValidator:
             if not error or not scorer_errors:
                 self.problems.record("UNOFFICIAL_SCORES", path, why)
         if self.refused:
-            raise ScorerError(f"-validate: validatesf found errors in {', '.join(self.refused)} "
-                              f"(listed above), so no report is written; fix the run, or score "
-                              f"it as it is without -validate (not the official numbers)")
+            found = "".join(f"\n{line}" for _path, lines in self.refused for line in lines)
+            raise ScorerError(f"-validate: validatesf found errors in "
+                              f"{', '.join(path for path, _lines in self.refused)}, so no report "
+                              f"is written; fix the run, or score it as it is without -validate "
+                              f"(not the official numbers):{found}")
 
     def _unofficial(self, path: str, why: str, error: bool = False) -> None:
         self._pending.append((path, why, error))
@@ -169,14 +171,31 @@ def _fatal_message(error) -> str:
     return f"{head} ({where})" if where.strip() else head
 
 
-def record_problems(log, problems, errors_only: bool = False) -> None:
-    """The validator's messages (a toolkit ProblemLog) into the scorer's
-    ``Problems``, each at its places, with their texts."""
+def error_lines(log) -> list:
+    """The validator's errors, a line each as its report writes them (the
+    first place, and how many others)."""
+    from scorer.coldstart.toolkit.problemlog import NO_SOURCE
+    lines = []
+    for _name, message, places in log.records():
+        if not message.startswith("ERROR: "):
+            continue
+        where = ""
+        if places[0] != NO_SOURCE:
+            others = len(places) - 1
+            where = f" ({places[0]}" + (f" and {others} other place{'s' if others > 1 else ''}"
+                                         if others else "") + ")"
+        lines.append(message.replace("\n", " ") + where)
+    return lines
+
+
+def record_problems(log, problems, kinds=("ERROR", "WARNING")) -> None:
+    """The validator's messages (a toolkit ProblemLog) of ``kinds`` into the
+    scorer's ``Problems``, each at its places, with their texts."""
     from scorer.coldstart.toolkit.problemlog import NO_SOURCE
     from scorer.problems import CATALOGUE
     for name, message, places in log.records():
         kind, _, text = message.partition(": ")
-        if errors_only and kind != "ERROR":
+        if kind not in kinds:
             continue
         if CATALOGUE.get(name, ("",))[0] != kind:
             # (a problem the scorer knows keeps its name: found by both, it is reported once)

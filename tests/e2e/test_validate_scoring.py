@@ -186,14 +186,13 @@ def test_validator_errors_stop_the_run_without_reports(tmp_path):
                                                   "run.tab.txt"], tmp_path)
     assert status == 255
     assert reports == {}
-    assert log.rstrip().splitlines()[-1] == (
-        "FATAL_ERROR: -validate: validatesf found errors in run.tab.txt (listed above), so no "
-        "report is written; fix the run, or score it as it is without -validate (not the "
-        "official numbers)")
-    # the validator's messages, with their places (the Perl's text)
-    for line in expected.splitlines():
-        if line.startswith("ERROR"):
-            assert line.split(" (")[0] in log
+    head = ("FATAL_ERROR: -validate: validatesf found errors in run.tab.txt, so no report is "
+            "written; fix the run, or score it as it is without -validate (not the official "
+            "numbers):\n")
+    assert head in log
+    # after it, the validator's errors, with their places (the Perl's texts)
+    errors = log[log.index(head) + len(head):].splitlines()
+    assert errors == sorted(line for line in expected.splitlines() if line.startswith("ERROR"))
 
 
 def test_what_stops_the_validator_stops_the_run(tmp_path):
@@ -202,8 +201,9 @@ def test_what_stops_the_validator_stops_the_run(tmp_path):
                                                   "sf-query.xml", str(QREL), "run.tab.txt"],
                                  tmp_path)
     assert status == 255 and reports == {}
-    assert "is not a valid DOCID for this task" in log
     assert "FATAL_ERROR: -validate: validatesf found errors in run.tab.txt" in log
+    assert log.rstrip().splitlines()[-1].startswith(
+        "FATAL_ERROR: DOCID ENG_NW_999999 is not a valid DOCID for this task (run.tab.txt line ")
 
 
 def test_docs_without_validate_checks_the_run_against_the_corpus(tmp_path):
@@ -285,3 +285,67 @@ def test_validate_on_the_raw_suite_run_gives_the_perl_reports(name, tmp_path):
     for expected in sorted(os.listdir(case / "expected")):
         want = (case / "expected" / expected).read_bytes()
         assert ours[expected.split(".", 1)[1]] == want, f"{expected} differs from the Perl's"
+
+
+# -- a track and a leaderboard validate each submission first ------------------------
+
+def _two_runs(tmp_path) -> list:
+    """The world's query file and assessments, a run the validator keeps lines
+    of (GOOD: lines past 1:1 dropped) and one it refuses (BAD: errors)."""
+    good = TOOLKIT / "validatesf-k-limits"
+    bad = TOOLKIT / "validatesf-illegal-value-type-nodocs"
+    (tmp_path / "sf-query.xml").write_bytes((good / "input" / "sf-query.xml").read_bytes())
+    assessments_of([good / "expected" / "files" / "run.valid.ldc.tab.txt"],
+                   tmp_path / "qrel.txt")
+    for name, case in (("GOOD", good), ("BAD", bad)):
+        text = (case / "input" / "run.tab.txt").read_text(encoding="utf-8")
+        (tmp_path / f"{name.lower()}.tab.txt").write_text(text.replace("VALRUN1", name),
+                                                          encoding="utf-8")
+    return [str(tmp_path / name) for name in ("sf-query.xml", "qrel.txt", "good.tab.txt",
+                                               "bad.tab.txt")]
+
+
+def test_a_track_ranks_the_validated_runs_and_leaves_out_those_refused(tmp_path):
+    import scorer
+    files = _two_runs(tmp_path)
+    track = scorer.score_track(files, output_dir=str(tmp_path / "track"), justifications="1:1")
+    rows = {row.run: row for row in track.leaderboard.itertuples()}
+    assert rows["BAD"].status == "errors" and str(rows["BAD"].rank) == "<NA>"
+    assert rows["GOOD"].status == "ok" and rows["GOOD"].rank == 1
+    alone = scorer.score(files[:3], justifications="1:1", validate=True)
+    assert rows["GOOD"].score == alone.values[track.metric]
+    raw = scorer.score(files[:3], justifications="1:1")
+    assert alone.values["sf_micro_p"] != raw.values["sf_micro_p"]     # (validation counts)
+    log = (tmp_path / "track" / "runs" / "BAD" / "run.errlog").read_text()
+    errors = (TOOLKIT / "validatesf-illegal-value-type-nodocs" / "expected" /
+              "messages").read_text().replace("run.tab.txt", files[3]).replace(
+        "VALRUN1", "BAD")
+    for line in errors.splitlines():
+        if line.startswith("ERROR"):
+            assert line in log
+    assert "validate:CS-ValidateSF-2017.2.0" in (tmp_path / "track" / "track.params").read_text()
+
+
+def test_a_track_with_validate_false_scores_the_raw_runs(tmp_path):
+    import scorer
+    files = _two_runs(tmp_path)
+    policy = tmp_path / "raw.yaml"
+    policy.write_text("task: coldstart\njustifications: '1:1'\nvalidate: false\n")
+    track = scorer.score_track(files[:3], policy=str(policy))
+    raw = scorer.score(files[:3], justifications="1:1")
+    assert track.leaderboard.iloc[0].score == raw.values[track.metric]
+
+
+def test_a_leaderboard_refuses_a_submission_with_its_validation_errors(tmp_path, capsys):
+    from scorer.competition.__main__ import main as competition
+    files = _two_runs(tmp_path)
+    assert competition(["-validate", files[3], "-justifications", "1:1", *files[:2]]) == 255
+    shown = capsys.readouterr().err
+    assert "the submission bad.tab.txt was not scored" in shown
+    assert "-validate: validatesf found errors in bad.tab.txt" in shown
+    assert "ERROR: Illegal value type" in shown
+    assert competition(["-validate", files[2], "-justifications", "1:1", *files[:2]]) == 0
+    import scorer
+    alone = scorer.score(files[:3], justifications="1:1", validate=True)
+    out = capsys.readouterr().out
+    assert f"sf_ap: {alone.values['sf_ap']}" in out
