@@ -28,6 +28,9 @@ COMMON_KEYS = {
     "task": "which task the policy scores",
     "leaderboard": "python -m scorer.competition: the metrics a leaderboard shows, in order "
                    "(list; default per task)",
+    "competition": "python -m scorer.competition: the phases of a bundle, its title and "
+                   "format, and which submission of each team is ranked (a mapping; no score "
+                   "changes)",
 }
 
 
@@ -167,6 +170,7 @@ def known_keys() -> dict:
         for key in record.policy_keys:
             keys.setdefault(key.name, key.help)
     keys["leaderboard"] = COMMON_KEYS["leaderboard"]
+    keys["competition"] = COMMON_KEYS["competition"]
     return keys
 
 

@@ -67,8 +67,12 @@ def track_switches() -> list:
 
 def competition_switches() -> list:
     """(name, takes a value, default, help, tasks) of scorer.competition's own switches."""
-    from scorer.competition.__main__ import OWN_SWITCHES
-    return [(s.name, s.takes_value, s.default, s.help, "all") for s in OWN_SWITCHES]
+    from scorer.competition.__main__ import OWN_SWITCHES, PHASE_SWITCHES
+    from scorer.competition.collect import COLLECT_SWITCHES
+    own = OWN_SWITCHES + PHASE_SWITCHES
+    return [(s.name, s.takes_value, s.default, s.help, "all")
+            for s in own + tuple(c for c in COLLECT_SWITCHES
+                                 if c.name not in {o.name for o in own})]
 
 
 def command_switches(command: str) -> set:
@@ -82,7 +86,9 @@ def command_switches(command: str) -> set:
     if command == "track":
         return scorer_names | {row[0] for row in track_switches()}
     if command == "competition":
-        return scorer_names | {row[0] for row in competition_switches()}
+        # (-collect takes scorer.track's switches too)
+        return scorer_names | {row[0] for row in competition_switches()} \
+            | {row[0] for row in track_switches()}
     if command == "diff":
         from scorer.diff.__main__ import SWITCHES
         return set(SWITCHES) | aliases

@@ -10,6 +10,8 @@ _TOOL_FUNCTIONS = {
     "generate_queries": "scorer.coldstart.toolkit.generatequeries",
     "validate_sf": "scorer.coldstart.toolkit.validatesf",
     "validate_qrel": "scorer.coldstart.toolkit.validateqrel",
+    "validate_kb": "scorer.coldstart.toolkit.validatekb",
+    "resolve_queries": "scorer.coldstart.toolkit.resolvequeries",
 }
 
 

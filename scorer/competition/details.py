@@ -26,6 +26,30 @@ def page(scored, task, titles: dict, headings: dict, files: list) -> str:
     return blocks.document(title, "".join(body))
 
 
+def scores_page(scored, task, titles: dict, headings: dict, phase: dict) -> str:
+    """A phase scored against the test gold (post-evaluation): the scores, and
+    nothing of what each unit was given (which would show the gold)."""
+    note = blocks.section("phase", f"Phase {phase.get('name', '')}",
+                          "<p>This phase scores against the test gold: its detailed results "
+                          f"show the scores alone, not what each {task.unit} was given.</p>")
+    title = f"{task.name}: {scored.submission.label()}"
+    return blocks.document(title, _headline(scored.scores, titles, headings) + note)
+
+
+def receipt_page(scored, task, phase: dict) -> str:
+    """A phase whose scores are hidden (evaluation): the participant is told
+    only that the submission was scored and is valid."""
+    end = phase.get("end")
+    when = (f" The scores are shown when the phase ends ({blocks.esc(end)} UTC)." if end else
+            " The scores are shown when the phase ends.")
+    body = blocks.section(
+        "receipt", "Scored and valid",
+        f"<p>The submission <code>{blocks.esc(scored.submission.label())}</code> was read, "
+        f"checked and scored: it is valid and counts in phase "
+        f"<code>{blocks.esc(phase.get('name', ''))}</code>.{when}</p>")
+    return blocks.document(f"{task.name}: {scored.submission.label()}", body)
+
+
 def _headline(scores: dict, titles: dict, headings: dict) -> str:
     columns = [blocks.Column("metric", numeric=False), blocks.Column("key", numeric=False),
                blocks.Column("score"), blocks.Column("full precision", numeric=False)]

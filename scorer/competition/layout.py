@@ -40,12 +40,15 @@ SCORING_HEADER = ("# How scorer.competition scores each submission (see README, 
 SAMPLE_SWITCHES = ("samples", "bootstrap", "seed")
 
 
-class Setup(namedtuple("Setup", "task references policy_path switches leaderboard max_size",
-                       defaults=(archive.DEFAULT_MAX_SIZE,))):
+class Setup(namedtuple("Setup", "task references policy_path switches leaderboard max_size phase",
+                       defaults=(archive.DEFAULT_MAX_SIZE, None))):
     """How every submission of a leaderboard is scored (paths absolute): the
     task, the reference files in command-line order, the effective policy's
     path, the run switches (-queries / -samples: their files), the scores' keys
-    in column order, and the largest submission file."""
+    in column order, the largest submission file, and the phase (a dict of
+    ``name``, ``scores``, ``shows``, ``end``: what the participant sees,
+    scorer/competition/phases.py; None: a bundle of one phase, which shows
+    everything)."""
 
     __slots__ = ()
 
@@ -103,7 +106,8 @@ def policy_text(policy) -> str:
 
 # -- writing (the bundle) ----------------------------------------------------------
 
-def reference_files(policy, references: list, run_switches: dict, max_size: int) -> dict:
+def reference_files(policy, references: list, run_switches: dict, max_size: int,
+                    phase: dict | None = None) -> dict:
     """``{name in reference_data/: source path or text}``: the files the
     scoring program reads back with :func:`read_reference`."""
     names: dict = {}
@@ -129,6 +133,8 @@ def reference_files(policy, references: list, run_switches: dict, max_size: int)
     scoring = {"format": FORMAT, "task": policy.task, "references": placed,
                "switches": switches, "leaderboard": list(policy.leaderboard),
                "max_size": int(max_size)}
+    if phase is not None:
+        scoring["phase"] = dict(phase)
     texts = {SCORING_FILE: SCORING_HEADER
                            + json.dumps(scoring, indent=1, ensure_ascii=False) + "\n",
              POLICY_FILE: policy_text(policy)}
@@ -213,7 +219,21 @@ def read_reference(directory: str) -> Setup:
                  references=tuple(os.path.join(directory, name) for name in names),
                  policy_path=os.path.join(directory, POLICY_FILE), switches=switches,
                  leaderboard=tuple(str(k) for k in data.get("leaderboard") or ()),
-                 max_size=int(data.get("max_size") or archive.DEFAULT_MAX_SIZE))
+                 max_size=int(data.get("max_size") or archive.DEFAULT_MAX_SIZE),
+                 phase=_phase(data.get("phase"), path))
+
+
+def _phase(value, path: str):
+    """scoring.yaml's phase: what the participant is shown (None: everything)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or value.get("shows") not in SHOWS:
+        raise ScorerError(f"{path}: the phase must say what it shows ({', '.join(SHOWS)})")
+    return dict(value)
+
+
+#: What a phase shows of a scored submission (scorer/competition/phases.py).
+SHOWS = ("details", "scores", "receipt")
 
 
 def _scoring_data(text: str, path: str):

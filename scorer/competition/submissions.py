@@ -105,17 +105,25 @@ def scores_txt(scores: dict) -> str:
     return "".join(f"{key}: {json.dumps(value)}\n" for key, value in scores.items())
 
 
-def output_texts(scored: Scored) -> dict:
+def output_texts(scored: Scored, phase: dict | None = None) -> dict:
     """``{file name in OUTPUT: text}``, in write order: the report set, the
-    page, then the scores (the files a leaderboard reads come last)."""
+    page, then the scores (the files a leaderboard reads come last).  A
+    phase that shows less (scorer/competition/phases.py) gets no report set
+    and a page of the scores alone, or of the receipt alone."""
     from scorer.competition import details
-    texts = {f"{REPORT_PREFIX}.{extension}": text
-             for extension, text in scored.result.reports.items()}
-    texts[f"{REPORT_PREFIX}.errlog"] = scored.result.errlog
+    shows = (phase or {}).get("shows", "details")
     task = tasks.get(scored.request.policy.task)
     titles = dict(task.catalogue(scored.request))
     headings = {key: column_title(key, task) for key in scored.scores}
-    texts[DETAILS] = details.page(scored, task, titles, headings, list(texts))
+    if shows == "details":
+        texts = {f"{REPORT_PREFIX}.{extension}": text
+                 for extension, text in scored.result.reports.items()}
+        texts[f"{REPORT_PREFIX}.errlog"] = scored.result.errlog
+        texts[DETAILS] = details.page(scored, task, titles, headings, list(texts))
+    elif shows == "scores":
+        texts = {DETAILS: details.scores_page(scored, task, titles, headings, phase)}
+    else:
+        texts = {DETAILS: details.receipt_page(scored, task, phase)}
     texts[SCORES_TXT] = scores_txt(scored.scores)
     texts[SCORES_JSON] = scores_json(scored.scores)
     return texts

@@ -53,6 +53,17 @@ TRACK_SWITCHES = (
                             "-bootstrap)"),
     Switch("figure_width", help="The leaderboard picture's width in inches: 3.3 for one column "
                                 "of a two-column page, 7 for the page's width (Default = 7)"),
+    Switch("errata", help="OLD_TRACK_DIR: a published track; the track is scored again into "
+                          "-output_dir, with errata.md, .csv and .tex saying what changed (the "
+                          "golds' SHA-256, every run's headline, rank, range and group, the "
+                          "gold's units changed)"),
+    Switch("old_gold", help="With -errata: the published track's shared files, FILE[,FILE...] "
+                            "(Default = the files its track.params names, where their SHA-256 "
+                            "still matches)"),
+    Switch("verify", help="LEADERBOARD_JSON: recompute a published leaderboard from FILES (and "
+                          "these switches), without -output_dir; exit 0 only when every number "
+                          "is reproduced exactly, else each differing number and the part of "
+                          "the signature that differs are named (exit 1)"),
 )
 
 
@@ -85,6 +96,18 @@ def usage() -> str:
 
 
 def options_from(given: dict) -> TrackOptions:
+    if "verify" in given:
+        if "output_dir" in given:
+            raise UsageError("-verify recomputes without writing: give no -output_dir")
+        if "errata" in given:
+            raise UsageError("give -verify or -errata, not both")
+        import dataclasses
+        others = {name: value for name, value in given.items() if name != "verify"}
+        # (the other switches read as for a track, which writes nothing here)
+        return dataclasses.replace(options_from({**others, "output_dir": "-"}),
+                                   output_dir=None)
+    if "old_gold" in given and "errata" not in given:
+        raise UsageError("-old_gold goes with -errata OLD_TRACK_DIR")
     if "output_dir" not in given:
         raise UsageError("-output_dir DIR is required: the track writes a folder")
     numbers = {}
@@ -131,7 +154,15 @@ def main(argv: Optional[list] = None) -> int:
                                     bootstrap=scorer_given.pop("bootstrap", None),
                                     seed=scorer_given.pop("seed", None), argv=argv,
                                     **scorer_given)
+            if "verify" in given:
+                return _verify(given["verify"], request, options)
+            republished = _errata_inputs(given, options) if "errata" in given else None
             result = build(request, options)
+            if republished is not None:
+                from scorer.track import errata
+                shared = tasks.get(request.policy.task).find_runs(list(request.files))[0]
+                errata.write(republished[0], result, republished[1], shared,
+                             options.output_dir)
     except ScorerError as error:
         sys.stderr.write(f"FATAL_ERROR: {error}\n")
         return error.exit_status
@@ -148,6 +179,27 @@ def main(argv: Optional[list] = None) -> int:
         sys.stderr.write(f"ERROR: run {r.name} {what}: see "
                          f"{os.path.join(options.output_dir, 'runs', r.name, 'run.errlog')}\n")
     return result.exit_status
+
+
+def _errata_inputs(given: dict, options) -> tuple:
+    """The published track and its gold, read before anything is scored."""
+    from scorer.track import errata, published
+    old = published.read(given["errata"])
+    if os.path.realpath(old.folder) == os.path.realpath(options.output_dir):
+        raise ScorerError(f"-output_dir {options.output_dir} is the published track "
+                          f"-errata reads; write the re-scored track to another folder")
+    given_gold = [path for path in given.get("old_gold", "").split(",") if path]
+    return old, errata.old_gold(old, given_gold)
+
+
+def _verify(leaderboard: str, request, options) -> int:
+    from scorer.track import published, verify
+    old = published.read(leaderboard)
+    result = build(request, options)
+    shared = tasks.get(request.policy.task).find_runs(list(request.files))[0]
+    status, text = verify.report(*verify.differences(old, result, shared), leaderboard)
+    sys.stdout.write(text)
+    return status
 
 
 if __name__ == "__main__":

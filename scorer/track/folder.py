@@ -23,7 +23,10 @@ TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", 
                "leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "significance.csv",
                "significance.md", "significance.tex", "per_query.csv", "per_query.csv.gz",
                "track.params",
-               "track.bootsamples", "index.html"}
+               "track.bootsamples", "index.html",
+               # written beside the track by scorer.competition -collect and -errata
+               "submissions", "submissions.csv", "submissions.md", "errata.md", "errata.csv",
+               "errata.tex"}
 
 
 def exact_floats() -> dict:

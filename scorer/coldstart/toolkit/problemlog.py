@@ -79,6 +79,9 @@ class ProblemLog:
         self.formats[name]  # a name the catalogue lacks is a bug
         self._ignored.add(name)
 
+    def is_ignored(self, name: str) -> bool:
+        return name in self._ignored
+
     def kind(self, name: str) -> str:
         return self.formats[name].type
 

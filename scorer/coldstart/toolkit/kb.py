@@ -1,0 +1,534 @@
+"""A Cold Start knowledge base as CS-ValidateKB 2017.2.0 builds it while it
+reads one: nodes (entities, events, strings) with what is known of their
+types, assertions (``verb(subject, object)`` with provenance and confidence)
+and the indexes its checks and writers look things up in.
+
+It is not a KB that trusts its input: each assertion is checked as it is
+added (node names, predicate and its domain, realis, provenance, quoting,
+duplicates), and a rejected one leaves only its problems.  The problems are
+the Perl's, recorded as often as the Perl records them (its count line
+counts recordings): an assertion's provenance is read again at each look.
+
+Where the Perl's hash order decides (which earlier fill of a single-valued
+slot a new one is weighed against, when ``-ignore`` does not hide
+MULTIPLE_FILLS_ENTITY), the order of the file decides here.
+"""
+from __future__ import annotations
+
+import re
+
+from scorer.coldstart.toolkit.kbprovenance import EMPTY, ProvenanceReader
+from scorer.coldstart.toolkit.predicates import (ENTITY_TYPES, EVENT_TYPES, NODE_TYPES,
+                                                 Predicate, predicates)
+from scorer.coldstart.toolkit.problemlog import place
+
+#: How good a use of a node is as the place a message points at (lower is better).
+USE_PRIORITY = {"MENTION": 1, "TYPEDEF": 2, "SUBJECT": 3, "OBJECT": 4}
+
+#: The predicates' aliases: domain -> alias -> (reason, predicate), as the library lists them.
+_ALIASES = """
+deprecated org dissolved date_dissolved
+deprecated per employee_of employee_or_member_of
+deprecated org,gpe employees employees_or_members
+deprecated org founded date_founded
+deprecated per member_of employee_or_member_of
+deprecated org,gpe membership employees_or_members
+deprecated org number_of_employees/members number_of_employees_members
+deprecated org political/religious_affiliation political_religious_affiliation
+deprecated per stateorprovinces_of_residence statesorprovinces_of_residence
+deprecated org top_members/employees top_members_employees
+misspelled per ages age
+misspelled any canonical_mentions canonical_mention
+misspelled per city_of_residence cities_of_residence
+misspelled per country_of_residence countries_of_residence
+misspelled any mentions mention
+misspelled per spouses spouse
+misspelled per stateorprovince_of_residence statesorprovinces_of_residence
+misspelled per titles title
+"""
+ALIASES: dict = {}
+for _line in _ALIASES.strip().splitlines():
+    _reason, _domains, _alias, _actual = _line.split()
+    for _domain in _domains.split(","):
+        ALIASES.setdefault(_domain, {})[_alias] = (_reason, _actual)
+
+REALIS = ("actual", "generic", "other")
+#: Multiple attestations of one triple (-multiple).
+MULTIPLE = {"MANY": "any number of duplicate assertions allowed",
+            "ONE": "only one allowed - no duplicates",
+            "ONEPERDOC": "at most one allowed per document"}
+
+#: Verbs whose provenance is one justification span (each name found in a
+#: verb counts: ``nominal_mention`` is also a ``mention``).
+_ONE_SPAN_VERBS = ("mention", "canonical_mention", "nominal_mention", "normalized_mention",
+                   "pronominal_mention", "likes", "dislikes", "is_liked_by", "is_disliked_by")
+#: Verbs never checked for duplicates.
+_NOT_DUPLICATES = frozenset(("mention", "nominal_mention", "canonical_mention",
+                             "normalized_mention", "type", "link"))
+_MENTION_VERBS = frozenset(("mention", "canonical_mention", "nominal_mention",
+                            "pronominal_mention"))
+
+_NODE_NAME = re.compile(r":?(?:Entity|Event|String).+$", re.I)
+_QUOTED = re.compile(r'"(?>(?:(?>[^"\\]+)|\\.)*)"$')
+_LINK = re.compile(r'"?(.*?):(.*?)"?$')
+_DOMAIN = re.compile(r"(.*?):(.*)$")
+_NAME_OF_TYPE = (("Entity", ENTITY_TYPES), ("Event", EVENT_TYPES), ("String", {"string"}))
+
+
+def perl_number(text) -> float:
+    """Perl's numeric value of a string (its leading number, else 0)."""
+    match = _NUMBER.match(text or "")
+    return float(match.group()) if match else 0.0
+
+
+_NUMBER = re.compile(r"\s*[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+class Entity:
+    """A node: its name, and what its uses say of its type."""
+
+    __slots__ = ("name", "typedefs", "bestdef", "possible", "bestuse")
+
+    def __init__(self, name: str):
+        self.name = name
+        #: type -> the kinds of definition given (TYPEDEF, SUBJECT, OBJECT)
+        self.typedefs: dict = {}
+        #: type -> (priority, line) of the definition a message points at
+        self.bestdef: dict = {}
+        #: (types, line) of uses that allow several types
+        self.possible: list = []
+        #: (priority, line) of the use a message points at
+        self.bestuse = None
+
+    def type(self) -> str:
+        """Its type; ``unknown`` without one, ``multiple`` with several."""
+        types = self.typedefs
+        if len(types) == 1:
+            return next(iter(types))
+        return "multiple" if types else "unknown"
+
+
+class Assertion:
+    """One assertion as kept: ``verb(subject, object)`` with its predicate,
+    realis, provenance text, confidence text, line and comment."""
+
+    __slots__ = ("subject", "verb", "object", "subject_entity", "predicate", "realis",
+                 "object_entity", "provenance", "confidence", "line", "comment", "omit",
+                 "inferred", "mention_id")
+
+    def __init__(self, subject, verb, obj, subject_entity, predicate, realis, object_entity,
+                 provenance, confidence, line, comment):
+        self.subject = subject
+        self.verb = verb
+        self.object = obj
+        self.subject_entity = subject_entity
+        self.predicate = predicate
+        self.realis = realis
+        self.object_entity = object_entity
+        self.provenance = provenance
+        self.confidence = confidence
+        self.line = line
+        self.comment = comment
+        self.omit = False
+        self.inferred = False
+        self.mention_id = None
+
+    @property
+    def print_string(self) -> str:
+        return f"{self.verb}({self.subject}, {self.object})"
+
+
+class KB:
+    """The KB being read: ``file`` (the name messages give), the problem
+    ``log``, the ``-docs`` documents (or None), ``multiple`` (-multiple)."""
+
+    def __init__(self, file: str, log, documents=None, multiple: str = "MANY",
+                 predicate_set=None, labels=None):
+        self.file = file
+        self.log = log
+        self.documents = documents
+        self.multiple = multiple
+        self.predicates = predicate_set or predicates()
+        #: id(predicate) -> its label (the built-in ones are TAC's)
+        self.labels = labels or {}
+        self.reader = ProvenanceReader(documents)
+        self.predicate_names = frozenset(p.name for p in self.predicates.every())
+        self.runid = None
+        self.runid_line = None
+        self.entities: dict = {}
+        #: every assertion kept, in order
+        self.assertions: list = []
+        #: subject -> its assertions; subject -> verb -> object -> assertions
+        self.by_subject: dict = {}
+        self.by_triple: dict = {}
+        #: subject -> verb -> docid -> mentions (the four mention verbs)
+        self.docids: dict = {}
+        #: docid -> justification -> ... (mention and nominal_mention)
+        self.mention_strings: dict = {}   # -> object -> subject -> assertion
+        self.mention_nodes: dict = {}     # -> subject -> assertion
+        self.mention_list: dict = {}      # -> [assertion]
+        self.pronominal: dict = {}        # -> subject -> assertion
+        self.links: dict = {}
+        #: why -> how many assertions were rejected while reading (-stats_file)
+        self.rejected: dict = {}
+
+    # -- places and problems --------------------------------------------------------
+
+    def where(self, line) -> str:
+        return place(self.file, line)
+
+    def record(self, name: str, *args, line=None) -> None:
+        self.log.record(name, *args, where=self.where(line) if line is not None else "NO_SOURCE")
+
+    def provenance_of(self, text, subject: str, obj: str, verb: str, line):
+        """The provenance of an assertion, read as the Perl reads it (its
+        problems recorded again)."""
+        if verb.lower() in ("type", "link"):
+            return EMPTY
+        provenance, problems = self.reader.read(text, subject, obj, verb)
+        if problems:
+            where = self.where(line)
+            for name, args in problems:
+                self.log.record(name, *args, where=where)
+        return provenance
+
+    def provenance(self, assertion: Assertion):
+        return self.provenance_of(assertion.provenance, assertion.subject, assertion.object,
+                                  assertion.verb, assertion.line)
+
+    # -- nodes ----------------------------------------------------------------------
+
+    def intern(self, name, line):
+        """The node called ``name`` (made when new), or None for a name that
+        is not one (recorded)."""
+        if isinstance(name, Entity):
+            return name
+        if name.startswith('"'):
+            self.record("STRING_USED_FOR_ENTITY", name, line=line)
+            return None
+        if not _NODE_NAME.match(name) or "-" in name:
+            self.record("ILLEGAL_NODE_NAME", name, line=line)
+            return None
+        if not name.startswith(":"):
+            self.record("COLON_OMITTED", name, line=line)
+            name = ":" + name
+        entity = self.entities.get(name)
+        if entity is None:
+            entity = self.entities[name] = Entity(name)
+        return entity
+
+    def use(self, entity: Entity, use_type: str, line) -> None:
+        this = (USE_PRIORITY[use_type], line)
+        if entity.bestuse is None or this < entity.bestuse:
+            entity.bestuse = this
+
+    def typedef(self, entity: Entity, types, def_type: str, line) -> None:
+        """What a use says of a node's type (``types``: a type's name, or a
+        predicate's domain or range)."""
+        if not isinstance(types, str):
+            if len(types) > 1:
+                entity.possible.append((types, line))
+                return
+            types = next(iter(types))
+        kind = types.lower()
+        if kind not in NODE_TYPES:
+            self.record("ILLEGAL_NODE_TYPE", kind, line=line)
+            return
+        name = entity.name
+        if not any(kind in kinds and name.startswith(":" + prefix) and len(name) > len(prefix) + 1
+                   for prefix, kinds in _NAME_OF_TYPE):
+            self.record("INCOMPATIBLE_NODE_NAME", name, kind.upper(), line=line)
+            return
+        entity.typedefs.setdefault(kind, set()).add(def_type)
+        this = (USE_PRIORITY[def_type], line)
+        best = entity.bestdef.get(kind)
+        if best is None or this < best:
+            entity.bestdef[kind] = this
+
+    def node_type(self, name) -> str:
+        entity = self.entities.get(name) if isinstance(name, str) else name
+        return entity.type() if entity is not None else "unknown"
+
+    # -- predicates -----------------------------------------------------------------
+
+    def realis(self, subject: str, verb: str, obj: str, line) -> tuple:
+        """``(verb, realis)``: the realis taken off the verb, with the
+        Perl's checks of it (an event's assertions need one, the others
+        must not have one)."""
+        domain = None
+        colon = verb.find(":")
+        if colon >= 0:
+            domain, verb = verb[:colon], verb[colon + 1:]
+        names = self.predicate_names
+        event = subject.startswith(":Event") or obj.startswith(":Event")
+        elements = verb.split(".")
+        while elements and elements[-1] == "":
+            elements.pop()
+        realis = None
+        if len(elements) > 1:
+            candidate = elements[-1]
+            bare = ".".join(elements[:-1])
+            wanted = event and bare != "type"
+            if bare == "type":
+                self.record("UNEXPECTED_REALIS", "none", candidate, line=line)
+                if candidate not in REALIS:
+                    self.record("ILLEGAL_REALIS", candidate, line=line)
+                verb, realis = bare, candidate
+            elif candidate in REALIS and bare in names:
+                if not wanted:
+                    self.record("UNEXPECTED_REALIS", "none", candidate, line=line)
+                verb, realis = bare, candidate
+            elif candidate not in REALIS:
+                if f"{bare}.{candidate}" in names:
+                    if wanted:
+                        self.record("UNEXPECTED_REALIS", "actual, generic, or other", "none",
+                                    line=line)
+                else:
+                    self.record("ILLEGAL_REALIS", candidate, line=line)
+                    if not wanted:
+                        self.record("UNEXPECTED_REALIS", "none", candidate, line=line)
+                verb = f"{bare}.{candidate}"
+            else:
+                # a realis, but no such predicate: the Perl calls the realis illegal
+                self.record("ILLEGAL_REALIS", candidate, line=line)
+                if wanted:
+                    self.record("UNEXPECTED_REALIS", "none", candidate, line=line)
+                verb, realis = bare, candidate
+        elif event and verb != "type":
+            self.record("UNEXPECTED_REALIS", "actual, generic, or other", "none", line=line)
+        if domain:
+            verb = f"{domain}:{verb}"
+        return verb, realis
+
+    def predicate(self, verb: str, subject_type, line):
+        """The predicate ``verb`` names for a subject of ``subject_type``
+        (None: not known), or None (the problem recorded)."""
+        domain = subject_type
+        match = _DOMAIN.match(verb)
+        if match is not None:
+            domain, verb = match.group(1).lower(), match.group(2)
+            if domain not in NODE_TYPES:
+                self.record("ILLEGAL_PREDICATE_TYPE", domain, line=line)
+                return None
+        if domain is not None and subject_type is not None and domain != subject_type:
+            self.record("SUBJECT_PREDICATE_MISMATCH", subject_type, domain, line=line)
+            return None
+        alias = ALIASES.get((domain or "any").lower(), {}).get(verb) or \
+            ALIASES["any"].get(verb)
+        if alias is not None:
+            self.record("PREDICATE_ALIAS", alias[0], verb, alias[1], line=line)
+            verb = alias[1]
+        found = self.predicates.lookup(verb, domain)
+        if not found:
+            self.record("ILLEGAL_PREDICATE", verb, line=line)
+            return None
+        if len(found) > 1:
+            self.record("AMBIGUOUS_PREDICATE", verb, line=line)
+            return None
+        return found[0]
+
+    # -- assertions -----------------------------------------------------------------
+
+    def add(self, subject, verb: str, obj: str, provenance_text, confidence: str, line,
+            comment: str = ""):
+        """Check an assertion and keep it (returned), or reject it (None)."""
+        subject_entity = self.intern(subject, line)
+        if subject_entity is None:
+            self._reject("NO_SUBJECT")
+            return None
+        subject = subject_entity.name
+        subject_type = subject_entity.type()
+        if subject_type not in NODE_TYPES:
+            subject_type = None
+        verb, realis = self.realis(subject, verb, obj, line)
+        predicate = self.predicate(verb, subject_type, line)
+        if predicate is None:
+            self.use(subject_entity, "SUBJECT", line)
+            self._reject("NO_PREDICATE")
+            return None
+        verb = predicate.name
+        provenance = self.provenance_of(provenance_text, subject, obj, verb, line)
+        count = None
+        for name in _ONE_SPAN_VERBS:
+            if name in verb:
+                if count is None:
+                    count = provenance.justification_count()
+                if count > 1:
+                    self.record("TOO_MANY_PROVENANCE_TRIPLES_E", count, 1, line=line)
+        object_entity = None
+        if verb == "type":
+            self.use(subject_entity, "TYPEDEF", line)
+            self.typedef(subject_entity, obj, "TYPEDEF", line)
+        elif verb == "link":
+            self.use(subject_entity, "SUBJECT", line)
+            match = _LINK.match(obj)
+            if match is None:
+                self.record("ILLEGAL_LINK_SPECIFICATION", obj, line=line)
+                self._reject("BAD_PREDICATE")
+                return None
+            obj = f"{match.group(1)}:{match.group(2)}"
+        else:
+            self.use(subject_entity, "SUBJECT", line)
+            self.typedef(subject_entity, predicate.domain, "SUBJECT", line)
+            if "string" in predicate.range and "mention" in predicate.name.lower():
+                if not _QUOTED.match(obj):
+                    self.record("UNQUOTED_STRING", obj, line=line)
+                    obj = '"' + re.sub(r'(["\\])', r"\\\1", obj) + '"'
+            elif predicate.range <= NODE_TYPES:
+                object_entity = self.intern(obj, line)
+                if object_entity is None:
+                    self._reject("NO_OBJECT")
+                    return None
+                obj = object_entity.name
+                self.use(object_entity, "OBJECT", line)
+                self.typedef(object_entity, predicate.range, "OBJECT", line)
+        duplicate = None
+        if verb not in _NOT_DUPLICATES:
+            same = self.by_triple.get(subject, {}).get(verb, {}).get(obj, ())
+            for existing in [a for a in same if not a.inferred]:
+                if existing.omit:
+                    continue
+                existing_provenance = self.provenance(existing)
+                if self.multiple == "ONE":
+                    duplicate = existing
+                    break
+                if existing_provenance.document != provenance.document:
+                    continue
+                if self.multiple == "ONEPERDOC":
+                    duplicate = existing
+                    break
+                if existing_provenance.text() != provenance.text():
+                    continue
+                duplicate = existing
+                break
+        multiple_of = None
+        if predicate.quantity == "single" and not self.log.is_ignored("MULTIPLE_FILLS_ENTITY"):
+            for fills in self.by_triple.get(subject, {}).get(verb, {}).values():
+                for existing in fills:
+                    if existing.omit:
+                        continue
+                    if object_entity is not None and existing.object_entity is not None:
+                        differs = object_entity is not existing.object_entity
+                    else:
+                        differs = obj != existing.object
+                    if differs:
+                        multiple_of = existing
+                        break
+                if multiple_of is not None:
+                    break
+        assertion = Assertion(subject, verb, obj, subject_entity, predicate, realis,
+                              object_entity, provenance_text, confidence, line, comment)
+        if multiple_of is not None:
+            self.record("MULTIPLE_FILLS_ENTITY", subject, verb, line=line)
+            _keep_one(assertion, multiple_of)
+        if duplicate is not None:
+            duplicate_provenance = self.provenance(duplicate)
+            self.record("DUPLICATE_ASSERTION", self.where(duplicate.line), line=line)
+            if provenance.text() == duplicate_provenance.text():
+                self._reject("DUPLICATE")
+                return None
+            _keep_one(assertion, duplicate)
+        self._index(assertion, provenance)
+        return assertion
+
+    def _reject(self, why: str) -> None:
+        self.rejected[why] = self.rejected.get(why, 0) + 1
+
+    def _index(self, assertion: Assertion, provenance) -> None:
+        subject, verb, obj = assertion.subject, assertion.verb, assertion.object
+        if verb in _MENTION_VERBS or verb == "pronominal_mention":
+            docid = provenance.document
+            span = provenance.justification.short() if provenance.justification is not None \
+                else ""
+            if verb in ("mention", "nominal_mention"):
+                self.mention_strings.setdefault(docid, {}).setdefault(span, {}) \
+                    .setdefault(obj, {})[subject] = assertion
+                self.mention_nodes.setdefault(docid, {}).setdefault(span, {})[subject] = assertion
+                self.mention_list.setdefault(docid, {}).setdefault(span, []).append(assertion)
+            elif verb == "pronominal_mention":
+                self.pronominal.setdefault(docid, {}).setdefault(span, {})[subject] = assertion
+            self.docids.setdefault(subject, {}).setdefault(verb, {}).setdefault(docid, []) \
+                .append(assertion)
+        elif verb == "link":
+            kb, _, kbid = obj.partition(":")
+            self.links.setdefault(subject, {}).setdefault(kb, []).append(kbid)
+        self.by_triple.setdefault(subject, {}).setdefault(verb, {}).setdefault(obj, []) \
+            .append(assertion)
+        self.by_subject.setdefault(subject, []).append(assertion)
+        self.assertions.append(assertion)
+
+    # -- looking up -----------------------------------------------------------------
+
+    def triple(self, subject: str, verb: str, obj: str) -> list:
+        return self.by_triple.get(subject, {}).get(verb, {}).get(obj, [])
+
+    def of_subject_verb(self, subject: str, verb: str) -> list:
+        return [a for fills in self.by_triple.get(subject, {}).get(verb, {}).values()
+                for a in fills]
+
+    def in_document(self, subject: str, verb: str, docid: str) -> list:
+        return self.docids.get(subject, {}).get(verb, {}).get(docid, [])
+
+    def documents_of(self, subject: str, verbs) -> list:
+        """The documents of a node's mentions of the ``verbs``, in order of first use."""
+        found: dict = {}
+        by_verb = self.docids.get(subject, {})
+        for verb in verbs:
+            for docid in by_verb.get(verb, ()):
+                found[docid] = True
+        return list(found)
+
+    def mention_exists(self, node: str, spans, pronominal: bool = False) -> bool:
+        """Whether ``spans`` (a provenance part) is a mention or nominal
+        mention of ``node`` (or, with ``pronominal``, a pronominal one)."""
+        docid, span = spans.document, spans.short()
+        if node in self.mention_nodes.get(docid, {}).get(span, ()):
+            return True
+        return pronominal and node in self.pronominal.get(docid, {}).get(span, ())
+
+    def label(self, predicate: Predicate) -> str:
+        return self.labels.get(id(predicate), "TAC")
+
+
+def _keep_one(assertion: Assertion, other: Assertion) -> None:
+    """Of two fills (or duplicates), the one of higher confidence is kept,
+    or else the earlier."""
+    mine, theirs = perl_number(assertion.confidence), perl_number(other.confidence)
+    if mine < theirs:
+        assertion.omit = True
+    elif mine > theirs:
+        other.omit = True
+    elif assertion.line < other.line:
+        other.omit = True
+    else:
+        assertion.omit = True
+
+
+def _priority(name: str) -> int:
+    if name == "type":
+        return 3
+    if name == "link":
+        return 2
+    return 1 if name in ("mention", "canonical_mention") else 0
+
+
+def output_order(kb: KB) -> list:
+    """Every assertion in the order the Perl's writers go through them: by
+    subject, then ``type``, ``link``, mentions and the rest, by predicate,
+    document and start of the justification (ties in the order kept)."""
+    def key(assertion):
+        name = assertion.predicate.name.lower()
+        provenance = read_again(kb, assertion)
+        return (assertion.subject, -_priority(name), name, provenance.document,
+                provenance.start())
+
+    return sorted(kb.assertions, key=key)
+
+
+def read_again(kb: KB, assertion: Assertion):
+    """An assertion's provenance, for a writer (its problems are not
+    recorded again: the Perl reports them before it writes)."""
+    if assertion.verb.lower() in ("type", "link"):
+        return EMPTY
+    return kb.reader.read(assertion.provenance, assertion.subject, assertion.object,
+                          assertion.verb)[0]

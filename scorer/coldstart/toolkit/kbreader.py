@@ -1,0 +1,97 @@
+"""Reading a KB in the TAC format as CS-ValidateKB 2017.2.0 reads it: the run
+id on the first line, then one assertion a line,
+
+    SUBJECT <TAB> PREDICATE <TAB> OBJECT [<TAB> PROVENANCE] [<TAB> CONFIDENCE] [# comment]
+
+(``type`` and ``link`` lines have no provenance), blank lines and comments
+skipped (a ``#`` inside a double-quoted string is not one), each column
+trimmed.  A first line without a legal run id (empty, starting with a colon,
+holding white space) is an error, and is read again as an assertion: its
+line numbers then run one ahead, as the Perl's do.
+
+The file is refused before it is read where the Perl would read garbage: a
+NUL byte, bytes that are not UTF-8, a byte-order mark (the message names
+the file and line).
+"""
+from __future__ import annotations
+
+import re
+import time
+
+from scorer.coldstart.toolkit.documents import WHITE_SPACE, checked_text
+from scorer.coldstart.toolkit.kb import KB
+from scorer.textfile import read_bytes
+
+#: The Perl's comment pattern: a ``#`` (and the white space before it) that
+#: is not inside a double-quoted string starts the comment.
+_COMMENT = re.compile(
+    r'^((?>(?:(?>[^#"]*)(?:"(?>(?:(?>[^"\\]+)|\\.)*)")?)*))' f"([{WHITE_SPACE}]*#.*)$")
+_NOT_BLANK = re.compile(f"[^{WHITE_SPACE}]")
+_SPACE = f"{WHITE_SPACE}"
+_CONFIDENCE = re.compile(r"\d+\.\d+$|\d+$")
+_SCIENTIFIC = re.compile(r"\d+\.\d+e[-+]?\d\d$")
+_RUNID_COMMENT = re.compile(f"[{WHITE_SPACE}]*#.*")
+_HAS_SPACE = re.compile(f"[{WHITE_SPACE}]")
+
+
+def trim(text: str) -> str:
+    return text.strip(_SPACE)
+
+
+def read_tac(path: str, log, documents=None, multiple: str = "MANY",
+             legal_predicates=None, task: str = "CSKB", predicate_set=None,
+             labels=None) -> KB:
+    """The KB of the file ``path``, its problems recorded in ``log``
+    (``legal_predicates``: the predicates the task allows, None for all)."""
+    text = checked_text(path, read_bytes(path), "TAC KB lines")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    kb = KB(path, log, documents, multiple, predicate_set, labels)
+    if lines:
+        runid_line = lines[0]
+        runid = trim(_RUNID_COMMENT.sub("", runid_line, count=1))
+        kb.runid_line = runid_line
+    else:
+        runid = ""
+    if not runid or runid.startswith(":") or _HAS_SPACE.search(runid):
+        # an empty file has no line 1 (the Perl says line 0)
+        log.record("MISSING_RUNID", where=kb.where(1 if lines else 0))
+        runid = "OmittedRunID"
+        kb.runid_line = (f"OmittedRunID\t# {time.strftime('%a %b %e %H:%M:%S %Z %Y')}\n"
+                         f"  Did not find a legal run ID at the start of {path}")
+        # the first line is read again, as line 2 (the Perl's count runs on)
+        numbered = enumerate(lines, 2)
+    else:
+        numbered = enumerate(lines[1:], 2)
+    kb.runid = runid
+    for line_number, line in numbered:
+        comment = ""
+        if "#" in line:
+            match = _COMMENT.match(line)
+            if match is not None:
+                line, comment = match.group(1), match.group(2)
+        if not _NOT_BLANK.search(line):
+            continue
+        entries = line.split("\t")
+        while entries and entries[-1] == "":
+            entries.pop()
+        entries = [trim(entry) for entry in entries]
+        confidence = "1.0"
+        if entries and _CONFIDENCE.match(entries[-1]):
+            confidence = entries.pop()
+        if entries and _SCIENTIFIC.match(entries[-1]):
+            log.record("IMPROPER_CONFIDENCE_VALUE", entries[-1], where=kb.where(line_number))
+            confidence = "%.12f" % float(entries.pop())
+        count = len(entries)
+        subject, predicate, obj, provenance = (entries + [None] * 4)[:4]
+        if legal_predicates is not None and (predicate or "").lower() not in legal_predicates:
+            log.record("OFF_TASK_SLOT", predicate or "", task, where=kb.where(line_number))
+            continue
+        verb = (predicate or "").split(".")[0]
+        wanted = 3 if verb.lower() in ("type", "link") else 4
+        if count != wanted:
+            log.record("WRONG_NUM_ENTRIES", wanted, count, where=kb.where(line_number))
+            continue
+        kb.add(subject, predicate, obj, provenance, confidence, line_number, comment)
+    return kb

@@ -1,0 +1,359 @@
+"""Following SF queries through a validated KB as CS-ResolveQueries 2017.2.0
+does: the SF responses a KB gives, in the order the Perl writes them.
+
+The Perl reads the KB file again and again, holding open tasks, each of
+which sees every assertion once, starting where it was made and wrapping
+around the end of the file:
+
+1. for each query, find the entry point: the mentions overlapping the
+   query's span (most characters in common, then fewest outside it, then
+   the first in the file); its node is where the query starts (these tasks
+   see the file twice before they choose);
+2. for the node and the query's slot, each assertion of that slot fills it:
+   a string is a response at once; a node's canonical mention in the
+   assertion's document is looked for (3);
+3. the canonical mention found gives the response its filler and, where the
+   query has a further slot, the next hop starts at that node (2).
+
+The order of the responses is the order in which these tasks are fulfilled,
+so it is simulated here, a file position being a line's index: the runid
+line is position 0, where the entry-point tasks are kept.  Where the Perl
+starts the queries in its hash order, they start in string order of their
+ids (one of the orders the Perl can take).
+"""
+from __future__ import annotations
+
+import re
+
+from scorer.coldstart import ids
+from scorer.coldstart.provenance import perl_split
+from scorer.coldstart.toolkit.kbprovenance import read_kb_provenance
+from scorer.coldstart.toolkit.kbreader import _COMMENT, _NOT_BLANK, trim
+from scorer.coldstart.toolkit.provenance import read_spans
+from scorer.coldstart.toolkit.problemlog import Fatal
+
+_CONFIDENCE = re.compile(r"\d+\.\d+$")
+_ENTITY_DEFS_CONFIDENCE = re.compile(r"\d+\.\d+$|\d+$")
+_OFFSET = re.compile(r"(.*):(\d+)-(\d+)$")
+_REALIS = re.compile(r"\.(actual|generic|other)$")
+_SPACE = re.compile(r"[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_ESCAPE = re.compile(r"\\(.)")
+
+
+class Line:
+    """One assertion as the resolver reads it."""
+
+    __slots__ = ("position", "entity", "predicate", "object", "offsets", "confidence",
+                 "docid", "justification", "realis")
+
+    def __init__(self, position):
+        self.position = position
+        self.docid = None
+        #: (docid, start, end) of the first span of the provenance's first part
+        self.justification = None
+        self.realis = None
+
+
+def normalize_filler(text: str) -> str:
+    if len(text) >= 2 and text.startswith('"') and text.endswith('"') and "\n" not in text:
+        text = _ESCAPE.sub(r"\1", text[1:-1])
+    return _SPACE.sub(" ", text)
+
+
+def parse_line(text: str, position: int, where: str) -> Line:
+    entries = [trim(e) for e in text.split("\t") if _NOT_BLANK.search(e)]
+    if not entries or not _CONFIDENCE.match(entries[-1]):
+        entries.append("1.0")
+    predicate = entries[1].lower() if len(entries) > 1 else ""
+    wanted = 4 if predicate in ("type", "link") else 5
+    if len(entries) != wanted:
+        raise Fatal(f"{where}: wrong number of columns for predicate {predicate} (expected "
+                    f"{wanted} with the confidence, got {len(entries)}): is this a KB "
+                    f"validatekb -output tac wrote?")
+    line = Line(position)
+    line.entity, line.predicate, line.object = entries[0], entries[1], entries[2]
+    line.confidence = entries[-1]
+    line.offsets = entries[3] if wanted == 5 else None
+    if line.offsets:
+        for index, part in enumerate(perl_split(line.offsets, ";")[:3]):
+            if not part or part == "0":
+                continue
+            for number, span in enumerate(perl_split(part, ",")):
+                if span == "NIL":
+                    continue
+                match = _OFFSET.match(span)
+                if match is None:
+                    raise Fatal(f"{where}: illegal offset specification: {span}")
+                if index == 0 and number == 0:
+                    line.justification = match.groups()
+                line.docid = match.group(1)
+    match = _REALIS.search(line.predicate)
+    if match is not None:
+        line.realis = match.group(1).lower()
+        line.predicate = line.predicate[:match.start()]
+    return line
+
+
+class Task:
+    __slots__ = ("kind", "query", "position", "wrapped", "entity", "slot", "slots", "docid",
+                 "parent", "parent_line", "mention", "best", "common", "k_only")
+
+    def __init__(self, kind, query):
+        self.kind = kind
+        self.query = query
+        self.wrapped = False
+        self.best = None
+
+
+class Hop:
+    """A query as the resolver follows it: its full id, its slots left, and
+    for the first hop the entry point's span."""
+
+    __slots__ = ("full_id", "slots", "docid", "start", "end")
+
+    def __init__(self, full_id, slots, docid=None, start=0, end=0):
+        self.full_id, self.slots = full_id, slots
+        self.docid, self.start, self.end = docid, start, end
+
+    def generate(self, value: str, provenance: str) -> "Hop":
+        short = ids.target_query_short_id(self.full_id, value, provenance)
+        return Hop(f"{self.full_id}_{short}", self.slots[1:] if len(self.slots) > 1 else None)
+
+
+class Resolver:
+    def __init__(self, path: str, lines: list, queries: list):
+        self.path = path
+        self.lines = lines
+        self.hops = queries
+        self.runid = None
+        self.types: dict = {}
+        self.canonical: dict = {}
+        self.at: dict = {}
+        self.count = 0
+        self.entry_index: dict = {}
+        self.slot_index: dict = {}
+        self.name_index: dict = {}
+        self.out: list = []
+        self.stats = {"ENTRYPOINTS_FOUND": 0, "FILLS_FOUND": 0, "FINAL_STRING_FILLS_FOUND": 0,
+                      "TOTAL": 0, "Entity2NameTask": 0, "FillSlotTask": 0,
+                      "FindEntrypointsTask": 0}
+        self.parsed: list = [None] * len(lines)
+        self._read_entity_definitions()
+
+    # -- the KB's canonical mentions (the Perl's EntityDefs) ------------------------
+
+    def _read_entity_definitions(self) -> None:
+        for number, text in enumerate(self.lines[1:], 2):
+            if "#" in text:
+                match = _COMMENT.match(text)
+                if match is not None:
+                    text = match.group(1)
+            if not _NOT_BLANK.search(text):
+                continue
+            entries = perl_split_trimmed(text)
+            if entries and _ENTITY_DEFS_CONFIDENCE.match(entries[-1]):
+                entries.pop()
+            if len(entries) < 2 or entries[1] != "canonical_mention":
+                continue
+            spans, _ = read_spans(entries[3] if len(entries) > 3 else "", 3)
+            self.canonical.setdefault(entries[0], {})[spans.document] = spans.normalised()
+
+    # -- tasks ----------------------------------------------------------------------
+
+    def add(self, task: Task, position: int) -> None:
+        task.position = position
+        self.at.setdefault(position, []).append(task)
+        self.count += 1
+        if task.kind == "FindEntrypointsTask":
+            self.entry_index.setdefault(task.query.docid, []).append(task)
+        elif task.kind == "FillSlotTask":
+            self.slot_index.setdefault((task.entity, task.slot), []).append(task)
+        else:
+            self.name_index.setdefault((task.entity, task.docid), []).append(task)
+        self.stats["TOTAL"] += 1
+        self.stats[task.kind] += 1
+
+    def fill_slot(self, hop: Hop, entity, line, position) -> None:
+        if hop.slots is None:
+            return
+        task = Task("FillSlotTask", hop)
+        task.entity = entity
+        task.slot = hop.slots[0] if hop.slots else None
+        task.slots = hop.slots[1:]
+        task.parent_line = line
+        self.add(task, position)
+
+    def remove(self, task: Task, tell: int) -> None:
+        if task.kind == "FindEntrypointsTask":
+            _drop(self.entry_index, task.query.docid, task)
+            if task.best is not None:
+                self.fill_slot(task.query, task.best.entity, task.best, tell)
+                self.stats["ENTRYPOINTS_FOUND"] += 1
+        elif task.kind == "FillSlotTask":
+            _drop(self.slot_index, (task.entity, task.slot), task)
+        else:
+            _drop(self.name_index, (task.entity, task.docid), task)
+        here = self.at.get(task.position)
+        if here is not None and task in here:
+            here.remove(task)
+        self.count -= 1
+
+    def remove_at(self, position: int, tell: int) -> None:
+        tasks = self.at.get(position)
+        if not tasks:
+            return
+        keep = [t for t in tasks if not t.wrapped]
+        done = [t for t in tasks if t.wrapped]
+        self.at[position] = keep
+        for task in done:
+            self.remove(task, tell)
+
+    def seek_to_start(self) -> None:
+        if not self.lines:
+            raise Fatal(f"No runid found in {self.path} (an empty file)")
+        text = self.lines[0]
+        if "#" in text:
+            match = _COMMENT.match(text)
+            if match is not None:
+                text = match.group(1)
+        runid = trim(text)
+        if not runid or runid == "0":
+            raise Fatal(f"No runid found on the first line of {self.path}")
+        every = [t for tasks in self.at.values() for t in tasks]
+        self.remove_at(0, 1)
+        for task in every:
+            task.wrapped = True
+        self.runid = runid
+
+    # -- the main loop --------------------------------------------------------------
+
+    def line(self, index: int):
+        parsed = self.parsed[index]
+        if parsed is None:
+            text = self.lines[index]
+            if "#" in text:
+                match = _COMMENT.match(text)
+                if match is not None:
+                    text = match.group(1)
+            if not _NOT_BLANK.search(text):
+                parsed = False
+            else:
+                parsed = parse_line(text, index, f"{self.path} line {index + 1}")
+            self.parsed[index] = parsed
+        return parsed
+
+    def run(self) -> list:
+        self.seek_to_start()
+        for hop in self.hops:
+            task = Task("FindEntrypointsTask", hop)
+            self.add(task, 0)
+        end = len(self.lines)
+        position = 1
+        while self.count:
+            self.remove_at(position, position)
+            if position >= end:
+                self.seek_to_start()
+                position = 1
+                continue
+            line = self.line(position)
+            position += 1
+            if not line or line.realis == "generic":
+                continue
+            found = []
+            predicate = line.predicate
+            if predicate == "type":
+                self.types[line.entity] = line.object
+            if predicate == "mention" and line.justification is not None:
+                docid, start, finish = line.justification
+                start, finish = int(start), int(finish)
+                for task in self.entry_index.get(docid, ()):
+                    query = task.query
+                    if not (query.end < start or finish < query.start):
+                        found.append(task)
+            if ":" in predicate:
+                found += self.slot_index.get((line.entity, predicate), ())
+            if predicate == "canonical_mention":
+                docid = line.justification[0] if line.justification else None
+                found += self.name_index.get((line.entity, docid), ())
+            for task in found:
+                self.execute(task, line, position)
+        return self.out
+
+    def execute(self, task: Task, line: Line, tell: int) -> None:
+        if task.kind == "FindEntrypointsTask":
+            query = task.query
+            _, start, finish = line.justification
+            start, finish = int(start), int(finish)
+            common = min(finish, query.end) - max(start, query.start)
+            k_only = finish - start - common
+            if task.best is not None:
+                if common < task.common:
+                    return
+                if common == task.common:
+                    if k_only > task.k_only:
+                        return
+                    if k_only == task.k_only and line.position > task.best.position:
+                        return
+            task.best, task.common, task.k_only = line, common, k_only
+        elif task.kind == "FillSlotTask":
+            self.stats["FILLS_FOUND"] += 1
+            if line.object.startswith(":"):
+                name = Task("Entity2NameTask", task.query)
+                name.entity = line.object
+                name.docid = line.justification[0] if line.justification else None
+                name.parent = task
+                name.parent_line = line
+                self.add(name, tell)
+            else:
+                self.fill(task, line)
+                self.stats["FINAL_STRING_FILLS_FOUND"] += 1
+        else:
+            self.fill(task.parent, task.parent_line, line)
+            self.remove(task, tell)
+            hop = task.query
+            if hop.slots:
+                filler = normalize_filler(line.object)
+                docid, start, finish = line.justification
+                spans, _ = read_spans(f"{docid}:{start}-{finish}", 3)
+                self.fill_slot(hop.generate(filler, spans.normalised()), line.entity, line, tell)
+
+    def fill(self, task: Task, line: Line, name: Line = None) -> None:
+        node = line.object
+        provenance, _ = read_kb_provenance(line.offsets, line.entity, node, line.predicate)
+        justification = provenance.justification
+        text = justification.normalised() if justification is not None else ""
+        if _is_event(line.entity) or _is_event(node):
+            canonical = self.canonical.get(task.entity, {}).get(line.docid)
+            text = f"{canonical or ''},{text}"
+        if name is not None:
+            filler, filler_provenance = normalize_filler(name.object), name.offsets or ""
+        else:
+            filler = normalize_filler(node)
+            docid, start, finish = line.justification or ("", "", "")
+            filler_provenance = f"{docid}:{start}-{finish}"
+        self.out.append("\t".join((task.query.full_id, task.slot or "", self.runid, text, filler,
+                                   self.types.get(node) or "STRING", filler_provenance,
+                                   line.confidence, node)) + "\n")
+
+    def statistics(self) -> str:
+        s = self.stats
+        headers = ("Entry points", "Fills", "String fills", "ResolutionTasks",
+                   "Entity2NameTasks", "FillSlotTasks", "FindEntrypointsTasks")
+        values = (s["ENTRYPOINTS_FOUND"], s["FILLS_FOUND"], s["FINAL_STRING_FILLS_FOUND"],
+                  s["TOTAL"], s["Entity2NameTask"], s["FillSlotTask"], s["FindEntrypointsTask"])
+        return ("".join(f"\t{h}" for h in headers) + "\tRESOLUTION_STATISTICS\n" + self.runid
+                + "".join(f"\t{v}" for v in values) + "\tRESOLUTION_STATISTICS\n")
+
+
+def perl_split_trimmed(text: str) -> list:
+    return [trim(e) for e in perl_split(text, "\t")]
+
+
+def _is_event(name: str) -> bool:
+    return name.startswith(":Event") and len(name) > 6
+
+
+def _drop(index: dict, key, task) -> None:
+    tasks = index.get(key)
+    if tasks is not None:
+        index[key] = [t for t in tasks if t is not task]
