@@ -20,7 +20,7 @@ PERL_DEFAULTS = Policy("coldstart", dict(right=("CORRECT",),
                                          wrong=("INCORRECT", "INCORRECT_PARENT", "INEXACT"),
                                          ignore=("UNASSESSED", "DUPLICATE"),
                                          justifications="1:3", discipline="ASSESSED",
-                                         fields=DEFAULT_FIELDS, validate=False))
+                                         fields=DEFAULT_FIELDS, validate=None))
 
 
 def policy_file(tmp_path: Path, text: str) -> str:
