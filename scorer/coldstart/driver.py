@@ -66,6 +66,9 @@ class Outcome:
     runs: list
     #: the bootstrap samples used (None without -samples / -bootstrap)
     samples: object = None
+    #: with -validate, the run ids of the submission files as submitted (the
+    #: validated lines hold a file's first run id alone); else empty
+    submitted_runids: tuple = ()
 
 
 def run(request, problems: Problems) -> Reports:
@@ -171,7 +174,8 @@ def score(request, problems: Problems, samples=None) -> Outcome:
                 reports.add("apconfidence", confidence.render_confidence(
                     sorted(ap_values), ap_values, ap_originals))
         scored.append(scores)
-    return Outcome(reports, scored, samples)
+    return Outcome(reports, scored, samples,
+                   tuple(validator.submitted_runids) if validator is not None else ())
 
 
 def _read_queries(query_paths: list, asked, problems: Problems, none_is_fatal: bool = False):

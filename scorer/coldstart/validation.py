@@ -44,6 +44,7 @@ class SubmissionValidator:
     def __init__(self, request, query_paths, problems):
         self.validate = request.policy.validate is True
         self.expand = options(request).expand
+        self.runids = options(request).runids
         self.justifications = request.policy.justifications
         self.docs_path = request.option("docs")
         self.query_paths = list(query_paths)
@@ -52,13 +53,16 @@ class SubmissionValidator:
         self._query_texts = None
         #: the submission files -validate refused
         self.refused: list = []
+        #: -validate: the run ids of the files validated, as submitted (the
+        #: validated file holds its first line's alone)
+        self.submitted_runids: dict = {}
         #: without -validate: (file, why its numbers are not the official ones, whether
         #: the validator refuses it)
         self._pending: list = []
 
     def __call__(self, path: str, lines: list):
         try:
-            result, query_log = self._validate(path)
+            result, query_log = self._validate(path, self._run_bytes(lines))
         except ScorerError as error:   # (a Fatal too: what stops the validator)
             message = _fatal_message(error)
             if self.validate:
@@ -71,6 +75,7 @@ class SubmissionValidator:
             # stops the run, so that whoever catches it (a track, a leaderboard)
             # has them.  (The scorer reports the query files' warnings itself.)
             record_problems(result.log, self.problems, kinds=("WARNING",))
+            self.submitted_runids.update(dict.fromkeys(result.responses.runids))
             if not result.ok or query_log.error_count:
                 self.refused.append((path, error_lines(query_log) + error_lines(result.log)))
                 return None
@@ -107,7 +112,22 @@ class SubmissionValidator:
     def _unofficial(self, path: str, why: str, error: bool = False) -> None:
         self._pending.append((path, why, error))
 
-    def _validate(self, path: str):
+    def _run_bytes(self, lines: list):
+        """With -runids, what the validator reads of a file: the lines of the
+        run ids asked for (the others blank, so that every line keeps its
+        number): a file of several runs is validated run by run, as each
+        would be submitted (the validator makes one run of a file, under its
+        first line's run id).  None: the file as it is."""
+        if self.runids is None:
+            return None
+        from scorer.coldstart.toolkit.responses import split_columns
+        kept = []
+        for line in lines:
+            columns = split_columns(line) if "\t" in line else ()
+            kept.append(line if len(columns) < 3 or columns[2] in self.runids else "")
+        return "".join(line + "\n" for line in kept).encode("utf-8", "surrogateescape")
+
+    def _validate(self, path: str, run_bytes=None):
         from scorer.coldstart.toolkit.catalogue import FORMATS
         from scorer.coldstart.toolkit.problemlog import ProblemLog
         from scorer.coldstart.toolkit.queryfile import QuerySet, read_query_text
@@ -120,7 +140,7 @@ class SubmissionValidator:
             read_query_text(text, name, queries, query_log, documents)
         result = validate_sf(texts[0][0] if texts else "", path,
                              justifications=self.justifications, queries=queries,
-                             documents=documents)
+                             documents=documents, run_bytes=run_bytes)
         return result, query_log
 
     def _read_documents(self):

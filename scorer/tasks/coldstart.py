@@ -153,8 +153,10 @@ class ColdStart(Task):
         return run_result(name, outcome, status, statistics)
 
     def run_ids(self, outcome) -> tuple:
-        # Every run id of the submission files, scored (the numbers are the first's).
-        return tuple(run.runid for run in outcome.runs or ())
+        # Every run id of the submission files, scored (the numbers are the first's);
+        # validated, those the files held (the validator scores one run a file).
+        return tuple(getattr(outcome, "submitted_runids", ())) or \
+            tuple(run.runid for run in outcome.runs or ())
 
     # -- a leaderboard: one run (one run id) a submission ----------------------------
 
