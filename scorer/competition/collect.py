@@ -74,8 +74,9 @@ PHASE_COLUMNS = ("phase", "phase_id", "phase id")
 #: How Codabench names each file it downloads for an organizer: the submission's
 #: id, its owner, the phase's id, the time of the upload, the file's name.
 CODABENCH_NAME = re.compile(r"(\d+)_(.+?)_PhaseId(\d+)_(\d{4}-\d\d-\d\d:\d\d-\d\d)_(.+)")
-#: Characters a team name may not hold: markup, and what would make it a path.
-MARKUP = re.compile(r"[<>&\"'`/\\\x00-\x1f\x7f]")
+#: Characters a team name may not hold: markup, and what would make it a path
+#: (quotes are a name's own: O'Brien).
+MARKUP = re.compile(r"[<>&/\\\x00-\x1f\x7f]")
 LISTING = ("submissions.md", "submissions.csv")
 MOST_SUBMISSIONS = 10_000
 
@@ -248,7 +249,7 @@ def _check_teams(found: list, export: str) -> None:
             raise ScorerError(f"{export}: {entry.label} has no team name")
         if MARKUP.search(entry.team) or entry.team.strip() in (".", ".."):
             raise ScorerError(f"{export}: the team name {entry.team!r} ({entry.label}) holds "
-                              f"markup or a path (< > & quotes / \\ or a control character); "
+                              f"markup or a path (< > & / \\ or a control character); "
                               f"rename the team in {MANIFEST}")
         if len(entry.team.encode("utf-8")) > 100:
             raise ScorerError(f"{export}: the team name of {entry.label} is longer than 100 "
@@ -362,6 +363,23 @@ def keep_runs(paths: list, folder: str) -> None:
         os.replace(temporary, target)
 
 
+def _name_runs(chosen: list, paths: list, task, gold: list) -> None:
+    """Each ranked entry's run as the track names it: its file's name for a
+    claim task, the run id(s) its file holds for Cold Start."""
+    try:
+        _shared, runs = task.find_runs(gold + paths)
+    except ScorerError:
+        return              # (the track says what is wrong)
+    names: dict = {}
+    for run in runs:
+        for path in run.files:
+            names.setdefault(os.path.abspath(path), []).append(run.name)
+    for entry, path in zip(chosen, paths):
+        found = names.get(os.path.abspath(path))
+        if found:
+            entry.run = ", ".join(found)
+
+
 # -- the listing ------------------------------------------------------------------------
 
 LISTING_COLUMNS = ("team", "team_id", "submission", "submitted", "status", "run", "score",
@@ -424,6 +442,7 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
             raise ScorerError(f"{export}: no submission passed the checks; nothing to rank:\n"
                               + "".join(f"  {e.label}: {e.message}\n" for e in found))
         runs = place_runs(chosen, os.path.join(scratch, "runs"), task)
+        _name_runs(chosen, runs, task, list(gold))
         track = track_request(list(gold) + runs, request.policy_file, samples=request.samples,
                               bootstrap=request.bootstrap, seed=request.seed, argv=argv,
                               program="python -m scorer.competition",

@@ -102,6 +102,12 @@ def test_the_track_of_each_teams_last_submission(tmp_path, capsys):
     assert "| failed |" in (out / "submissions.md").read_text()
 
 
+def test_a_quote_is_a_names_own(tmp_path, capsys):
+    status, out = collect(tmp_path, export_folder(tmp_path, {"O'Brien \"Lab\"/x.jsonl": A}))
+    assert status == 0, capsys.readouterr().err
+    assert [r["run"] for r in listing(out)] == ["O'Brien \"Lab\""]
+
+
 @pytest.mark.parametrize("ranked, runs", [
     ("best", {"Team Alpha": "u2.zip", "Beta": "u3.zip"}),
     ("all", {"Team Alpha-1": "u1.zip", "Team Alpha-2": "u2.zip", "Beta-1": "u3.zip"}),
@@ -155,6 +161,7 @@ def _two_gigabytes(data: bytes) -> bytes:
     (lambda t: export_folder(t, {"team/u.zip": _two_gigabytes(b"")}),
      "more than the limit"),
     (lambda t: export_folder(t, {}), "holds no submission"),
+    (lambda t: export_folder(t, {"a&b/x.jsonl": A}), "holds markup"),
     (lambda t: export_folder(t, {"a.zip": zipped({"p.jsonl": A})}, "file,team\nz.zip,Z\n"),
      "does not hold: z.zip"),
 ])
@@ -174,6 +181,10 @@ def test_a_hostile_zip_export_writes_nothing(tmp_path, capsys):
     status, out = collect(tmp_path, export)
     err = capsys.readouterr().err
     assert status == 255 and "holds another archive" in err and not out.exists()
+    export.write_bytes(_two_gigabytes(b""))
+    status, out = collect(tmp_path, export)
+    assert status == 255 and "more than the limit" in capsys.readouterr().err
+    assert not out.exists()
     empty = tmp_path / "empty.zip"
     empty.write_bytes(zipped({}))
     status, out = collect(tmp_path, empty)
@@ -205,6 +216,8 @@ def test_every_task_collects_and_verifies(tmp_path, capsys, task):
     common = [*switches, "-bootstrap", "20", "-seed", "3", "-jobs", "1"]
     assert main(["-collect", str(export), *common, "-output_dir", str(out),
                  *map(str, gold)]) == 0, capsys.readouterr().err
+    ranked = [r["run"] for r in listing(out) if r["status"] == "ranked"]
+    assert ranked == (["DEMORUN"] if task == "coldstart" else ["team_x"])   # (a run id)
     [kept] = os.listdir(out / "submissions")
     assert kept.startswith("team_x.") and (out / "submissions" / kept).read_bytes() == \
         run.read_bytes()

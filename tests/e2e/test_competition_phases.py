@@ -398,3 +398,23 @@ def test_one_codabench_phase_is_the_bundle_it_always_was(tmp_path, golds):
     assert made[0] == made[1]
     with zipfile.ZipFile(io.BytesIO(made[0])) as a, zipfile.ZipFile(io.BytesIO(made[2])) as b:
         assert a.read("competition.yaml") == b.read("competition.yaml")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("codalab", [False, True])
+def test_the_phases_on_the_platform(tmp_path, golds, codalab):
+    """Each phase's reference data and the bundle's own scoring program (no
+    scorer installed), as the platform runs them."""
+    from platform_standin import play_platform
+    path = bundle(tmp_path, golds, *(["-format", "codalab"] if codalab else []))
+    submission = {"team/preds.jsonl": PREDICTIONS.read_text()}
+    seen = {}
+    for phase in ("practice", "evaluation", "post-evaluation"):
+        status, stderr, output = play_platform(tmp_path, path, submission,
+                                               f"reference_data_{phase}", codalab)
+        assert status == 0, stderr
+        seen[phase] = sorted(os.listdir(output))
+        assert json.loads((output / "scores.json").read_text())
+    assert "submission.debug" in seen["practice"]
+    assert seen["evaluation"] == seen["post-evaluation"] == [
+        "detailed_results.html", "scores.json", "scores.txt"]

@@ -15,6 +15,7 @@ the file and line).
 """
 from __future__ import annotations
 
+import itertools
 import re
 import time
 
@@ -27,15 +28,29 @@ from scorer.textfile import read_bytes
 _COMMENT = re.compile(
     r'^((?>(?:(?>[^#"]*)(?:"(?>(?:(?>[^"\\]+)|\\.)*)")?)*))' f"([{WHITE_SPACE}]*#.*)$")
 _NOT_BLANK = re.compile(f"[^{WHITE_SPACE}]")
-_SPACE = f"{WHITE_SPACE}"
+#: The white space the Perl's \s matches, for str.strip
+_SPACE = "".join(chr(c) for c in range(0x3001) if re.match(f"[{WHITE_SPACE}]", chr(c)))
 _CONFIDENCE = re.compile(r"\d+\.\d+$|\d+$")
 _SCIENTIFIC = re.compile(r"\d+\.\d+e[-+]?\d\d$")
 _RUNID_COMMENT = re.compile(f"[{WHITE_SPACE}]*#.*")
 _HAS_SPACE = re.compile(f"[{WHITE_SPACE}]")
 
 
+def _lines(text: str):
+    """The lines of a text (without their ends), one at a time."""
+    start, end = 0, len(text)
+    while start < end:
+        stop = text.find("\n", start)
+        if stop < 0:
+            yield text[start:]
+            return
+        yield text[start:stop]
+        start = stop + 1
+
+
 def trim(text: str) -> str:
     return text.strip(_SPACE)
+
 
 
 def read_tac(path: str, log, documents=None, multiple: str = "MANY",
@@ -44,42 +59,39 @@ def read_tac(path: str, log, documents=None, multiple: str = "MANY",
     """The KB of the file ``path``, its problems recorded in ``log``
     (``legal_predicates``: the predicates the task allows, None for all)."""
     text = checked_text(path, read_bytes(path), "TAC KB lines")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
     kb = KB(path, log, documents, multiple, predicate_set, labels)
-    if lines:
-        runid_line = lines[0]
-        runid = trim(_RUNID_COMMENT.sub("", runid_line, count=1))
-        kb.runid_line = runid_line
-    else:
-        runid = ""
+    lines = _lines(text)
+    del text
+    first = next(lines, None)
+    runid = trim(_RUNID_COMMENT.sub("", first, count=1)) if first is not None else ""
+    kb.runid_line = first
     if not runid or runid.startswith(":") or _HAS_SPACE.search(runid):
         # an empty file has no line 1 (the Perl says line 0)
-        log.record("MISSING_RUNID", where=kb.where(1 if lines else 0))
+        log.record("MISSING_RUNID", where=kb.where(1 if first is not None else 0))
         runid = "OmittedRunID"
         kb.runid_line = (f"OmittedRunID\t# {time.strftime('%a %b %e %H:%M:%S %Z %Y')}\n"
                          f"  Did not find a legal run ID at the start of {path}")
         # the first line is read again, as line 2 (the Perl's count runs on)
-        numbered = enumerate(lines, 2)
-    else:
-        numbered = enumerate(lines[1:], 2)
+        if first is not None:
+            lines = itertools.chain((first,), lines)
     kb.runid = runid
-    for line_number, line in numbered:
+    texts = kb.texts
+    for line_number, line in enumerate(lines, 2):
         comment = ""
         if "#" in line:
             match = _COMMENT.match(line)
             if match is not None:
                 line, comment = match.group(1), match.group(2)
-        if not _NOT_BLANK.search(line):
+        if not line.strip(_SPACE):
             continue
         entries = line.split("\t")
         while entries and entries[-1] == "":
             entries.pop()
-        entries = [trim(entry) for entry in entries]
+        entries = [entry.strip(_SPACE) for entry in entries]
         confidence = "1.0"
         if entries and _CONFIDENCE.match(entries[-1]):
             confidence = entries.pop()
+            confidence = texts.setdefault(confidence, confidence)
         if entries and _SCIENTIFIC.match(entries[-1]):
             log.record("IMPROPER_CONFIDENCE_VALUE", entries[-1], where=kb.where(line_number))
             confidence = "%.12f" % float(entries.pop())

@@ -28,7 +28,8 @@ import re
 from scorer.coldstart import ids
 from scorer.coldstart.provenance import perl_split
 from scorer.coldstart.toolkit.kbprovenance import read_kb_provenance
-from scorer.coldstart.toolkit.kbreader import _COMMENT, _NOT_BLANK, trim
+from scorer.coldstart.toolkit.kbreader import _COMMENT, trim
+from scorer.coldstart.toolkit.kbreader import _SPACE as _WHITE
 from scorer.coldstart.toolkit.provenance import read_spans
 from scorer.coldstart.toolkit.problemlog import Fatal
 
@@ -60,8 +61,11 @@ def normalize_filler(text: str) -> str:
     return _SPACE.sub(" ", text)
 
 
-def parse_line(text: str, position: int, where: str) -> Line:
-    entries = [trim(e) for e in text.split("\t") if _NOT_BLANK.search(e)]
+def parse_line(text: str, position: int, where: str, texts=None) -> Line:
+    """One line's assertion (``texts``: one copy of each text repeated)."""
+    entries = [e for e in (field.strip(_WHITE) for field in text.split("\t")) if e]
+    if texts is not None:
+        entries = [texts.setdefault(e, e) if len(e) < 48 else e for e in entries]
     if not entries or not _CONFIDENCE.match(entries[-1]):
         entries.append("1.0")
     predicate = entries[1].lower() if len(entries) > 1 else ""
@@ -87,7 +91,7 @@ def parse_line(text: str, position: int, where: str) -> Line:
                 if index == 0 and number == 0:
                     line.justification = match.groups()
                 line.docid = match.group(1)
-    match = _REALIS.search(line.predicate)
+    match = _REALIS.search(line.predicate) if "." in line.predicate else None
     if match is not None:
         line.realis = match.group(1).lower()
         line.predicate = line.predicate[:match.start()]
@@ -121,11 +125,13 @@ class Hop:
 
 
 class Resolver:
-    def __init__(self, path: str, lines: list, queries: list):
+    """The Perl's TaskSet over one KB file's lines (read once, kept parsed)."""
+
+    def __init__(self, path: str, lines, queries: list):
         self.path = path
-        self.lines = lines
         self.hops = queries
         self.runid = None
+        self.runid_line = None
         self.types: dict = {}
         self.canonical: dict = {}
         self.at: dict = {}
@@ -137,26 +143,38 @@ class Resolver:
         self.stats = {"ENTRYPOINTS_FOUND": 0, "FILLS_FOUND": 0, "FINAL_STRING_FILLS_FOUND": 0,
                       "TOTAL": 0, "Entity2NameTask": 0, "FillSlotTask": 0,
                       "FindEntrypointsTask": 0}
-        self.parsed: list = [None] * len(lines)
-        self._read_entity_definitions()
+        #: each line's assertion (None: a blank or comment line), the runid line first
+        self.parsed: list = []
+        self._read(lines)
 
-    # -- the KB's canonical mentions (the Perl's EntityDefs) ------------------------
-
-    def _read_entity_definitions(self) -> None:
-        for number, text in enumerate(self.lines[1:], 2):
+    def _read(self, lines) -> None:
+        """Every line parsed, as the resolver reads it and as the Perl's
+        EntityDefs reads the canonical mentions; repeated texts kept once."""
+        texts: dict = {}
+        parsed = self.parsed
+        for index, text in enumerate(lines):
+            if index == 0:
+                self.runid_line = text
+                parsed.append(None)
+                continue
             if "#" in text:
                 match = _COMMENT.match(text)
                 if match is not None:
                     text = match.group(1)
-            if not _NOT_BLANK.search(text):
+            if not text.strip(_WHITE):
+                parsed.append(None)
                 continue
-            entries = perl_split_trimmed(text)
-            if entries and _ENTITY_DEFS_CONFIDENCE.match(entries[-1]):
-                entries.pop()
-            if len(entries) < 2 or entries[1] != "canonical_mention":
-                continue
-            spans, _ = read_spans(entries[3] if len(entries) > 3 else "", 3)
-            self.canonical.setdefault(entries[0], {})[spans.document] = spans.normalised()
+            line = parse_line(text, index, f"{self.path} line {index + 1}", texts)
+            parsed.append(line)
+            if line.predicate == "canonical_mention" and line.realis is None:
+                # the Perl's EntityDefs: its own reading of the line's columns
+                entries = perl_split_trimmed(text)
+                if entries and _ENTITY_DEFS_CONFIDENCE.match(entries[-1]):
+                    entries.pop()
+                if len(entries) > 1 and entries[1] == "canonical_mention":
+                    spans, _ = read_spans(entries[3] if len(entries) > 3 else "", 3)
+                    self.canonical.setdefault(entries[0], {})[spans.document] = \
+                        spans.normalised()
 
     # -- tasks ----------------------------------------------------------------------
 
@@ -209,9 +227,9 @@ class Resolver:
             self.remove(task, tell)
 
     def seek_to_start(self) -> None:
-        if not self.lines:
+        if self.runid_line is None:
             raise Fatal(f"No runid found in {self.path} (an empty file)")
-        text = self.lines[0]
+        text = self.runid_line
         if "#" in text:
             match = _COMMENT.match(text)
             if match is not None:
@@ -227,27 +245,12 @@ class Resolver:
 
     # -- the main loop --------------------------------------------------------------
 
-    def line(self, index: int):
-        parsed = self.parsed[index]
-        if parsed is None:
-            text = self.lines[index]
-            if "#" in text:
-                match = _COMMENT.match(text)
-                if match is not None:
-                    text = match.group(1)
-            if not _NOT_BLANK.search(text):
-                parsed = False
-            else:
-                parsed = parse_line(text, index, f"{self.path} line {index + 1}")
-            self.parsed[index] = parsed
-        return parsed
-
     def run(self) -> list:
         self.seek_to_start()
         for hop in self.hops:
             task = Task("FindEntrypointsTask", hop)
             self.add(task, 0)
-        end = len(self.lines)
+        end = len(self.parsed)
         position = 1
         while self.count:
             self.remove_at(position, position)
@@ -255,7 +258,7 @@ class Resolver:
                 self.seek_to_start()
                 position = 1
                 continue
-            line = self.line(position)
+            line = self.parsed[position]
             position += 1
             if not line or line.realis == "generic":
                 continue

@@ -14,8 +14,10 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
+from scorer import gcpause
 from scorer.coldstart.toolkit import toolrun
 from scorer.coldstart.toolkit.documents import checked_text
+from scorer.coldstart.toolkit.kbreader import _lines
 from scorer.coldstart.toolkit.kbresolver import Hop, Resolver
 from scorer.coldstart.toolkit.problemlog import Fatal, ProblemLog
 from scorer.coldstart.toolkit.catalogue import FORMATS
@@ -53,9 +55,6 @@ def resolve_queries(query_file: str, kb_file: str) -> Resolution:
         text = checked_text(kb_file, read_bytes(kb_file), "TAC KB lines")
     except ScorerError as error:
         raise Fatal(str(error))
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
     hops = []
     for query in queries.in_id_order():
         if not query.entry_points:
@@ -63,8 +62,10 @@ def resolve_queries(query_file: str, kb_file: str) -> Resolution:
         entry = query.entry_points[0]
         hops.append(Hop(query.full_id, list(query.slots or []), entry.docid,
                         _number(entry.start), _number(entry.end)))
-    resolver = Resolver(kb_file, lines, hops)
-    out = resolver.run()
+    resolver = Resolver(kb_file, _lines(text), hops)
+    del text
+    with gcpause.paused():
+        out = resolver.run()
     return Resolution(out, resolver.runid, resolver.statistics())
 
 
