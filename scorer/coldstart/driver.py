@@ -94,11 +94,11 @@ def score(request, problems: Problems, samples=None) -> Outcome:
         on_submission_file=lambda files: check_justifications(
             files, *justification_limits(policy.justifications), problems),
         submission_lines=validator)
-    if validator is not None:
-        validator.check()
     _check_assessments_read(run_files, run_paths)
     runids = list(asked.runids) if asked.runids else sorted(run_files.runids)
     _check_runids(runids, run_files.runids, problems)
+    if validator is not None:
+        validator.check()
 
     if request.samples or request.bootstrap is not None or samples is not None:
         # Imported here: a run without samples uses none of them.

@@ -61,8 +61,14 @@ class SubmissionValidator:
         self._pending: list = []
 
     def __call__(self, path: str, lines: list):
+        asked = self._of_runids(lines)
+        if self.runids is not None and not _distinct_lines(asked):
+            # (none of the run ids asked for: nothing of the file is scored)
+            return None if self.validate else (path, lines)
         try:
-            result, query_log = self._validate(path, self._run_bytes(lines))
+            result, query_log = self._validate(
+                path, None if self.runids is None else
+                "".join(line + "\n" for line in asked).encode("utf-8", "surrogateescape"))
         except ScorerError as error:   # (a Fatal too: what stops the validator)
             message = _fatal_message(error)
             if self.validate:
@@ -85,7 +91,7 @@ class SubmissionValidator:
             self._unofficial(path, f"validatesf finds {count} error{'s' if count != 1 else ''} "
                                    f"in it, so it would not be scored officially", error=True)
         else:
-            distinct = _distinct_lines(lines)
+            distinct = _distinct_lines(asked)
             dropped = distinct - len(result.lines)
             if dropped > 0:
                 self._unofficial(path, f"validatesf (CS-ValidateSF, run before official "
@@ -112,20 +118,20 @@ class SubmissionValidator:
     def _unofficial(self, path: str, why: str, error: bool = False) -> None:
         self._pending.append((path, why, error))
 
-    def _run_bytes(self, lines: list):
+    def _of_runids(self, lines: list) -> list:
         """With -runids, what the validator reads of a file: the lines of the
         run ids asked for (the others blank, so that every line keeps its
         number): a file of several runs is validated run by run, as each
         would be submitted (the validator makes one run of a file, under its
-        first line's run id).  None: the file as it is."""
+        first line's run id)."""
         if self.runids is None:
-            return None
+            return lines
         from scorer.coldstart.toolkit.responses import split_columns
         kept = []
         for line in lines:
             columns = split_columns(line) if "\t" in line else ()
             kept.append(line if len(columns) < 3 or columns[2] in self.runids else "")
-        return "".join(line + "\n" for line in kept).encode("utf-8", "surrogateescape")
+        return kept
 
     def _validate(self, path: str, run_bytes=None):
         from scorer.coldstart.toolkit.catalogue import FORMATS
