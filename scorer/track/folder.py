@@ -26,7 +26,11 @@ TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", 
                "track.bootsamples", "index.html",
                # written beside the track by scorer.competition -collect and -errata
                "submissions", "submissions.csv", "submissions.md", "errata.md", "errata.csv",
-               "errata.tex"}
+               "errata.tex",
+               # -slices (track/slicefiles.py NAMES)
+               "slice_leaderboards.csv", "slice_leaderboards.json", "slice_leaderboards.md",
+               "slice_significance.csv", "slice_significance.json", "slice_significance.md",
+               "slice_table.csv", "slice_table.json", "slice_table.md", "slice_table.tex"}
 
 
 def exact_floats() -> dict:
@@ -147,6 +151,9 @@ def write(staging, result, request, samples, runs, shared, figure_width,
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
         result.signature, papertables.label_for("significance", result.task, result.metric),
         result.correction))
+    if result.slices is not None:
+        from scorer.track import slicefiles
+        slicefiles.write(write, result)
     _join_per_query(staging, [run.name for run in runs])
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).
@@ -228,5 +235,9 @@ def params_text(result, request, runs, shared) -> str:
         lines += ["", "#Statistics:", f"  {result.randomization}"]
     if result.warnings:
         lines += ["", "#Warnings:"] + [f"  WARNING: {warning}" for warning in result.warnings]
+    if result.slices is not None:
+        from scorer.track.slices import signature_part
+        lines += ["", "#Slices (spec@digest of the slices and their units):",
+                  f"  {signature_part(result.slices)}"]
     lines += ["", "#Signature:", result.signature]
     return "\n".join(lines) + "\n"
