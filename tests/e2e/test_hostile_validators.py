@@ -1,4 +1,5 @@
-"""Hostile input to validatesf, validateqrel and generatequeries round 2: each
+"""Hostile input to validatesf, validateqrel, generatequeries round 2 and
+packageoutput: each
 input (the query file, the run or the assessments, the -docs file, a document) replaced by binary bytes,
 NUL bytes, UTF-16, bytes that are not UTF-8, a byte-order mark, a 10 MB line,
 a folder, a missing file; an output that cannot be written.  Each gets a clear
@@ -31,9 +32,15 @@ TOOLS = {
                      ("OUT.cmn", "OUT.eng", "OUT.spa", "OUT.xling")),
     "generatequeries": (["-docs", "doclength.txt", "-error_file", "log", "-valid", "sf-query.xml",
                          "OUT", "run.tab.txt"], "run.tab.txt", ("OUT",)),
+    # (the run as both rounds)
+    "packageoutput": (["-docs", "doclength.txt", "-error_file", "log", "-justifications", "1:3",
+                       "sf-query.xml", "run.tab.txt", "run.tab.txt", "OUT"], "run.tab.txt",
+                      ("OUT",)),
 }
 #: The tools that read the documents themselves (generatequeries reads -docs only).
-READS_DOCUMENTS = ("validatesf", "validateqrel")
+READS_DOCUMENTS = ("validatesf", "validateqrel", "packageoutput")
+#: The tools whose Perl takes the error file before it looks at the output.
+ERROR_FILE_FIRST = ("packageoutput",)
 
 
 def setup(folder: Path, tool: str) -> None:
@@ -202,7 +209,9 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(tmp_path, t
     before = sorted(os.listdir(tmp_path))
     status, text = run(tmp_path, tool, out="no/such/folder/out")
     assert status == 255 and "Could not open no/such/folder/out" in text, text
-    assert sorted(os.listdir(tmp_path)) == before     # not even the error file
+    if tool in ERROR_FILE_FIRST:
+        before = sorted(before + ["log"])              # the error file, saying why
+    assert sorted(os.listdir(tmp_path)) == before     # (else not even the error file)
 
 
 @pytest.mark.parametrize("tool", TOOLS)
@@ -213,7 +222,9 @@ def test_an_output_naming_an_input_is_refused(tmp_path, tool):
     if tool == "validateqrel":
         (tmp_path / "sf-query.eng").symlink_to("sf-query.xml")
     status, text = run(tmp_path, tool, out=out)
-    assert status == 255 and "would write over the input sf-query.xml" in text, text
+    message = "File sf-query.xml already exists" if tool == "packageoutput" else \
+        "would write over the input sf-query.xml"
+    assert status == 255 and message in text, text
     assert (tmp_path / "sf-query.xml").read_bytes() == data
 
 

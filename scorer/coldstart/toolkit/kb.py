@@ -63,6 +63,8 @@ MULTIPLE = {"MANY": "any number of duplicate assertions allowed",
 _ONE_SPAN_VERBS = ("mention", "canonical_mention", "nominal_mention", "normalized_mention",
                    "pronominal_mention", "likes", "dislikes", "is_liked_by", "is_disliked_by")
 #: Verbs never checked for duplicates.
+#: verb -> how many of _ONE_SPAN_VERBS it holds (each checks the spans once)
+_SPAN_CHECKS: dict = {}
 _NOT_DUPLICATES = frozenset(("mention", "nominal_mention", "canonical_mention",
                              "normalized_mention", "type", "link"))
 _NO_PROVENANCE = (EMPTY, ())
@@ -235,6 +237,10 @@ class KB:
         is not one (recorded)."""
         if isinstance(name, Entity):
             return name
+        # a name seen before is a node's (no other name is kept)
+        entity = self.entities.get(name)
+        if entity is not None:
+            return entity
         if name.startswith('"'):
             self.record("STRING_USED_FOR_ENTITY", name, line=line)
             return None
@@ -257,7 +263,7 @@ class KB:
     def typedef(self, entity: Entity, types, def_type: str, line) -> None:
         """What a use says of a node's type (``types``: a type's name, or a
         predicate's domain or range)."""
-        if not isinstance(types, str):
+        if type(types) is not str:
             if len(types) > 1:
                 entity.possible.append((types, line))
                 return
@@ -405,12 +411,13 @@ class KB:
             for name, args in read[1]:
                 self.log.record(name, *args, where=where)
         raw_object = obj
-        count = None
-        for name in _ONE_SPAN_VERBS:
-            if name in verb:
-                if count is None:
-                    count = provenance.justification_count()
-                if count > 1:
+        checks = _SPAN_CHECKS.get(verb)
+        if checks is None:
+            checks = _SPAN_CHECKS[verb] = sum(name in verb for name in _ONE_SPAN_VERBS)
+        if checks:
+            count = provenance.justification_count()
+            if count > 1:
+                for _ in range(checks):
                     self.record("TOO_MANY_PROVENANCE_TRIPLES_E", count, 1, line=line)
         object_entity = None
         if verb == "type":
