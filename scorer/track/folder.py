@@ -16,7 +16,7 @@ from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
 from scorer.results import PER_QUERY_HEADER, per_query
 from scorer.textfile import fingerprints
-from scorer.track import papertables, runner, tables
+from scorer.track import papertables, runner, slicefiles, tables
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
@@ -26,11 +26,7 @@ TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", 
                "track.bootsamples", "index.html",
                # written beside the track by scorer.competition -collect and -errata
                "submissions", "submissions.csv", "submissions.md", "errata.md", "errata.csv",
-               "errata.tex",
-               # -slices (track/slicefiles.py NAMES)
-               "slice_leaderboards.csv", "slice_leaderboards.json", "slice_leaderboards.md",
-               "slice_significance.csv", "slice_significance.json", "slice_significance.md",
-               "slice_table.csv", "slice_table.json", "slice_table.md", "slice_table.tex"}
+               "errata.tex"} | set(slicefiles.NAMES)     # (-slices)
 
 
 def exact_floats() -> dict:
@@ -152,7 +148,6 @@ def write(staging, result, request, samples, runs, shared, figure_width,
         result.signature, papertables.label_for("significance", result.task, result.metric),
         result.correction))
     if result.slices is not None:
-        from scorer.track import slicefiles
         slicefiles.write(write, result)
     _join_per_query(staging, [run.name for run in runs])
     if samples is not None and write_samples:

@@ -7,22 +7,29 @@ from __future__ import annotations
 
 from scorer.results import CORRECTION_NAMES, SIGNIFICANCE_LEVEL
 from scorer.track import tables
+from scorer.track.interaction import PERMUTATIONS
 from scorer.track.slices import signature_part
 from scorer.track.latex import Column, escape, render
 from scorer.track.papertables import RUN_WIDTH_PT, _present, _signature_tt, label_for, number
 
 #: The names the files take in a track folder (track/folder.py TRACK_NAMES).
 NAMES = tuple(f"{stem}.{extension}" for stem in ("slice_leaderboards", "slice_significance",
-                                                 "slice_table")
+                                                 "slice_table", "slice_interaction")
               for extension in ("csv", "json", "md")) + ("slice_table.tex",)
 
 
-def notes(result, sliced) -> str:
-    """What the Markdown tables say under themselves."""
+def notes(result, sliced, kind: str = "") -> str:
+    """What the Markdown tables say under themselves (``kind``: the file's stem)."""
     sizes = ", ".join(f"{name} {sliced.sizes[name]:,}" for name in sliced.names)
     lines = [f"Slices (-slices {sliced.spec}; {result.metric}; units per slice: {sizes}): each "
              f"slice's scores are those of its units alone."]
-    if result.has_samples:
+    if result.has_samples and kind == "slice_interaction":
+        lines.append(f"p_interaction: a permutation test of whether the pair's difference "
+                     f"depends on the slice ({PERMUTATIONS} permutations of the units among the "
+                     f"slices); `significant`: "
+                     f"{CORRECTION_NAMES.get(result.correction, result.correction)}-adjusted p "
+                     f"below {SIGNIFICANCE_LEVEL:g} over the {len(sliced.interaction)} pairs.")
+    elif result.has_samples:
         lines.append(f"Intervals and rank ranges: the track's bootstrap samples restricted to "
                      f"each slice's units. `significant` and `group`: "
                      f"{CORRECTION_NAMES.get(result.correction, result.correction)}-adjusted p "
@@ -36,14 +43,14 @@ def notes(result, sliced) -> str:
 def write(write, result) -> None:
     """The slices' files, by ``write(name, text)`` (the track folder's writer)."""
     sliced = result.slices
-    note = notes(result, sliced)
     for stem, frame in (("slice_leaderboards", sliced.leaderboards),
                         ("slice_significance", sliced.significance),
-                        ("slice_table", sliced.table)):
+                        ("slice_table", sliced.table),
+                        ("slice_interaction", sliced.interaction)):
         write(f"{stem}.csv", tables.csv_text(frame))
         write(f"{stem}.json", tables.json_text(frame))
         shown = readable_table(sliced) if stem == "slice_table" else frame
-        write(f"{stem}.md", tables.markdown_text(shown, note))
+        write(f"{stem}.md", tables.markdown_text(shown, notes(result, sliced, stem)))
     write("slice_table.tex", table_tex(result, sliced))
 
 

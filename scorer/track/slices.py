@@ -43,8 +43,11 @@ class SliceResult:
     table: object                # DataFrame: run x slice headlines with intervals
     #: what a reader must know (a -trials too small for the whole family, ...)
     warnings: list = dataclasses.field(default_factory=list)
-    #: per pair of runs (for the interaction test): slice -> its row in ``significance``
+    #: the slice x pair tests the correction covered together
     family_size: int = 0
+    #: DataFrame (interaction.COLUMNS): does each pair's difference depend on the
+    #: slice (empty without samples, or with fewer than two slices or runs)
+    interaction: object = None
 
 
 def compute(slicing, results: list, metric: str, units: list, rule: str, if_empty: tuple,
@@ -108,7 +111,9 @@ def compute(slicing, results: list, metric: str, units: list, rule: str, if_empt
         significance[column] = significance[column].astype("int64")
     return SliceResult(slicing.spec, slicing.digest(), list(slicing.slices), sizes,
                        leaderboards, significance, run_slice_table(overall, leaderboards),
-                       warnings, family)
+                       warnings, family,
+                       _interaction(slicing, scored, metric, units, position, rule, if_empty,
+                                    stacked, multiplicity is not None, settings))
 
 
 def _correct_together(per_slice: list, settings: comparisons.Settings) -> None:
@@ -152,3 +157,29 @@ def run_slice_table(overall, leaderboards) -> pd.DataFrame:
 def signature_part(result: SliceResult) -> str:
     from scorer.track.build import signature_text
     return f"slices:{signature_text(result.spec)}@{result.digest}"
+
+
+def _interaction(slicing, scored: list, metric: str, units: list, position: dict, rule: str,
+                 if_empty: tuple, stacked, has_samples: bool,
+                 settings: comparisons.Settings) -> pd.DataFrame:
+    """The permutation test of the run x slice interaction, a row per pair the
+    track compares (track/interaction.py)."""
+    from scorer.track import interaction
+    names = [r.name for r in scored]
+    pairs = comparisons.pairs_for(names, settings)
+    if not has_samples or len(slicing.slices) < 2 or not pairs:
+        return pd.DataFrame([], columns=list(interaction.COLUMNS))
+    membership = np.zeros((len(slicing.slices), len(units)), dtype=bool)
+    for s, members in enumerate(slicing.slices.values()):
+        membership[s, [position[u] for u in members if u in position]] = True
+    n = len(scored)
+    differences, observed, p = interaction.test(rule, if_empty, stacked, n, membership, pairs,
+                                                settings.seed)
+    used = np.flatnonzero(membership.any(axis=0))
+    overall = statistics.run_values(rule, if_empty, stacked[used].sum(axis=0)[None, :], n)[0]
+    frame = pd.DataFrame(interaction.rows(names, metric, pairs, differences, observed, p,
+                                          [float(v) for v in overall], len(slicing.slices),
+                                          interaction.PERMUTATIONS, settings.correction),
+                         columns=list(interaction.COLUMNS))
+    frame["significant"] = frame["significant"].astype(bool)
+    return frame

@@ -82,7 +82,8 @@ def test_a_track_with_slices_keeps_the_tracks_own_files(tmp_path):
     plain = sorted(os.listdir(tmp_path / "plain"))
     sliced = sorted(os.listdir(tmp_path / "sliced"))
     assert sorted(set(sliced) - set(plain)) == sorted(
-        [f"{stem}.{ext}" for stem in ("slice_leaderboards", "slice_significance", "slice_table")
+        [f"{stem}.{ext}" for stem in ("slice_leaderboards", "slice_significance", "slice_table",
+                                       "slice_interaction")
          for ext in ("csv", "json", "md")] + ["slice_table.tex"])
     assert set(plain) <= set(sliced)
     for name in plain:
@@ -199,3 +200,33 @@ def test_a_unit_may_sit_in_several_slices(tmp_path):
                                slices=f"file:{spec}")
     assert track.slices.names == ["first", "second"]
     assert track.slices.sizes == {"first": 12, "second": 13}
+
+
+def test_the_interaction_is_tested_for_every_pair_compared(tmp_path):
+    """A run better on one label and worse on another than its neighbour: its
+    pair's difference depends on the slice; two runs that differ on no claim:
+    p 1."""
+    gold, predictions = slice_tracks.make("fever", n=90, runs=2)
+    flipped = []
+    for g, p in zip(gold, predictions[0]):
+        q = dict(p)
+        q["predicted_label"] = g["label"] if g["label"] == "SUPPORTS" else "SUPPORTS"
+        flipped.append(q)
+    other = []
+    for g, p in zip(gold, predictions[0]):
+        q = dict(p)
+        q["predicted_label"] = g["label"] if g["label"] != "SUPPORTS" else "REFUTES"
+        other.append(q)
+    files = slice_tracks.write_track(tmp_path / "all", "fever", gold,
+                                     [flipped, other, [dict(p) for p in other]])
+    track = scorer.score_track(files, policy=policy("fever"), bootstrap=40, seed=2, trials=200,
+                               slices="label")
+    rows = track.slices.interaction
+    assert len(rows) == 3
+    by_pair = {frozenset((a, b)): row for a, b, (_i, row) in
+               zip(rows["run_a"], rows["run_b"], rows.iterrows())}
+    assert by_pair[frozenset(("team0", "team1"))]["p_interaction"] == 1 / 1001
+    assert by_pair[frozenset(("team0", "team1"))]["significant"]
+    same = by_pair[frozenset(("team1", "team2"))]
+    assert same["p_interaction"] == 1.0 and same["statistic"] == 0.0
+    assert not same["significant"]
