@@ -55,7 +55,8 @@ TRACK_SWITCHES = (
                                 "of a two-column page, 7 for the page's width (Default = 7)"),
     Switch("slices", help="A leaderboard per slice of the units, with intervals, rank ranges, "
                           "groups and paired tests from the track's one draw: a built-in "
-                          "slicing (label: SciFact, FEVER, classification), field:KEY (a key "
+                          "slicing (label: SciFact, FEVER, classification; slot, language: Cold "
+                          "Start with -expand), field:KEY (a key "
                           "of the gold's lines) or file:PATH (unit id, slice name a line)"),
     Switch("errata", help="OLD_TRACK_DIR: a published track; the track is scored again into "
                           "-output_dir, with errata.md, .csv and .tex saying what changed (the "

@@ -16,10 +16,9 @@ from scorer.problems import ScorerError
 
 #: The built-in slicings of each task.
 BUILT_IN = {"scifact": ("label",), "fever": ("label",), "classification": ("label",),
-            "coldstart": ()}
-#: The slicings named in the issue for Cold Start that need its query and
-#: entry-point documents: refused with a pointer to file: until they exist.
-COLDSTART_LATER = ("hop", "language", "slot")
+            "coldstart": ("slot", "language")}
+#: Cold Start's languages, in the order the slices take (the documents' prefixes).
+COLDSTART_LANGUAGES = ("ENGLISH", "CHINESE", "SPANISH")
 #: SciFact's claims without evidence (the dataset's own name for the label).
 SCIFACT_NO_EVIDENCE = "NOT_ENOUGH_INFO"
 SCIFACT_LABELS = ("SUPPORT", "CONTRADICT", SCIFACT_NO_EVIDENCE)
@@ -36,6 +35,8 @@ class Slicing:
     slices: dict
     #: unit -> the line of the file that first placed it
     lines: dict
+    #: said after an unknown unit (what the slicing's units are)
+    hint: str = ""
 
     def digest(self) -> str:
         """SHA-256 (first 16 hex digits) of the slices and their units, in order."""
@@ -48,7 +49,8 @@ class Slicing:
         for unit, line in self.lines.items():
             if unit not in known:
                 raise ScorerError(f"{self.source} line {line}: unit '{unit}' is not one of the "
-                                  f"track's {len(known):,} {units_word} (-slices {self.spec})")
+                                  f"track's {len(known):,} {units_word} (-slices {self.spec})"
+                                  + self.hint)
         for name, members in self.slices.items():
             if not any(unit in known for unit in members):
                 raise ScorerError(f"{self.source}: slice '{name}' has no unit of the track "
@@ -65,11 +67,14 @@ def read(spec: str, task, shared: list) -> Slicing:
         if not key:
             raise ScorerError("-slices field:KEY needs a key of the gold, such as field:domain")
         return _gold_slicing(spec, task, shared, key)
+    if task.name == "coldstart" and spec in BUILT_IN["coldstart"]:
+        return _query_slicing(spec, shared)
     if spec in BUILT_IN.get(task.name, ()):
         return _gold_slicing(spec, task, shared, None)
-    if task.name == "coldstart" and spec in COLDSTART_LATER:
-        raise ScorerError(f"-slices {spec}: Cold Start's built-in slicings are not available "
-                          f"yet; give -slices file:FILE (query id, slice name)")
+    if task.name == "coldstart" and spec == "hop":
+        raise ScorerError("-slices hop: every LDC query has both hops, so the hops do not "
+                          "split the units; the track's per-hop scores are in its runs' .ap "
+                          "reports (give -slices slot, language or file:FILE)")
     known = ", ".join(BUILT_IN.get(task.name, ()) + ("field:KEY", "file:PATH"))
     raise ScorerError(f"-slices {spec}: not a slicing of {task.title}; give {known}")
 
@@ -210,3 +215,50 @@ def _field_names(value, path: str, line: int, unit: str, key: str) -> list:
     if not names:
         raise ScorerError(f"{path} line {line}: unit '{unit}': '{key}' is an empty list")
     return names
+
+
+def _query_slicing(spec: str, shared: list) -> Slicing:
+    """Cold Start's LDC queries by the slot their hop 0 asks for (``slot``, the
+    slices in the slots' order), or
+    by the language of their entry points' documents (``language``: a query
+    with entry points in several languages sits in each; the query is scored
+    whole, every entry point, in each)."""
+    from scorer.coldstart.queries import _query_blocks, parse_query
+    from scorer.problems import Problems
+    from scorer.textfile import read_text
+    found: dict = {}              # full id -> (path, line, query); a later one wins
+    paths = [path for path in shared if _is_xml(path)]
+    for path in paths:
+        text = read_text(path).replace("\r\n", "\n").replace("\r", "\n")
+        for line, block in _query_blocks(text):
+            query = parse_query(block, path, Problems(), line)
+            if query is not None and query.slots:
+                found[query.full_id] = (path, line, query)
+    if not found:
+        raise ScorerError(f"-slices {spec}: no query in the track's query files "
+                          f"({', '.join(paths) or 'none given'})")
+    slices: dict = {name: [] for name in COLDSTART_LANGUAGES} if spec == "language" else {}
+    lines: dict = {}
+    for unit in sorted(found):
+        path, line, query = found[unit]
+        if spec == "slot":
+            names = [query.slot(0)]
+        else:
+            names = [language for language in COLDSTART_LANGUAGES
+                     if any(e.language == language for e in query.entry_points)]
+        for name in names:
+            slices.setdefault(name, []).append(unit)
+        lines.setdefault(unit, line)
+    slices = {name: units for name, units in (sorted(slices.items()) if spec == "slot"
+                                              else slices.items()) if units}
+    made = _made(spec, ", ".join(paths), slices, lines)
+    return dataclasses.replace(made, hint="; Cold Start's built-in slicings slice LDC "
+                                          "queries: give -expand")
+
+
+def _is_xml(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(256).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+    except OSError:
+        return False

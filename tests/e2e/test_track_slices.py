@@ -230,3 +230,87 @@ def test_the_interaction_is_tested_for_every_pair_compared(tmp_path):
     same = by_pair[frozenset(("team1", "team2"))]
     assert same["p_interaction"] == 1.0 and same["statistic"] == 0.0
     assert not same["significant"]
+
+
+def _coldstart_track(folder: Path) -> tuple:
+    """A generated Cold Start case (30 LDC queries) and three runs of it."""
+    import re
+    import workload
+    folder.mkdir()
+    workload.generate(str(folder), 30, seed=5)
+    lines = (folder / f"{workload.RUNID}.tab.txt").read_text().splitlines()
+    sf = sorted({"_".join(line.split("\t")[0].split("_")[:3]) for line in lines})
+    runs = folder / "runs"
+    runs.mkdir()
+    for name, keep in (("RUNA", lambda i: True), ("RUNB", lambda i: i % 3),
+                       ("RUNC", lambda i: i % 2 == 0)):
+        kept = [line.split("\t") for line in lines
+                if keep(sf.index("_".join(line.split("\t")[0].split("_")[:3])))]
+        (runs / f"{name}.tab.txt").write_text(
+            "".join("\t".join(c[:2] + [name] + c[3:]) + "\n" for c in kept))
+    xml = (folder / "ldc-query.xml").read_text()
+    blocks = re.findall(r'  <query id="([^"]+)">.*?</query>\n', xml, flags=re.S)
+    return folder, xml, blocks
+
+
+@pytest.mark.parametrize("slicing", ["slot", "language"])
+def test_cold_start_slices_score_as_a_track_of_their_queries_alone(slicing, tmp_path):
+    import re
+    folder, xml, _ids = _coldstart_track(tmp_path / "world")
+    common = ["-expand", "CSSF17", "-jobs", "1"]
+    inputs = [str(folder / "ldc-query.xml"), str(folder / "qrel.txt"), str(folder / "runs")]
+    out = tmp_path / "track"
+    assert track_main(common + ["-bootstrap", "40", "-seed", "2", "-trials", "300",
+                                "-slices", slicing, "-output_dir", str(out)] + inputs) == 0
+    boards = pd.read_csv(out / "slice_leaderboards.csv", **exact_floats(), dtype={"slice": str})
+    assert boards["slice"].nunique() >= 2
+    head, tail = xml.split("  <query ", 1)[0], "</query_set>\n"
+    queries = {m.group(1): m.group(0) for m in
+               re.finditer(r'  <query id="([^"]+)">.*?</query>\n', xml, flags=re.S)}
+    for name, mine in boards.groupby("slice", sort=False):
+        units = _cold_start_units(queries, slicing, name)
+        assert (mine["units"] == len(units)).all()
+        only = tmp_path / f"only-{len(units)}-{abs(hash(name))}"
+        only.mkdir()
+        (only / "ldc-query.xml").write_text(head + "".join(queries[u] for u in units) + tail)
+        # The assessments and the runs' lines of those queries alone.
+        kept = {sf for ldc, sf in (line.split() for line in
+                                   (folder / "qids.txt").read_text().splitlines())
+                if ldc in units}
+        (only / "runs").mkdir()
+        for source, target in [(folder / "qrel.txt", only / "qrel.txt")] + [
+                (path, only / "runs" / path.name) for path in (folder / "runs").iterdir()]:
+            target.write_text("".join(
+                line + "\n" for line in source.read_text().splitlines()
+                if "_".join(line.split("\t")[0 if "runs" in str(target) else 1].split(":")[0]
+                            .split("_")[:3]) in kept))
+        alone = tmp_path / f"alone-{abs(hash(name))}"
+        track_main(common + ["-output_dir", str(alone), str(only / "ldc-query.xml"),
+                             str(only / "qrel.txt"), str(only / "runs")])
+        board = pd.read_csv(alone / "leaderboard.csv", **exact_floats())
+        # A run without a response on the slice: alone, its cut-down file is
+        # empty (unscored); on the slice it is a run of the track with nothing
+        # right there, its score the metric's for no response (docs/statistics.md).
+        empty = board[board["status"] == "empty"]["run"].tolist()
+        assert mine[mine["run"].isin(empty)]["score"].tolist() == [0.0] * len(empty)
+        board = board[board["status"] == "ok"].reset_index(drop=True)
+        mine = mine[~mine["run"].isin(empty)].reset_index(drop=True)
+        assert len(board) >= 1
+        assert mine["run"].tolist() == board["run"].tolist(), name
+        assert mine["rank"].tolist() == board["rank"].tolist(), name
+        assert mine["score"].map(repr).tolist() == board["score"].map(repr).tolist(), name
+
+
+def _cold_start_units(queries: dict, slicing: str, name: str) -> list:
+    """The test's own reading of the query file: the slot of hop 0, or the
+    languages of the entry points' documents (their ids' prefixes)."""
+    import re
+    prefixes = {"ENGLISH": "ENG", "CHINESE": "CMN", "SPANISH": "SPA"}
+    found = []
+    for unit, block in queries.items():
+        if slicing == "slot":
+            if re.search(r"<slot0>(.*?)</slot0>", block).group(1) == name:
+                found.append(unit)
+        elif any(d.startswith(prefixes[name]) for d in re.findall(r"<docid>(.*?)</docid>", block)):
+            found.append(unit)
+    return found
