@@ -147,8 +147,10 @@ def write(staging, result, request, samples, runs, shared, figure_width,
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
         result.signature, papertables.label_for("significance", result.task, result.metric),
         result.correction))
+    sections = ()
     if result.slices is not None:
         slicefiles.write(write, result)
+        sections = (slicefiles.page_section(staging, result, figure_width),)
     _join_per_query(staging, [run.name for run in runs])
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).
@@ -157,7 +159,8 @@ def write(staging, result, request, samples, runs, shared, figure_width,
     runner.drop_linked_store(staging)
     write("track.params", params_text(result, request, runs, shared))
     from scorer.display.files import write_track_files
-    write_track_files(track_view(result), staging, figure_width_in=figure_width)
+    write_track_files(track_view(result), staging, figure_width_in=figure_width,
+                      extra_sections=sections)
 
 
 #: Every run's per-query rows: per_query.csv, compressed, written run by run.

@@ -15,7 +15,8 @@ from scorer.track.papertables import RUN_WIDTH_PT, _present, _signature_tt, labe
 #: The names the files take in a track folder (track/folder.py TRACK_NAMES).
 NAMES = tuple(f"{stem}.{extension}" for stem in ("slice_leaderboards", "slice_significance",
                                                  "slice_table", "slice_interaction")
-              for extension in ("csv", "json", "md")) + ("slice_table.tex",)
+              for extension in ("csv", "json", "md")) + ("slice_table.tex",) + \
+    tuple(f"slices.{extension}" for extension in ("png", "svg", "pdf"))
 
 
 def notes(result, sliced, kind: str = "") -> str:
@@ -106,3 +107,41 @@ def table_tex(result, sliced) -> str:
         return escape(f"{result.metric} per slice, continued.")
 
     return render(columns, caption, label_for("slices", result.task, result.metric), continued)
+
+
+def page_section(folder: str, result, width_in: float) -> tuple:
+    """The pictures (slices.png, .svg, .pdf) into ``folder``, and the page's
+    section: the run x slice table, the picture, the interaction tests."""
+    import os
+
+    from scorer.display import blocks, sliceplot
+    from scorer.display.blocks import Column
+    from scorer.display.page import inline_svg
+    sliced = result.slices
+    paths = {fmt: os.path.join(folder, f"slices.{fmt}") for fmt in ("png", "svg", "pdf")}
+    sliceplot.write(sliced.table, sliced.names, sliced.sizes, result.metric, width_in, paths)
+    with open(paths["svg"], encoding="utf-8") as f:
+        svg = f.read()
+    readable = readable_table(sliced)
+    columns = [Column(str(name), numeric=name == "rank") for name in readable.columns]
+    rows = [[None if (isinstance(v, float) and v != v) else v for v in row]
+            for row in readable.itertuples(index=False, name=None)]
+    parts = [f"<p>{blocks.esc(notes(result, sliced))}</p>",
+             blocks.table(columns, rows, table_id="slice-table"),
+             f'<div class="plot">{inline_svg(svg)}</div>',
+             f"<p>{blocks.esc('For a paper: slices.pdf, slice_table.tex; every number: ')}</p>",
+             blocks.links(["slice_leaderboards.csv", "slice_significance.csv",
+                           "slice_table.csv", "slice_interaction.csv"])]
+    if len(sliced.interaction):
+        frame = sliced.interaction
+        shown = ["run_a", "run_b", "delta", "delta_min", "delta_max", "p_interaction",
+                 "p_holm", "p_bh", "significant"]
+        parts += [f"<h3>{blocks.esc('Does the difference depend on the slice?')}</h3>",
+                  f"<p>{blocks.esc(notes(result, sliced, 'slice_interaction'))}</p>",
+                  blocks.table([Column(c, numeric=c not in ('run_a', 'run_b', 'significant'))
+                                for c in shown],
+                               [[("yes" if v else "no") if c == "significant" else v
+                                 for c, v in zip(shown, row)]
+                                for row in frame[shown].itertuples(index=False, name=None)],
+                               table_id="slice-interaction")]
+    return ("slices", f"Slices (-slices {sliced.spec})", "".join(parts))

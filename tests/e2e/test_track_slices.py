@@ -84,7 +84,8 @@ def test_a_track_with_slices_keeps_the_tracks_own_files(tmp_path):
     assert sorted(set(sliced) - set(plain)) == sorted(
         [f"{stem}.{ext}" for stem in ("slice_leaderboards", "slice_significance", "slice_table",
                                        "slice_interaction")
-         for ext in ("csv", "json", "md")] + ["slice_table.tex"])
+         for ext in ("csv", "json", "md")] + ["slice_table.tex", "slices.pdf", "slices.png",
+                                              "slices.svg"])
     assert set(plain) <= set(sliced)
     for name in plain:
         if name in ("track.params", "index.html", "runs"):
@@ -314,3 +315,25 @@ def _cold_start_units(queries: dict, slicing: str, name: str) -> list:
         elif any(d.startswith(prefixes[name]) for d in re.findall(r"<docid>(.*?)</docid>", block)):
             found.append(unit)
     return found
+
+
+def test_the_picture_and_the_page_show_every_slice(tmp_path):
+    gold, predictions = slice_tracks.make("scifact", n=30, runs=3)
+    files = slice_tracks.write_track(tmp_path / "all", "scifact", gold, predictions)
+    for name in ("one", "two"):
+        _run_track(files, tmp_path / name, "scifact", "-slices", "field:domain")
+    for picture in ("slices.svg", "slices.png", "slices.pdf"):
+        assert (tmp_path / "one" / picture).read_bytes() == \
+            (tmp_path / "two" / picture).read_bytes(), picture
+    svg = (tmp_path / "one" / "slices.svg").read_text()
+    table = pd.read_csv(tmp_path / "one" / "slice_table.csv")
+    for domain in sorted(set(table.columns) & set(slice_tracks.DOMAINS)):
+        assert f"{domain} (n=" in svg
+    for run in table["run"]:
+        assert f">{run}<" in svg or f"{run}" in svg
+    page = (tmp_path / "one" / "index.html").read_text()
+    assert 'id="slices"' in page and 'id="slice-table"' in page and 'id="slice-interaction"' in page
+    assert page.index('id="significance"') < page.index('id="slices"') < page.index('id="runs"')
+    plain = tmp_path / "plain"
+    _run_track(files, plain, "scifact")
+    assert 'id="slices"' not in (plain / "index.html").read_text()
