@@ -136,6 +136,10 @@ class Problems:
         self._seen.add(key)
         self._records.append(_Record(name, message, where))
 
+    def names_at(self, file: str) -> set:
+        """The names of the problems recorded at a place in ``file``."""
+        return {r.name for r in self._records if r.where is not None and r.where.file == file}
+
     def kind(self, name: str) -> str:
         return CATALOGUE[name][0]
 

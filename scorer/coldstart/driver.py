@@ -98,7 +98,7 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     runids = list(asked.runids) if asked.runids else sorted(run_files.runids)
     _check_runids(runids, run_files.runids, problems)
     if validator is not None:
-        validator.check()
+        validator.check(run_files)
 
     if request.samples or request.bootstrap is not None or samples is not None:
         # Imported here: a run without samples uses none of them.

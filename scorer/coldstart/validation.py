@@ -59,51 +59,86 @@ class SubmissionValidator:
         #: without -validate: (file, why its numbers are not the official ones, whether
         #: the validator refuses it)
         self._pending: list = []
+        #: the submission files met; without -validate, (file, its distinct lines) to check
+        self.files: list = []
+        self._deferred: list = []
 
     def __call__(self, path: str, lines: list):
         asked = self._of_runids(lines)
         if self.runids is not None and not _distinct_lines(asked):
             # (none of the run ids asked for: nothing of the file is scored)
             return None if self.validate else (path, lines)
-        try:
-            result, query_log = self._validate(
-                path, None if self.runids is None else
-                "".join(line + "\n" for line in asked).encode("utf-8", "surrogateescape"))
-        except ScorerError as error:   # (a Fatal too: what stops the validator)
-            message = _fatal_message(error)
-            if self.validate:
-                self.refused.append((path, [f"FATAL_ERROR: {message}"]))
-                return None
-            self._unofficial(path, f"validatesf stops on it ({message})", error=True)
-            return path, lines
+        self.files.append(path)
         if self.validate:
-            # The warnings join the error log; the errors the fatal message that
-            # stops the run, so that whoever catches it (a track, a leaderboard)
-            # has them.  (The scorer reports the query files' warnings itself.)
-            record_problems(result.log, self.problems, kinds=("WARNING",))
-            self.submitted_runids.update(dict.fromkeys(result.responses.runids))
-            if not result.ok or query_log.error_count:
-                self.refused.append((path, error_lines(query_log) + error_lines(result.log)))
-                return None
-            return f"{path} (validated)", [line[:-1] for line in result.lines]
+            return self._validated(path, asked)
+        if self.runids is None:
+            # The check: decided once the scorer has read the file (check()).
+            self._deferred.append((path, _distinct_lines(lines)))
+        else:
+            self._check(path, asked)
+        return path, lines
+
+    def _validated(self, path: str, asked: list):
+        """-validate: what the scorer reads of the file (None: refused)."""
+        try:
+            result, query_log = self._validate(path, self._bytes(asked))
+        except ScorerError as error:   # (a Fatal too: what stops the validator)
+            self.refused.append((path, [f"FATAL_ERROR: {_fatal_message(error)}"]))
+            return None
+        # The warnings join the error log; the errors the fatal message that
+        # stops the run, so that whoever catches it (a track, a leaderboard)
+        # has them.  (The scorer reports the query files' warnings itself.)
+        record_problems(result.log, self.problems, kinds=("WARNING",))
+        self.submitted_runids.update(dict.fromkeys(result.responses.runids))
+        if not result.ok or query_log.error_count:
+            self.refused.append((path, error_lines(query_log) + error_lines(result.log)))
+            return None
+        return f"{path} (validated)", [line[:-1] for line in result.lines]
+
+    def _bytes(self, asked):
+        """What the validator reads in place of the file (None: the file)."""
+        if self.runids is None:
+            return None
+        return "".join(line + "\n" for line in asked).encode("utf-8", "surrogateescape")
+
+    def _check(self, path: str, asked: list = None, distinct: int = None) -> None:
+        """Without -validate: the warning, when the validator would drop lines
+        of the file (``asked``: its lines; or ``distinct``: how many distinct
+        ones it has, the validator then reading the file)."""
+        try:
+            result, query_log = self._validate(path, self._bytes(asked))
+        except ScorerError as error:   # (a Fatal too: what stops the validator)
+            self._unofficial(path, f"validatesf stops on it ({_fatal_message(error)})",
+                             error=True)
+            return
         if not result.ok or query_log.error_count:
             count = result.log.error_count + query_log.error_count
             self._unofficial(path, f"validatesf finds {count} error{'s' if count != 1 else ''} "
                                    f"in it, so it would not be scored officially", error=True)
         else:
-            distinct = _distinct_lines(asked)
-            dropped = distinct - len(result.lines)
-            if dropped > 0:
-                self._unofficial(path, f"validatesf (CS-ValidateSF, run before official "
-                                       f"scoring) drops {dropped} of its {distinct} distinct "
-                                       f"lines")
-        return path, lines
+            if distinct is None:
+                distinct = _distinct_lines(asked)
+            self._dropped(path, distinct - len(result.lines), distinct)
 
-    def check(self) -> None:
-        """After the files are read: without -validate, the warnings (that the
-        validator refuses a file only where the scorer found no error itself:
-        its own errors say so already); with it, a file refused stops the
-        run, without reports."""
+    def _dropped(self, path: str, dropped: int, distinct: int) -> None:
+        if dropped > 0:
+            self._unofficial(path, f"validatesf (CS-ValidateSF, run before official scoring) "
+                                   f"drops {dropped} of its {distinct} distinct lines")
+
+    def check(self, run_files=None) -> None:
+        """After the files are read (``run_files``: what the scorer read):
+        without -validate, the warnings (that the validator refuses a file
+        only where the scorer found no error itself: its own errors say so
+        already); with it, a file refused stops the run, without reports."""
+        for path, distinct in self._deferred:
+            # (-docs: what the validator finds in the corpus, the scorer does not read)
+            dropped = None if run_files is None or len(self.files) != 1 or self.docs_path \
+                or not self._queries_clean() \
+                else scorers_count(path, run_files, self.problems, distinct)
+            if dropped is None:
+                self._check(path, distinct=distinct)
+            else:
+                self._dropped(path, dropped, distinct)
         scorer_errors = self.problems.error_count
         for path, why, error in self._pending:
             if not error or not scorer_errors:
@@ -149,6 +184,23 @@ class SubmissionValidator:
                              documents=documents, run_bytes=run_bytes)
         return result, query_log
 
+    def _queries_clean(self) -> bool:
+        """Whether the validator finds nothing in the SF query files but
+        languages it infers (a query it refuses, offsets it repairs, change
+        what it keeps of a run, which the scorer's reading does not see)."""
+        from scorer.coldstart.toolkit.catalogue import FORMATS
+        from scorer.coldstart.toolkit.problemlog import ProblemLog
+        from scorer.coldstart.toolkit.queryfile import QuerySet, read_query_text
+        log = ProblemLog(FORMATS)
+        try:
+            texts = self._sf_query_texts()
+            queries = QuerySet([name for name, _text in texts])
+            for name, text in texts:
+                read_query_text(text, name, queries, log)
+        except ScorerError:
+            return False
+        return all(name == "FAILED_LANG_INFERENCE" for name, _message, _places in log.records())
+
     def _read_documents(self):
         if self.docs_path is None:
             return None
@@ -179,6 +231,33 @@ class SubmissionValidator:
             texts = [(name, expanded.text(omit=("SLOT", "NODEID"), languages=ALL_LANGUAGES))]
         self._query_texts = texts
         return texts
+
+
+#: What the scorer records of a file whose lines the validator would keep
+#: but for the ones the scorer marks (and reads once).
+_MARKS_ONLY = frozenset(("DISCARDED_ENTRY", "DISCARDED_DEPENDENT", "DUPLICATE_LINE"))
+
+
+def scorers_count(path: str, run_files, problems, distinct: int):
+    """How many of the file's ``distinct`` lines the validator drops, from what
+    the scorer read of it, where that tells: the scorer refused no line and
+    said nothing of the file but the lines it marks as the validator drops
+    them (past the -justifications limits, below them, the weaker children
+    of single-valued slots: the same checks of the Perl's library), every
+    line has one run id, and no two lines kept are one line once normalised.
+    None where it does not tell: the validator must read the file."""
+    if not problems.names_at(path) <= _MARKS_ONLY:
+        return None
+    entries = [entry for entry in run_files.submissions if entry.file == path]
+    if len(entries) != distinct or len({entry.runid for entry in entries}) > 1:
+        return None
+    kept = [entry for entry in entries if not entry.discarded]
+    written = {(entry.full_query_id, entry.slot_name, entry.relation_provenance, entry.value,
+                entry.value_type, entry.value_provenance, entry.confidence, entry.nodeid)
+               for entry in kept}
+    if len(written) != len(kept):
+        return None
+    return distinct - len(kept)
 
 
 def _distinct_lines(lines: list) -> int:

@@ -349,3 +349,53 @@ def test_a_leaderboard_refuses_a_submission_with_its_validation_errors(tmp_path,
     alone = scorer.score(files[:3], justifications="1:1", validate=True)
     out = capsys.readouterr().out
     assert f"sf_ap: {alone.values['sf_ap']}" in out
+
+
+# -- the check without -validate, from what the scorer read ---------------------------
+
+def _warnings(cwd, args, out) -> list:
+    _status, _reports, log = score(cwd, args, out)
+    return [line for line in log.splitlines() if "not the official ones" in line]
+
+
+ALL_RUNS = [name for name in sorted(os.listdir(TOOLKIT))
+            if name.startswith("validatesf-") and (TOOLKIT / name / "input" / "run.tab.txt").is_file()
+            and (TOOLKIT / name / "input" / "sf-query.xml").is_file()]
+
+
+@pytest.mark.parametrize("name", ALL_RUNS)
+def test_the_scorers_count_is_the_validators(name, tmp_path, monkeypatch):
+    """Where the scorer's reading tells how many lines the validator drops
+    (scorers_count), the validator, run on the file, says the same."""
+    from scorer.coldstart import validation
+    inputs = TOOLKIT / name / "input"
+    (_tool, args), = json.loads((TOOLKIT / name / "steps.json").read_text())["steps"]
+    justifications = args[args.index("-justifications"):][:2] if "-justifications" in args \
+        else []
+    if justifications and justifications[1].count(":") != 1:
+        pytest.skip("a -justifications the scorer refuses")
+    told = []
+    real = validation.scorers_count
+    monkeypatch.setattr(validation, "scorers_count",
+                        lambda *a: told.append(real(*a)) or told[-1])
+    argv = [*justifications, "sf-query.xml", str(QREL), "run.tab.txt"]
+    fast = _warnings(inputs, argv, tmp_path / "fast")
+    monkeypatch.setattr(validation, "scorers_count", lambda *a: None)
+    assert _warnings(inputs, argv, tmp_path / "validator") == fast
+
+
+def test_the_scorers_count_on_generated_runs(tmp_path, monkeypatch):
+    import workload
+    from scorer.coldstart import validation
+    real = validation.scorers_count
+    for seed in (1, 2, 3):
+        folder = tmp_path / f"w{seed}"
+        workload.generate(str(folder), 40, seed)
+        argv = ["-expand", workload.EXPAND_BASE, *workload.INPUT_FILES]
+        told = []
+        monkeypatch.setattr(validation, "scorers_count",
+                            lambda *a: told.append(real(*a)) or told[-1])
+        fast = _warnings(folder, argv, folder / "fast")
+        assert told and told[0], "the scorer's reading told nothing"
+        monkeypatch.setattr(validation, "scorers_count", lambda *a: None)
+        assert _warnings(folder, argv, folder / "validator") == fast != []
