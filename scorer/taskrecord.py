@@ -125,9 +125,19 @@ class Task:
     #: what -help says of the metrics' names, after "NAME metrics (...)"
     metrics_note = ""
 
+    #: the task's metric declarations, each with a ``name`` and an
+    #: ``explanation`` (scorer.countstable.metrics: Ratio, HarmonicMean, Mean,
+    #: for a counts-table task), when they do not follow the policy
+    metrics: tuple = ()
+
+    def declared_metrics(self, policy) -> tuple:
+        """The metric declarations of a run of ``policy`` (``metrics``, unless
+        the task's metrics follow its policy)."""
+        return self.metrics
+
     def explanations(self) -> list:
         """(metric name, what it measures) of every metric, for -help and the docs."""
-        return []
+        return [(metric.name, metric.explanation) for metric in self.metrics]
 
     def help_lines(self) -> list:
         """Lines -help adds for this task: its metrics and what they measure."""
@@ -170,7 +180,7 @@ class Task:
     def metric_names(self, policy) -> list:
         """Every metric a run of this policy may have (whatever its switches):
         what a leaderboard may show."""
-        raise NotImplementedError
+        return [metric.name for metric in self.declared_metrics(policy)]
 
     def catalogue(self, request) -> list:
         """(name, title) of every metric a run of ``request`` has, the

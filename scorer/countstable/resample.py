@@ -23,7 +23,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from scorer.countstable.metrics import HarmonicMean, Mean, Ratio, metrics_of
+from scorer.countstable.metrics import HarmonicMean, Mean, Ratio
 from scorer.percentile import CONFIDENCE_LEVELS, percentile_indices
 
 #: Above this many distinct values a fractional column is summed group by group
@@ -86,24 +86,22 @@ def column_sums(table: pd.DataFrame, multiplicities: np.ndarray, columns,
     return sums
 
 
-def summed_columns(task) -> list:
-    """The counts table's columns the metrics of ``task`` sum."""
-    return [c for m in metrics_of(task) for c in m.columns]
+def summed_columns(declared: tuple) -> list:
+    """The counts table's columns the metrics ``declared`` sum."""
+    return [c for m in declared for c in m.columns]
 
 
-def sample_values(task, table: pd.DataFrame, multiplicities: np.ndarray,
+def sample_values(declared: tuple, table: pd.DataFrame, multiplicities: np.ndarray,
                   plan: ColumnPlan = None) -> pd.DataFrame:
-    """Every metric of ``task`` (a claim task's name, or the declarations) for
-    every sample: a (samples x metrics) DataFrame (``plan``: the table's
+    """Every metric ``declared`` for every sample: a (samples x metrics) DataFrame (``plan``: the table's
     :class:`ColumnPlan` of :func:`summed_columns`, when made already)."""
-    sums = column_sums(table, multiplicities, summed_columns(task), plan)
-    return values_of_sums(task, sums, np.asarray(multiplicities).shape[0])
+    sums = column_sums(table, multiplicities, summed_columns(declared), plan)
+    return values_of_sums(declared, sums, np.asarray(multiplicities).shape[0])
 
 
-def values_of_sums(task, sums: dict, n_samples: int) -> pd.DataFrame:
-    """Every metric of ``task`` (a claim task's name, or the declarations) for
-    every sample from the samples' column sums."""
-    metrics = metrics_of(task)
+def values_of_sums(declared: tuple, sums: dict, n_samples: int) -> pd.DataFrame:
+    """Every metric ``declared`` for every sample from the samples' column sums."""
+    metrics = declared
     values: dict = {}
     with np.errstate(divide="ignore", invalid="ignore"):
         # The ratios first, then what is made of them (as full_data does).
@@ -227,11 +225,10 @@ class DrawnClaims:
         text = f"claims bootstrap|seed:{self.seed}|B:{len(self)}|claims:{claims.hexdigest()}"
         return sha256(text.encode("utf-8")).hexdigest()[:12]
 
-    def values(self, task, columns: dict) -> pd.DataFrame:
-        """Every metric of ``task`` (a claim task's name, or the declarations)
-        for every sample (``columns``: the evaluation's counts table, column ->
+    def values(self, declared: tuple, columns: dict) -> pd.DataFrame:
+        """Every metric ``declared`` for every sample (``columns``: the evaluation's counts table, column ->
         one value per claim)."""
-        metrics = metrics_of(task)
+        metrics = declared
         names = list(dict.fromkeys(c for m in metrics for c in m.columns))
         n = len(self.keys)
         # Kinds of claims: one per distinct row of the columns the metrics sum.
@@ -289,7 +286,7 @@ class DrawnClaims:
             for position, value in enumerate(distinct):
                 total = total + value * by_value[:, position]
             sums[names[j]] = total
-        return values_of_sums(task, sums, n_samples)
+        return values_of_sums(declared, sums, n_samples)
 
     #: Draws above which the blocks are shared between two threads (numpy
     #: leaves the interpreter lock for each step of a block).

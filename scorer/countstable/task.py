@@ -36,6 +36,17 @@ class TableTask(Task):
         """The ``.debug`` text of an evaluation, piece by piece."""
         raise NotImplementedError
 
+    # -- metrics: the declarations (Ratio, HarmonicMean, Mean) over the table ---------
+
+    #: the official score (subclasses set it)
+    headline = ""
+
+    def catalogue(self, request) -> list:
+        declared = self.declared_metrics(None if request is None else request.policy)
+        ordered = sorted(declared, key=lambda metric: metric.name != self.headline)
+        # The metrics' own names are the titles (-help explains them).
+        return [(metric.name, f"{self.title} {metric.name}") for metric in ordered]
+
     def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
         from scorer.countstable.metrics import unit_statistic
