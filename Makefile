@@ -6,7 +6,8 @@
 #              whole tracks (TRACK_BENCH_ARGS, by default a FEVER track of 100 runs x
 #              100,029 claims too), the tests' calibration on exchangeable runs, the
 #              track page (make bench-page alone), then the
-#              leaderboard's scoring program against a direct run
+#              leaderboard's scoring program against a direct run, and the toolkit's
+#              validatekb and resolvequeries beside the Perl's (KB_BENCH_ARGS)
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 # make docs  - set up .venv if needed, build the site into docs/_build/html
 #              (index.html); any warning fails the build (make test checks it too)
@@ -51,6 +52,7 @@ bench: $(STAMP)
 	$(PY) bench/calibration_bench.py
 	$(PY) bench/page_bench.py
 	$(PY) bench/competition_bench.py
+	$(PY) bench/kb_bench.py $(KB_BENCH_ARGS)
 
 bench-page: $(STAMP)
 	$(PY) bench/page_bench.py

@@ -11,6 +11,7 @@ _TOOL_FUNCTIONS = {
     "validate_sf": "scorer.coldstart.toolkit.validatesf",
     "validate_qrel": "scorer.coldstart.toolkit.validateqrel",
     "validate_kb": "scorer.coldstart.toolkit.validatekb",
+    "package_output": "scorer.coldstart.toolkit.packageoutput",
     "resolve_queries": "scorer.coldstart.toolkit.resolvequeries",
 }
 

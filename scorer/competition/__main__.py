@@ -246,12 +246,14 @@ PHASE_NAMES = tuple(switch.name for switch in PHASE_SWITCHES)
 
 
 def _has_section(given: dict) -> bool:
-    """Whether the policy file has a ``competition:`` section."""
+    """Whether the policy file's ``competition:`` section shapes the bundle
+    (phases, or a format); ``ranked_submission`` alone is -collect's."""
     if not given.get("policy"):
         return False
     from scorer.competition import phases
     from scorer.policy import policy_path
-    return bool(phases.read_section(policy_path(given["policy"])))
+    section = phases.read_section(policy_path(given["policy"]))
+    return bool(section.get("phases") or section.get("format"))
 
 
 def make_phased_bundle(own: dict, given: dict, files: list, repeated: dict) -> int:
@@ -264,15 +266,18 @@ def make_phased_bundle(own: dict, given: dict, files: list, repeated: dict) -> i
     if phase_list and files:
         raise ScorerError(f"the phases name their reference files (-phase NAME:GOLD); "
                           f"{files[0]} is given besides them")
+    fmt = own.get("format") or section.get("format") or "codabench"
+    if fmt not in phases.FORMATS:
+        raise ScorerError(f"-format must be one of {', '.join(phases.FORMATS)}, not '{fmt}'")
     if not phase_list:
         if not files:
             raise ScorerError("the reference files are missing (or name phases with -phase "
                               "NAME:GOLD)")
+        if fmt == "codabench":
+            # (one phase for Codabench: the bundle it always was)
+            return make_bundle(own, _setup_request(given, files), files)
         phase_list = phases.from_settings({"phase": ["main:" + ",".join(files)]}, {},
                                           own.get("start"))
-    fmt = own.get("format") or section.get("format") or "codabench"
-    if fmt not in phases.FORMATS:
-        raise ScorerError(f"-format must be one of {', '.join(phases.FORMATS)}, not '{fmt}'")
     target = own["bundle"]
     output.check_writable(target)
     requests = [_setup_request(given, list(phase.references)) for phase in phase_list]

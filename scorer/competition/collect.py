@@ -24,7 +24,9 @@ switch): ``last`` (the latest valid), ``best`` (the highest headline
 score; the later on a tie) or ``all`` (every valid one, as ``TEAM-1``,
 ``TEAM-2``, ... in order).  The ranked ones are scored together by
 ``scorer.track`` into ``-output_dir``, which also gets ``submissions.md`` and
-``submissions.csv``: every submission, its team, what became of it and why.
+``submissions.csv`` (every submission, its team, what became of it and why)
+and ``submissions/``, the ranked files as they were scored, each named after
+its run (what ``scorer.track -errata`` and ``-verify`` take again).
 """
 from __future__ import annotations
 
@@ -56,13 +58,25 @@ COLLECT_SWITCHES = (
                                      "ranked_submission, else last)"),
     Switch("max_size", help="the most bytes a submission file may hold, zipped or not "
                             "(default: 1 GiB)"),
+    Switch("phase_id", help="with -collect, the platform's phase whose submissions are "
+                            "ranked, where the export holds several (Codabench's PhaseIdN "
+                            "in each file's name, or the manifest's phase column)"),
 )
 
 MANIFEST = "submissions.csv"
 TEAM_COLUMNS = ("team", "team_name", "participant", "username", "user", "owner")
-FILE_COLUMNS = ("file", "filename", "file_name", "submission", "submission_file")
-#: Characters a team name may not hold: markup, and what would make it a path.
-MARKUP = re.compile(r"[<>&\"'`/\\\x00-\x1f\x7f]")
+FILE_COLUMNS = ("file", "filename", "file_name", "file name", "submission", "submission_file")
+#: The other columns, by their names (Codabench's list of submissions: Submission ID,
+#: File Name, Owner, Created When, Status, Phase).
+ID_COLUMNS = ("id", "submission_id", "submission id")
+TIME_COLUMNS = ("submitted", "submitted_at", "created when", "created_when", "date")
+PHASE_COLUMNS = ("phase", "phase_id", "phase id")
+#: How Codabench names each file it downloads for an organizer: the submission's
+#: id, its owner, the phase's id, the time of the upload, the file's name.
+CODABENCH_NAME = re.compile(r"(\d+)_(.+?)_PhaseId(\d+)_(\d{4}-\d\d-\d\d:\d\d-\d\d)_(.+)")
+#: Characters a team name may not hold: markup, and what would make it a path
+#: (quotes are a name's own: O'Brien).
+MARKUP = re.compile(r"[<>&/\\\x00-\x1f\x7f]")
 LISTING = ("submissions.md", "submissions.csv")
 MOST_SUBMISSIONS = 10_000
 
@@ -80,13 +94,15 @@ class Entry:
     run: str = ""
     score: Optional[float] = None
     message: str = ""
+    phase: str = ""             # the platform's phase, where the export names it
 
 
 # -- reading the export ---------------------------------------------------------------
 
-def read_export(export: str, scratch: str, max_size: int) -> list:
-    """The export's submissions, every one on disk under ``scratch`` or in the
-    export folder; a hostile export is a ScorerError before anything is scored."""
+def read_export(export: str, scratch: str, max_size: int, phase: Optional[str] = None) -> list:
+    """The export's submissions (of ``phase`` alone, where the export names
+    phases), every one on disk under ``scratch`` or in the export folder; a
+    hostile export is a ScorerError before anything is scored."""
     if os.path.isdir(export):
         root = export
     elif os.path.isfile(export) and export.lower().endswith(".zip"):
@@ -104,22 +120,36 @@ def read_export(export: str, scratch: str, max_size: int) -> list:
         if relative == MANIFEST:
             continue
         path = os.path.join(root, *relative.split("/"))
-        row = manifest.pop(relative, None)
+        row = manifest.pop(relative, None) or {}
         folder = relative.split("/")[0] if "/" in relative else ""
-        team = (row or {}).get("team") or folder or _stem(relative)
-        team_id = (row or {}).get("team_id") or ""
-        submitted = (row or {}).get("submitted") or ""
-        number = (row or {}).get("id") or ""
+        named = CODABENCH_NAME.fullmatch(relative.rsplit("/", 1)[-1])
+        if named:
+            # Codabench's download: ID_OWNER_PhaseIdN_DATE_FILE (its date lacks the hour:
+            # the submission's id orders them)
+            row = {"team": named.group(2), "id": named.group(1), "phase": named.group(3),
+                   "shown": named.group(4), **{k: v for k, v in row.items() if v}}
+        team = row.get("team") or folder or _stem(relative)
+        submitted = row.get("submitted") or ""
+        number = row.get("id") or ""
         order = (submitted, int(number) if number.isdigit() else 0, number, relative)
-        found.append(Entry(label=relative, team=team, team_id=team_id, order=order,
-                           submitted=submitted, path=path))
+        found.append(Entry(label=relative, team=team, team_id=row.get("team_id") or "",
+                           order=order, submitted=submitted or row.get("shown", ""),
+                           path=path, phase=row.get("phase") or ""))
     if manifest:
         listed = ", ".join(sorted(manifest)[:5])
         raise ScorerError(f"{export}: {MANIFEST} names file(s) the export does not hold: "
                           f"{listed}")
+    phases = sorted({entry.phase for entry in found if entry.phase})
+    if phase is not None:
+        found = [entry for entry in found if not entry.phase or entry.phase == phase]
+    elif len(phases) > 1:
+        raise ScorerError(f"{export}: the export holds the submissions of phases "
+                          f"{', '.join(phases)}; give -phase_id with the one to rank")
     if not found:
         raise ScorerError(f"{export}: the export holds no submission (a file, or a .zip of "
-                          f"one, at its top or inside one folder per team)")
+                          f"one, at its top or inside one folder per team)"
+                          + (f" of phase {phase} (it holds phases {', '.join(phases)})"
+                             if phase is not None else ""))
     if len(found) > MOST_SUBMISSIONS:
         raise ScorerError(f"{export}: {len(found)} submissions; at most {MOST_SUBMISSIONS}")
     _check_teams(found, export)
@@ -200,11 +230,11 @@ def _read_manifest(root: str, export: str) -> dict:
             raise ScorerError(f"{where} line {number}: no file named")
         if name in found:
             raise ScorerError(f"{where} line {number}: the file {name} is listed twice")
-        found[name] = {"team": row.get(team_column, ""),
-                       "team_id": row.get("team_id", ""),
-                       "submitted": row.get("submitted") or row.get("submitted_at")
-                       or row.get("date", ""),
-                       "id": row.get("id") or row.get("submission_id", "")}
+        def first(columns) -> str:
+            return next((row[c] for c in columns if row.get(c)), "")
+        found[name] = {"team": row.get(team_column, ""), "team_id": row.get("team_id", ""),
+                       "submitted": first(TIME_COLUMNS), "id": first(ID_COLUMNS),
+                       "phase": first(PHASE_COLUMNS)}
     return found
 
 
@@ -219,7 +249,7 @@ def _check_teams(found: list, export: str) -> None:
             raise ScorerError(f"{export}: {entry.label} has no team name")
         if MARKUP.search(entry.team) or entry.team.strip() in (".", ".."):
             raise ScorerError(f"{export}: the team name {entry.team!r} ({entry.label}) holds "
-                              f"markup or a path (< > & quotes / \\ or a control character); "
+                              f"markup or a path (< > & / \\ or a control character); "
                               f"rename the team in {MANIFEST}")
         if len(entry.team.encode("utf-8")) > 100:
             raise ScorerError(f"{export}: the team name of {entry.label} is longer than 100 "
@@ -248,26 +278,36 @@ def _check_submission_zip(entry: Entry, export: str, max_size: int) -> None:
 
 # -- scoring and choosing ---------------------------------------------------------------
 
-def score_each(found: list, setup, metric: str, scratch: str, progress=None) -> None:
+def score_each(found: list, setup, metric: str, scratch: str) -> None:
     """Every submission checked and scored as the leaderboard would (each
-    entry's score, or its status 'failed' and the message)."""
-    for number, entry in enumerate(found):
-        place = os.path.join(scratch, f"s{number}")
-        os.mkdir(place)
-        try:
-            submission = layout.submission_at(entry.path, place, setup.task, setup.max_size)
-            scored = submissions.score(setup, submission)
-        except ScorerError as error:
-            lines = str(error).strip().splitlines()
-            if len(lines) > 1 and lines[0].startswith("the submission "):
-                lines = lines[1:]         # (the leaderboard's heading: not scored)
-            entry.status, entry.message = "failed", "\n".join(lines)
-            continue
-        entry.path = submission.path
-        entry.score = float(scored.result.values[metric]) \
-            if metric in scored.result.values else None
-        if progress:
-            progress(number + 1, len(found))
+    entry's score, or its status 'failed' and the message); progress on a
+    terminal."""
+    from scorer.progress import Progress
+    progress = Progress("collect: submissions checked", len(found), enabled=len(found) > 1)
+    try:
+        for number, entry in enumerate(found):
+            _score_one(entry, number, setup, metric, scratch)
+            progress.advance()
+    finally:
+        progress.done()
+
+
+def _score_one(entry, number: int, setup, metric: str, scratch: str) -> None:
+    """One submission checked and scored (its score, or 'failed' and why)."""
+    place = os.path.join(scratch, f"s{number}")
+    os.mkdir(place)
+    try:
+        submission = layout.submission_at(entry.path, place, setup.task, setup.max_size)
+        scored = submissions.score(setup, submission)
+    except ScorerError as error:
+        lines = str(error).strip().splitlines()
+        if len(lines) > 1 and lines[0].startswith("the submission "):
+            lines = lines[1:]         # (the leaderboard's heading: not scored)
+        entry.status, entry.message = "failed", "\n".join(lines)
+        return
+    entry.path = submission.path
+    entry.score = float(scored.result.values[metric]) \
+        if metric in scored.result.values else None
 
 
 def choose(found: list, ranked: str) -> list:
@@ -307,6 +347,37 @@ def place_runs(chosen: list, folder: str, task) -> list:
         shutil.copyfile(entry.path, target)
         paths.append(target)
     return paths
+
+
+#: The ranked submissions' files, kept in the track folder as they were scored
+#: (``scorer.track -errata`` and ``-verify`` take them again).
+RUNS_KEPT = "submissions"
+
+
+def keep_runs(paths: list, folder: str) -> None:
+    os.makedirs(folder, exist_ok=True)
+    for path in paths:
+        target = os.path.join(folder, os.path.basename(path))
+        temporary = f"{target}.{os.getpid()}.tmp"
+        shutil.copyfile(path, temporary)
+        os.replace(temporary, target)
+
+
+def _name_runs(chosen: list, paths: list, task, gold: list) -> None:
+    """Each ranked entry's run as the track names it: its file's name for a
+    claim task, the run id(s) its file holds for Cold Start."""
+    try:
+        _shared, runs = task.find_runs(gold + paths)
+    except ScorerError:
+        return              # (the track says what is wrong)
+    names: dict = {}
+    for run in runs:
+        for path in run.files:
+            names.setdefault(os.path.abspath(path), []).append(run.name)
+    for entry, path in zip(chosen, paths):
+        found = names.get(os.path.abspath(path))
+        if found:
+            entry.run = ", ".join(found)
 
 
 # -- the listing ------------------------------------------------------------------------
@@ -351,7 +422,7 @@ def listing_md(rows: list, metric: str, ranked: str, export: str) -> str:
 # -- the command ------------------------------------------------------------------------
 
 def collect(export: str, request, gold: list, options, ranked: str, max_size: int,
-            argv: list) -> int:
+            argv: list, phase: Optional[str] = None) -> int:
     """Read, check, score, choose, then the track; the listing written beside
     it.  ``request``: the gold's request (switches as scorer.track takes them)."""
     from scorer import tasks
@@ -363,7 +434,7 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
         track_folder.check_output_dir(options.output_dir)
     scratch = tempfile.mkdtemp(prefix="scorer-collect-")
     try:
-        found = read_export(export, scratch, max_size)
+        found = read_export(export, scratch, max_size, phase)
         setup = _setup(request, gold, max_size, scratch)
         score_each(found, setup, metric, scratch)
         chosen = choose(found, ranked)
@@ -371,6 +442,7 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
             raise ScorerError(f"{export}: no submission passed the checks; nothing to rank:\n"
                               + "".join(f"  {e.label}: {e.message}\n" for e in found))
         runs = place_runs(chosen, os.path.join(scratch, "runs"), task)
+        _name_runs(chosen, runs, task, list(gold))
         track = track_request(list(gold) + runs, request.policy_file, samples=request.samples,
                               bootstrap=request.bootstrap, seed=request.seed, argv=argv,
                               program="python -m scorer.competition",
@@ -378,6 +450,7 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
         result = build(track, options)
         rows = listing_rows(found)
         if options.output_dir is not None:
+            keep_runs(runs, os.path.join(options.output_dir, RUNS_KEPT))
             output.write_files({
                 os.path.join(options.output_dir, "submissions.csv"): listing_csv(rows),
                 os.path.join(options.output_dir, "submissions.md"):
@@ -470,7 +543,7 @@ def main(argv: list) -> int:
                             bootstrap=scorer_given.pop("bootstrap", None),
                             seed=scorer_given.pop("seed", None), **scorer_given)
             return collect(given["collect"], request, list(files), options, ranked, max_size,
-                           argv)
+                           argv, given.get("phase_id"))
     except ScorerError as error:
         sys.stderr.write(f"FATAL_ERROR: {error}\n")
         return error.exit_status

@@ -16,6 +16,7 @@ holds both schemas and checks every field's name and type.
 from __future__ import annotations
 
 import html
+import os
 import re
 
 import yaml
@@ -65,7 +66,7 @@ def _program_entries() -> dict:
     return entries
 
 
-def phases_page(phase_list, keys, task) -> str:
+def phases_page(phase_list) -> str:
     lines = ["# Phases\n\n",
              "| phase | from (UTC) | to (UTC) | submissions | scores | you see |\n",
              "|---|---|---|---|---|---|\n"]
@@ -90,7 +91,6 @@ def phases_page(phase_list, keys, task) -> str:
 
 
 def _names(phase) -> list:
-    import os
     return [os.path.basename(path) for path in phase.references]
 
 
@@ -193,7 +193,7 @@ def entries(requests: list, phase_list: list, options, fmt: str, ranked: str) ->
     policy = first.policy.replace(leaderboard=keys)
     texts = bundle.pages(first, keys, list(phase_list[0].references),
                          layout.run_switches(first))
-    texts["pages/phases.md"] = phases_page(phase_list, keys, tasks.get(policy.task))
+    texts["pages/phases.md"] = phases_page(phase_list)
     found: dict = {"logo.png": bundle.logo_png()}
     program = _program_entries()
     if fmt == "codabench":

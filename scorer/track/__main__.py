@@ -184,6 +184,9 @@ def main(argv: Optional[list] = None) -> int:
 def _errata_inputs(given: dict, options) -> tuple:
     """The published track and its gold, read before anything is scored."""
     from scorer.track import errata, published
+    if not os.path.isdir(given["errata"]):
+        raise ScorerError(f"-errata {given['errata']}: not a folder; give the published track's "
+                          f"folder (its leaderboard.json and track.params)")
     old = published.read(given["errata"])
     if os.path.realpath(old.folder) == os.path.realpath(options.output_dir):
         raise ScorerError(f"-output_dir {options.output_dir} is the published track "

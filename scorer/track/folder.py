@@ -25,7 +25,8 @@ TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", 
                "track.params",
                "track.bootsamples", "index.html",
                # written beside the track by scorer.competition -collect and -errata
-               "submissions.csv", "submissions.md", "errata.md", "errata.csv", "errata.tex"}
+               "submissions", "submissions.csv", "submissions.md", "errata.md", "errata.csv",
+               "errata.tex"}
 
 
 def exact_floats() -> dict:

@@ -6,12 +6,10 @@ from __future__ import annotations
 import io
 import json
 import os
-import shlex
 import shutil
 import stat
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import zipfile
 
@@ -23,6 +21,7 @@ from scorer.competition import archive
 from scorer.competition.__main__ import main
 
 from places import ROOT
+from platform_standin import platform_path, play_platform
 
 CONFIGS = os.path.join(ROOT, "configs")
 DEMO = os.path.join(ROOT, "fixtures", "coldstart", "demo", "input")
@@ -35,47 +34,6 @@ def make_bundle(tmp_path, *arguments) -> str:
     path = str(tmp_path / "bundle.zip")
     assert main(["-bundle", path, "-start", START, *arguments]) == 0
     return path
-
-
-def play_platform(tmp_path, bundle_zip: str, submission: dict) -> tuple:
-    """Unpack the bundle, lay out program/ input/ref input/res output/ as the
-    platform does, run metadata.yaml's command with a Python that has numpy,
-    pandas, scipy and pyyaml but no scorer of its own; (status, stderr, output)."""
-    unpacked = tmp_path / "unpacked"
-    with zipfile.ZipFile(bundle_zip) as z:
-        z.extractall(unpacked)
-    app = tmp_path / "app"
-    shutil.copytree(unpacked / "scoring_program", app / "program")
-    shutil.copytree(unpacked / "reference_data", app / "input" / "ref")
-    res = app / "input" / "res"
-    res.mkdir()
-    for name, content in submission.items():
-        target = res / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content if isinstance(content, bytes) else content.encode())
-    (app / "output").mkdir()
-    metadata = yaml.safe_load((app / "program" / "metadata.yaml").read_text())
-    command = metadata["command"]
-    for variable, folder in (("$program", app / "program"), ("$input", app / "input"),
-                             ("$output", app / "output")):
-        command = command.replace(variable, str(folder))
-    words = shlex.split(command)
-    assert words[0] == "python3"
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": platform_path(tmp_path),
-           "LANG": "C.UTF-8", "TMPDIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-S", *words[1:]], cwd=str(tmp_path), env=env,
-                          capture_output=True, text=True, timeout=120)
-    return done.returncode, done.stderr, app / "output"
-
-
-def platform_path(tmp_path) -> str:
-    """PYTHONPATH of the platform stand-in: this interpreter's packages, but
-    msgspec, which the platform's image does not have (an import of it
-    fails, so that the scorer reads JSON lines with the standard library)."""
-    blocker = tmp_path / "image-without-msgspec"
-    blocker.mkdir(exist_ok=True)
-    (blocker / "msgspec.py").write_text("raise ImportError('msgspec is not on the image')\n")
-    return os.pathsep.join([str(blocker), sysconfig.get_paths()["purelib"]])
 
 
 def direct_run(tmp_path, arguments: list) -> dict:

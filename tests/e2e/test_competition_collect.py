@@ -96,7 +96,16 @@ def test_the_track_of_each_teams_last_submission(tmp_path, capsys):
     for name in ("leaderboard.csv", "significance.csv", "leaderboard.md", "track.bootsamples"):
         assert (out / name).read_text() == (tmp_path / "expected" / name).read_text(), name
     assert "Gamma" not in (out / "leaderboard.csv").read_text()
+    # The ranked files are kept, as scored, for -errata and -verify.
+    assert sorted(os.listdir(out / "submissions")) == ["Beta.jsonl", "Team Alpha.jsonl"]
+    assert (out / "submissions" / "Team Alpha.jsonl").read_text() == B
     assert "| failed |" in (out / "submissions.md").read_text()
+
+
+def test_a_quote_is_a_names_own(tmp_path, capsys):
+    status, out = collect(tmp_path, export_folder(tmp_path, {"O'Brien \"Lab\"/x.jsonl": A}))
+    assert status == 0, capsys.readouterr().err
+    assert [r["run"] for r in listing(out)] == ["O'Brien \"Lab\""]
 
 
 @pytest.mark.parametrize("ranked, runs", [
@@ -152,6 +161,7 @@ def _two_gigabytes(data: bytes) -> bytes:
     (lambda t: export_folder(t, {"team/u.zip": _two_gigabytes(b"")}),
      "more than the limit"),
     (lambda t: export_folder(t, {}), "holds no submission"),
+    (lambda t: export_folder(t, {"a&b/x.jsonl": A}), "holds markup"),
     (lambda t: export_folder(t, {"a.zip": zipped({"p.jsonl": A})}, "file,team\nz.zip,Z\n"),
      "does not hold: z.zip"),
 ])
@@ -171,7 +181,65 @@ def test_a_hostile_zip_export_writes_nothing(tmp_path, capsys):
     status, out = collect(tmp_path, export)
     err = capsys.readouterr().err
     assert status == 255 and "holds another archive" in err and not out.exists()
+    export.write_bytes(_two_gigabytes(b""))
+    status, out = collect(tmp_path, export)
+    assert status == 255 and "more than the limit" in capsys.readouterr().err
+    assert not out.exists()
     empty = tmp_path / "empty.zip"
     empty.write_bytes(zipped({}))
     status, out = collect(tmp_path, empty)
     assert status == 255 and "holds no submission" in capsys.readouterr().err
+
+
+DEMO = FIXTURES / "coldstart" / "demo" / "input"
+TASKS = {
+    "scifact": (["-policy", POLICY], [GOLD], FIXTURES / "scifact" / "basic" / "predictions.jsonl"),
+    "fever": (["-policy", str(CONFIGS / "fever.yaml")], [FIXTURES / "fever" / "blind" /
+                                                          "actual.jsonl"],
+              FIXTURES / "fever" / "blind" / "predictions.jsonl"),
+    "classification": (["-policy", str(CONFIGS / "classification.yaml")],
+                       [FIXTURES / "classification" / "semeval" / "input" / "gold.jsonl"],
+                       FIXTURES / "classification" / "semeval" / "input" / "predictions.tsv"),
+    "coldstart": (["-expand", "CSSF17"], [DEMO / "ldc-query.xml", DEMO / "qrel.txt"],
+                  DEMO / "DEMORUN.tab.txt"),
+}
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_every_task_collects_and_verifies(tmp_path, capsys, task):
+    """Each task: a team's zipped submission collected into a track, which
+    -verify then reproduces from the files the track kept."""
+    from scorer.track.__main__ import main as track
+    switches, gold, run = TASKS[task]
+    export = export_folder(tmp_path, {"team_x/upload.zip": zipped({run.name: run.read_bytes()})})
+    out = tmp_path / "track"
+    common = [*switches, "-bootstrap", "20", "-seed", "3", "-jobs", "1"]
+    assert main(["-collect", str(export), *common, "-output_dir", str(out),
+                 *map(str, gold)]) == 0, capsys.readouterr().err
+    ranked = [r["run"] for r in listing(out) if r["status"] == "ranked"]
+    assert ranked == (["DEMORUN"] if task == "coldstart" else ["team_x"])   # (a run id)
+    [kept] = os.listdir(out / "submissions")
+    assert kept.startswith("team_x.") and (out / "submissions" / kept).read_bytes() == \
+        run.read_bytes()
+    assert track([*common, "-verify", str(out / "leaderboard.json"), *map(str, gold),
+                  str(out / "submissions" / kept)]) == 0, capsys.readouterr().out
+
+
+def test_codabenchs_download_names_the_owner_phase_and_order(tmp_path, capsys):
+    """Codabench names each downloaded submission ID_OWNER_PhaseIdN_DATE_FILE
+    (its date has no hour: the id orders a team's submissions)."""
+    export = tmp_path / "export.zip"
+    export.write_bytes(zipped({
+        "31_ann_lee_PhaseId7_2027-01-12:10-05_p.zip": zipped({"p.jsonl": A}),
+        "35_ann_lee_PhaseId7_2027-01-12:02-00_p.zip": zipped({"p.jsonl": B}),
+        "33_bob_PhaseId7_2027-01-13:00-00_mine.zip": zipped({"mine.jsonl": A}),
+        "12_bob_PhaseId6_2026-12-20:00-00_practice.zip": zipped({"p.jsonl": B})}))
+    status, out = collect(tmp_path, export)
+    assert status == 255 and "phases 6, 7; give -phase_id" in capsys.readouterr().err
+    assert not out.exists()
+    status, out = collect(tmp_path, export, "-phase_id", "7")
+    assert status == 0, capsys.readouterr().err
+    rows = listing(out)
+    assert [(r["team"], r["status"]) for r in rows] == [
+        ("ann_lee", "not ranked"), ("ann_lee", "ranked"), ("bob", "ranked")]
+    assert rows[1]["submission"].startswith("35_") and rows[1]["submitted"] == "2027-01-12:02-00"

@@ -346,3 +346,75 @@ def test_one_phase_for_codalab(tmp_path, golds):
     [phase] = data["phases"].values()
     assert phase["start_date"] == datetime.datetime(2026, 12, 1)
     assert phase["leaderboard_management_mode"] == "default"
+
+
+def test_coldstart_phases_take_their_query_file_and_assessments(tmp_path):
+    demo = FIXTURES / "coldstart" / "demo" / "input"
+    references = f"{demo / 'ldc-query.xml'},{demo / 'qrel.txt'}"
+    target = str(tmp_path / "cs.zip")
+    assert main(["-bundle", target, "-expand", "CSSF17", "-phase", f"practice:{references}",
+                 "-phase", f"evaluation:{references}", "-phase_start",
+                 "practice:2026-09-01", "-phase_start", "evaluation:2027-01-10"]) == 0
+    with zipfile.ZipFile(target) as z:
+        scoring = yaml.safe_load(z.read("reference_data_evaluation/scoring.yaml"))
+        assert scoring["references"] == ["ldc-query.xml", "qrel.txt"]
+        assert scoring["phase"]["shows"] == "receipt"
+        # The same gold in both phases: the practice shows the scores, no detail.
+        assert yaml.safe_load(z.read("reference_data_practice/scoring.yaml"))["phase"][
+            "shows"] == "scores"
+    folder = tmp_path / "run"
+    ref = folder / "input" / "ref"
+    ref.mkdir(parents=True)
+    with zipfile.ZipFile(target) as z:
+        for name in z.namelist():
+            if name.startswith("reference_data_evaluation/"):
+                (ref / name.split("/", 1)[1]).write_bytes(z.read(name))
+    (folder / "input" / "res").mkdir()
+    (folder / "input" / "res" / "DEMORUN.tab.txt").write_bytes(
+        (demo / "DEMORUN.tab.txt").read_bytes())
+    assert main([str(folder / "input"), str(folder / "output")]) == 0
+    assert sorted(os.listdir(folder / "output")) == ["detailed_results.html", "scores.json",
+                                                     "scores.txt"]
+    assert "Scored and valid" in (folder / "output" / "detailed_results.html").read_text()
+
+
+def test_one_codabench_phase_is_the_bundle_it_always_was(tmp_path, golds):
+    """-format codabench, or a policy whose competition: section only says how
+    -collect ranks, make the one-phase bundle byte for byte."""
+    dev, _test = golds
+    policy = tmp_path / "p.yaml"
+    policy.write_text((CONFIGS / "scifact.yaml").read_text()
+                      + "competition:\n  ranked_submission: best\n")
+    made = []
+    for extra in ([], ["-format", "codabench"], ["-policy", str(policy)]):
+        target = tmp_path / f"b{len(made)}.zip"
+        policy_switch = [] if extra[:1] == ["-policy"] else ["-policy",
+                                                            str(CONFIGS / "scifact.yaml")]
+        assert main(["-bundle", str(target), "-start", "2026-12-01", *policy_switch, *extra,
+                     str(dev)]) == 0
+        made.append(target.read_bytes())
+    with zipfile.ZipFile(io.BytesIO(made[0])) as z:
+        assert "reference_data/scoring.yaml" in z.namelist()
+    assert made[0] == made[1]
+    with zipfile.ZipFile(io.BytesIO(made[0])) as a, zipfile.ZipFile(io.BytesIO(made[2])) as b:
+        assert a.read("competition.yaml") == b.read("competition.yaml")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("codalab", [False, True])
+def test_the_phases_on_the_platform(tmp_path, golds, codalab):
+    """Each phase's reference data and the bundle's own scoring program (no
+    scorer installed), as the platform runs them."""
+    from platform_standin import play_platform
+    path = bundle(tmp_path, golds, *(["-format", "codalab"] if codalab else []))
+    submission = {"team/preds.jsonl": PREDICTIONS.read_text()}
+    seen = {}
+    for phase in ("practice", "evaluation", "post-evaluation"):
+        status, stderr, output = play_platform(tmp_path, path, submission,
+                                               f"reference_data_{phase}", codalab)
+        assert status == 0, stderr
+        seen[phase] = sorted(os.listdir(output))
+        assert json.loads((output / "scores.json").read_text())
+    assert "submission.debug" in seen["practice"]
+    assert seen["evaluation"] == seen["post-evaluation"] == [
+        "detailed_results.html", "scores.json", "scores.txt"]

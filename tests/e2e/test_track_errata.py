@@ -8,6 +8,7 @@ the part of the signature (or the gold) that differs named."""
 from __future__ import annotations
 
 import csv
+import os
 import json
 import shutil
 
@@ -22,7 +23,7 @@ GOLD = FIXTURES / "scifact" / "basic" / "gold.jsonl"
 RUN_A = FIXTURES / "scifact" / "basic" / "predictions.jsonl"
 RUN_B = FIXTURES / "scifact" / "sets_shape" / "predictions.jsonl"
 SWITCHES = ["-policy", str(CONFIGS / "scifact.yaml"), "-bootstrap", "100", "-seed", "7",
-            "-jobs", "1"]
+            "-trials", "200", "-jobs", "1"]
 
 
 @pytest.fixture
@@ -157,3 +158,17 @@ def test_verify_and_errata_of_a_coldstart_track(tmp_path, capsys):
     text = (out / "errata.md").read_text()
     assert f"| qrel.txt | {columns[0]} | changed | column 6, 8, 9 |" in text
     assert "1 unit(s): 0 added, 0 removed, 1 changed" in text
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["-errata", "nowhere", "-output_dir", "o"], "-errata nowhere: not a folder"),
+    (["-verify", "nowhere.json"], "Could not open nowhere.json"),
+    (["-verify", "x.json", "-output_dir", "o"], "give no -output_dir"),
+    (["-old_gold", "g.jsonl", "-output_dir", "o"], "-old_gold goes with -errata"),
+])
+def test_errata_and_verify_mistakes(tmp_path, capsys, monkeypatch, arguments, message):
+    monkeypatch.chdir(tmp_path)
+    status = track_main([*SWITCHES, *arguments, str(GOLD), str(RUN_A)])
+    captured = capsys.readouterr()
+    assert status == 255 and message in captured.err + captured.out
+    assert os.listdir(tmp_path) == []

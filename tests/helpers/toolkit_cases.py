@@ -83,14 +83,18 @@ def _snapshot(root: str) -> dict:
 
 
 def _split_rounds(root: str, args) -> None:
-    """The toolkit Makefile's split of a run into its rounds: hop-0 lines
-    (a query id shorter than 25 characters) and the others."""
+    """The toolkit Makefile's split of a run into its rounds (``awk
+    'length($1)<25'`` and ``'length($1)>25'``): hop-0 lines (a query id
+    shorter than 25 characters) and hop-1 lines."""
     source, round1, round2 = (os.path.join(root, arg) for arg in args)
     with open(source, "rb") as f:
         lines = f.read().splitlines(True) if os.path.exists(source) else []
 
     def query_id(line):
-        return line.split(b"\t", 1)[0].split()[0] if line.strip() else b""
+        # awk's $1: the first field split at white space (a line starting with a tab
+        # gives its second column)
+        fields = line.split()
+        return fields[0] if fields else b""
 
     with open(round1, "wb") as f:
         f.write(b"".join(line for line in lines if len(query_id(line)) < 25))

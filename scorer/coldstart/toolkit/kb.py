@@ -63,8 +63,11 @@ MULTIPLE = {"MANY": "any number of duplicate assertions allowed",
 _ONE_SPAN_VERBS = ("mention", "canonical_mention", "nominal_mention", "normalized_mention",
                    "pronominal_mention", "likes", "dislikes", "is_liked_by", "is_disliked_by")
 #: Verbs never checked for duplicates.
+#: verb -> how many of _ONE_SPAN_VERBS it holds (each checks the spans once)
+_SPAN_CHECKS: dict = {}
 _NOT_DUPLICATES = frozenset(("mention", "nominal_mention", "canonical_mention",
                              "normalized_mention", "type", "link"))
+_NO_PROVENANCE = (EMPTY, ())
 _MENTION_VERBS = frozenset(("mention", "canonical_mention", "nominal_mention",
                             "pronominal_mention"))
 
@@ -72,7 +75,19 @@ _NODE_NAME = re.compile(r":?(?:Entity|Event|String).+$", re.I)
 _QUOTED = re.compile(r'"(?>(?:(?>[^"\\]+)|\\.)*)"$')
 _LINK = re.compile(r'"?(.*?):(.*?)"?$')
 _DOMAIN = re.compile(r"(.*?):(.*)$")
-_NAME_OF_TYPE = (("Entity", ENTITY_TYPES), ("Event", EVENT_TYPES), ("String", {"string"}))
+_STRING_TYPES = frozenset(("string",))
+
+
+def name_kinds(name: str) -> frozenset:
+    """The types a node's name allows: ``:Entity...`` an entity's, ``:Event...``
+    an event's, ``:String...`` a string's (case as written)."""
+    if name.startswith(":Entity") and len(name) > 7:
+        return ENTITY_TYPES
+    if name.startswith(":Event") and len(name) > 6:
+        return EVENT_TYPES
+    if name.startswith(":String") and len(name) > 7:
+        return _STRING_TYPES
+    return frozenset()
 
 
 def perl_number(text) -> float:
@@ -87,10 +102,12 @@ _NUMBER = re.compile(r"\s*[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]
 class Entity:
     """A node: its name, and what its uses say of its type."""
 
-    __slots__ = ("name", "typedefs", "bestdef", "possible", "bestuse")
+    __slots__ = ("name", "kinds", "typedefs", "bestdef", "possible", "bestuse")
 
     def __init__(self, name: str):
         self.name = name
+        #: the types its name allows
+        self.kinds = name_kinds(name)
         #: type -> the kinds of definition given (TYPEDEF, SUBJECT, OBJECT)
         self.typedefs: dict = {}
         #: type -> (priority, line) of the definition a message points at
@@ -114,7 +131,7 @@ class Assertion:
 
     __slots__ = ("subject", "verb", "object", "subject_entity", "predicate", "realis",
                  "object_entity", "provenance", "confidence", "line", "comment", "omit",
-                 "inferred", "mention_id")
+                 "inferred", "parsed")
 
     def __init__(self, subject, verb, obj, subject_entity, predicate, realis, object_entity,
                  provenance, confidence, line, comment):
@@ -131,7 +148,8 @@ class Assertion:
         self.comment = comment
         self.omit = False
         self.inferred = False
-        self.mention_id = None
+        #: (provenance read, its problems), once read
+        self.parsed = None
 
     @property
     def print_string(self) -> str:
@@ -153,16 +171,21 @@ class KB:
         self.labels = labels or {}
         self.reader = ProvenanceReader(documents)
         self.predicate_names = frozenset(p.name for p in self.predicates.every())
+        self._realis_memo: dict = {}
+        self._predicate_memo: dict = {}
         self.runid = None
         self.runid_line = None
         self.entities: dict = {}
         #: every assertion kept, in order
         self.assertions: list = []
-        #: subject -> its assertions; subject -> verb -> object -> assertions
+        #: subject -> its assertions; (subject, verb) -> object -> assertions
+        #: (an assertion alone, or a list of them: most triples are asserted once)
         self.by_subject: dict = {}
         self.by_triple: dict = {}
-        #: subject -> verb -> docid -> mentions (the four mention verbs)
+        #: (subject, verb) -> docid -> mentions (the four mention verbs), as by_triple
         self.docids: dict = {}
+        #: one copy of each short text repeated on many lines (confidences, documents)
+        self.texts: dict = {}
         #: docid -> justification -> ... (mention and nominal_mention)
         self.mention_strings: dict = {}   # -> object -> subject -> assertion
         self.mention_nodes: dict = {}     # -> subject -> assertion
@@ -183,18 +206,29 @@ class KB:
     def provenance_of(self, text, subject: str, obj: str, verb: str, line):
         """The provenance of an assertion, read as the Perl reads it (its
         problems recorded again)."""
-        if verb.lower() in ("type", "link"):
-            return EMPTY
-        provenance, problems = self.reader.read(text, subject, obj, verb)
-        if problems:
+        found = self._read(text, subject, obj, verb)
+        if found[1]:
             where = self.where(line)
-            for name, args in problems:
+            for name, args in found[1]:
                 self.log.record(name, *args, where=where)
-        return provenance
+        return found[0]
+
+    def _read(self, text, subject: str, obj: str, verb: str) -> tuple:
+        if verb.lower() in ("type", "link"):
+            return _NO_PROVENANCE
+        return self.reader.read(text, subject, obj, verb)
 
     def provenance(self, assertion: Assertion):
-        return self.provenance_of(assertion.provenance, assertion.subject, assertion.object,
-                                  assertion.verb, assertion.line)
+        """An assertion's provenance, read again (its problems recorded again)."""
+        found = assertion.parsed
+        if found is None:
+            found = assertion.parsed = self._read(assertion.provenance, assertion.subject,
+                                                  assertion.object, assertion.verb)
+        if found[1]:
+            where = self.where(assertion.line)
+            for name, args in found[1]:
+                self.log.record(name, *args, where=where)
+        return found[0]
 
     # -- nodes ----------------------------------------------------------------------
 
@@ -203,6 +237,10 @@ class KB:
         is not one (recorded)."""
         if isinstance(name, Entity):
             return name
+        # a name seen before is a node's (no other name is kept)
+        entity = self.entities.get(name)
+        if entity is not None:
+            return entity
         if name.startswith('"'):
             self.record("STRING_USED_FOR_ENTITY", name, line=line)
             return None
@@ -225,7 +263,7 @@ class KB:
     def typedef(self, entity: Entity, types, def_type: str, line) -> None:
         """What a use says of a node's type (``types``: a type's name, or a
         predicate's domain or range)."""
-        if not isinstance(types, str):
+        if type(types) is not str:
             if len(types) > 1:
                 entity.possible.append((types, line))
                 return
@@ -235,8 +273,7 @@ class KB:
             self.record("ILLEGAL_NODE_TYPE", kind, line=line)
             return
         name = entity.name
-        if not any(kind in kinds and name.startswith(":" + prefix) and len(name) > len(prefix) + 1
-                   for prefix, kinds in _NAME_OF_TYPE):
+        if kind not in entity.kinds:
             self.record("INCOMPATIBLE_NODE_NAME", name, kind.upper(), line=line)
             return
         entity.typedefs.setdefault(kind, set()).add(def_type)
@@ -255,12 +292,23 @@ class KB:
         """``(verb, realis)``: the realis taken off the verb, with the
         Perl's checks of it (an event's assertions need one, the others
         must not have one)."""
+        event = subject.startswith(":Event") or obj.startswith(":Event")
+        key = (verb, event)
+        found = self._realis_memo.get(key)
+        if found is None:
+            found = self._realis_memo[key] = self._realis(verb, event)
+        verb, realis, problems = found
+        for name, args in problems:
+            self.record(name, *args, line=line)
+        return verb, realis
+
+    def _realis(self, verb: str, event: bool) -> tuple:
+        problems = []
         domain = None
         colon = verb.find(":")
         if colon >= 0:
             domain, verb = verb[:colon], verb[colon + 1:]
         names = self.predicate_names
-        event = subject.startswith(":Event") or obj.startswith(":Event")
         elements = verb.split(".")
         while elements and elements[-1] == "":
             elements.pop()
@@ -270,62 +318,71 @@ class KB:
             bare = ".".join(elements[:-1])
             wanted = event and bare != "type"
             if bare == "type":
-                self.record("UNEXPECTED_REALIS", "none", candidate, line=line)
+                problems.append(("UNEXPECTED_REALIS", ("none", candidate)))
                 if candidate not in REALIS:
-                    self.record("ILLEGAL_REALIS", candidate, line=line)
+                    problems.append(("ILLEGAL_REALIS", (candidate,)))
                 verb, realis = bare, candidate
             elif candidate in REALIS and bare in names:
                 if not wanted:
-                    self.record("UNEXPECTED_REALIS", "none", candidate, line=line)
+                    problems.append(("UNEXPECTED_REALIS", ("none", candidate)))
                 verb, realis = bare, candidate
             elif candidate not in REALIS:
                 if f"{bare}.{candidate}" in names:
                     if wanted:
-                        self.record("UNEXPECTED_REALIS", "actual, generic, or other", "none",
-                                    line=line)
+                        problems.append(("UNEXPECTED_REALIS",
+                                         ("actual, generic, or other", "none")))
                 else:
-                    self.record("ILLEGAL_REALIS", candidate, line=line)
+                    problems.append(("ILLEGAL_REALIS", (candidate,)))
                     if not wanted:
-                        self.record("UNEXPECTED_REALIS", "none", candidate, line=line)
+                        problems.append(("UNEXPECTED_REALIS", ("none", candidate)))
                 verb = f"{bare}.{candidate}"
             else:
                 # a realis, but no such predicate: the Perl calls the realis illegal
-                self.record("ILLEGAL_REALIS", candidate, line=line)
+                problems.append(("ILLEGAL_REALIS", (candidate,)))
                 if wanted:
-                    self.record("UNEXPECTED_REALIS", "none", candidate, line=line)
+                    problems.append(("UNEXPECTED_REALIS", ("none", candidate)))
                 verb, realis = bare, candidate
         elif event and verb != "type":
-            self.record("UNEXPECTED_REALIS", "actual, generic, or other", "none", line=line)
+            problems.append(("UNEXPECTED_REALIS", ("actual, generic, or other", "none")))
         if domain:
             verb = f"{domain}:{verb}"
-        return verb, realis
+        return verb, realis, tuple(problems)
 
     def predicate(self, verb: str, subject_type, line):
         """The predicate ``verb`` names for a subject of ``subject_type``
         (None: not known), or None (the problem recorded)."""
+        key = (verb, subject_type)
+        found = self._predicate_memo.get(key)
+        if found is None:
+            found = self._predicate_memo[key] = self._predicate(verb, subject_type)
+        predicate, problems = found
+        for name, args in problems:
+            self.record(name, *args, line=line)
+        return predicate
+
+    def _predicate(self, verb: str, subject_type) -> tuple:
         domain = subject_type
         match = _DOMAIN.match(verb)
+        problems = []
         if match is not None:
             domain, verb = match.group(1).lower(), match.group(2)
             if domain not in NODE_TYPES:
-                self.record("ILLEGAL_PREDICATE_TYPE", domain, line=line)
-                return None
+                return None, (("ILLEGAL_PREDICATE_TYPE", (domain,)),)
         if domain is not None and subject_type is not None and domain != subject_type:
-            self.record("SUBJECT_PREDICATE_MISMATCH", subject_type, domain, line=line)
-            return None
+            return None, (("SUBJECT_PREDICATE_MISMATCH", (subject_type, domain)),)
         alias = ALIASES.get((domain or "any").lower(), {}).get(verb) or \
             ALIASES["any"].get(verb)
         if alias is not None:
-            self.record("PREDICATE_ALIAS", alias[0], verb, alias[1], line=line)
+            problems.append(("PREDICATE_ALIAS", (alias[0], verb, alias[1])))
             verb = alias[1]
         found = self.predicates.lookup(verb, domain)
         if not found:
-            self.record("ILLEGAL_PREDICATE", verb, line=line)
-            return None
+            problems.append(("ILLEGAL_PREDICATE", (verb,)))
+            return None, tuple(problems)
         if len(found) > 1:
-            self.record("AMBIGUOUS_PREDICATE", verb, line=line)
-            return None
-        return found[0]
+            problems.append(("AMBIGUOUS_PREDICATE", (verb,)))
+            return None, tuple(problems)
+        return found[0], tuple(problems)
 
     # -- assertions -----------------------------------------------------------------
 
@@ -347,13 +404,20 @@ class KB:
             self._reject("NO_PREDICATE")
             return None
         verb = predicate.name
-        provenance = self.provenance_of(provenance_text, subject, obj, verb, line)
-        count = None
-        for name in _ONE_SPAN_VERBS:
-            if name in verb:
-                if count is None:
-                    count = provenance.justification_count()
-                if count > 1:
+        read = self._read(provenance_text, subject, obj, verb)
+        provenance = read[0]
+        if read[1]:
+            where = self.where(line)
+            for name, args in read[1]:
+                self.log.record(name, *args, where=where)
+        raw_object = obj
+        checks = _SPAN_CHECKS.get(verb)
+        if checks is None:
+            checks = _SPAN_CHECKS[verb] = sum(name in verb for name in _ONE_SPAN_VERBS)
+        if checks:
+            count = provenance.justification_count()
+            if count > 1:
+                for _ in range(checks):
                     self.record("TOO_MANY_PROVENANCE_TRIPLES_E", count, 1, line=line)
         object_entity = None
         if verb == "type":
@@ -384,7 +448,7 @@ class KB:
                 self.typedef(object_entity, predicate.range, "OBJECT", line)
         duplicate = None
         if verb not in _NOT_DUPLICATES:
-            same = self.by_triple.get(subject, {}).get(verb, {}).get(obj, ())
+            same = self.triple(subject, verb, obj)
             for existing in [a for a in same if not a.inferred]:
                 if existing.omit:
                     continue
@@ -403,8 +467,8 @@ class KB:
                 break
         multiple_of = None
         if predicate.quantity == "single" and not self.log.is_ignored("MULTIPLE_FILLS_ENTITY"):
-            for fills in self.by_triple.get(subject, {}).get(verb, {}).values():
-                for existing in fills:
+            for fills in self.by_triple.get((subject, verb), {}).values():
+                for existing in _listed(fills):
                     if existing.omit:
                         continue
                     if object_entity is not None and existing.object_entity is not None:
@@ -418,6 +482,8 @@ class KB:
                     break
         assertion = Assertion(subject, verb, obj, subject_entity, predicate, realis,
                               object_entity, provenance_text, confidence, line, comment)
+        if obj is raw_object or _same_kind(obj, raw_object):
+            assertion.parsed = read
         if multiple_of is not None:
             self.record("MULTIPLE_FILLS_ENTITY", subject, verb, line=line)
             _keep_one(assertion, multiple_of)
@@ -447,34 +513,32 @@ class KB:
                 self.mention_list.setdefault(docid, {}).setdefault(span, []).append(assertion)
             elif verb == "pronominal_mention":
                 self.pronominal.setdefault(docid, {}).setdefault(span, {})[subject] = assertion
-            self.docids.setdefault(subject, {}).setdefault(verb, {}).setdefault(docid, []) \
-                .append(assertion)
+            _keep(self.docids.setdefault((subject, verb), {}), docid, assertion)
         elif verb == "link":
             kb, _, kbid = obj.partition(":")
             self.links.setdefault(subject, {}).setdefault(kb, []).append(kbid)
-        self.by_triple.setdefault(subject, {}).setdefault(verb, {}).setdefault(obj, []) \
-            .append(assertion)
+        _keep(self.by_triple.setdefault((subject, verb), {}), obj, assertion)
         self.by_subject.setdefault(subject, []).append(assertion)
         self.assertions.append(assertion)
 
     # -- looking up -----------------------------------------------------------------
 
     def triple(self, subject: str, verb: str, obj: str) -> list:
-        return self.by_triple.get(subject, {}).get(verb, {}).get(obj, [])
+        return _listed(self.by_triple.get((subject, verb), {}).get(obj))
 
     def of_subject_verb(self, subject: str, verb: str) -> list:
-        return [a for fills in self.by_triple.get(subject, {}).get(verb, {}).values()
-                for a in fills]
+        return [a for fills in self.by_triple.get((subject, verb), {}).values()
+                for a in _listed(fills)]
 
     def in_document(self, subject: str, verb: str, docid: str) -> list:
-        return self.docids.get(subject, {}).get(verb, {}).get(docid, [])
+        return _listed(self.docids.get((subject, verb), {}).get(docid))
 
     def documents_of(self, subject: str, verbs) -> list:
         """The documents of a node's mentions of the ``verbs``, in order of first use."""
         found: dict = {}
-        by_verb = self.docids.get(subject, {})
+        docids = self.docids
         for verb in verbs:
-            for docid in by_verb.get(verb, ()):
+            for docid in docids.get((subject, verb), ()):
                 found[docid] = True
         return list(found)
 
@@ -488,6 +552,23 @@ class KB:
 
     def label(self, predicate: Predicate) -> str:
         return self.labels.get(id(predicate), "TAC")
+
+
+def _keep(index: dict, key, assertion) -> None:
+    """Add an assertion under ``key``: alone, or a list when there are several."""
+    found = index.get(key)
+    if found is None:
+        index[key] = assertion
+    elif type(found) is list:
+        found.append(assertion)
+    else:
+        index[key] = [found, assertion]
+
+
+def _listed(found) -> list:
+    if found is None:
+        return []
+    return found if type(found) is list else [found]
 
 
 def _keep_one(assertion: Assertion, other: Assertion) -> None:
@@ -528,7 +609,15 @@ def output_order(kb: KB) -> list:
 def read_again(kb: KB, assertion: Assertion):
     """An assertion's provenance, for a writer (its problems are not
     recorded again: the Perl reports them before it writes)."""
-    if assertion.verb.lower() in ("type", "link"):
-        return EMPTY
-    return kb.reader.read(assertion.provenance, assertion.subject, assertion.object,
-                          assertion.verb)[0]
+    found = assertion.parsed
+    if found is None:
+        found = assertion.parsed = kb._read(assertion.provenance, assertion.subject,
+                                            assertion.object, assertion.verb)
+    return found[0]
+
+
+def _same_kind(obj: str, raw: str) -> bool:
+    """Whether a provenance reads the same with either object (a string or
+    an event object changes how it reads)."""
+    return obj.startswith(":String") == raw.startswith(":String") and \
+        obj.startswith(":Event") == raw.startswith(":Event")

@@ -18,8 +18,10 @@ each such look (:meth:`ProvenanceReader.read` reads each distinct text once).
 """
 from __future__ import annotations
 
-from scorer.coldstart.provenance import perl_split
-from scorer.coldstart.toolkit.provenance import NO_DOCUMENT, read_spans
+import re
+
+from scorer.coldstart.provenance import MAX_CHARS_PER_SPAN, perl_split
+from scorer.coldstart.toolkit.provenance import NO_DOCUMENT, Spans, read_spans
 
 #: The most spans of each part after the filler string (None: any number).
 _PART_SPANS = (3, 1, None)
@@ -83,12 +85,36 @@ def expected_parts(subject: str, obj: str, verb: str) -> int:
         + obj.startswith(":String") + 1
 
 
+#: One span and nothing else (most provenance columns): read without the full parse
+#: when its offsets need no repair.
+_ONE_SPAN = re.compile(r"([^:,;\s]+):([0-9]{1,18})-([0-9]{1,18})")
+
+
+def _one_span(text: str, documents):
+    match = _ONE_SPAN.fullmatch(text)
+    if match is None:
+        return None
+    docid, start, end = match.groups()
+    first, last = int(start), int(end)
+    if last < first or last - first + 1 > MAX_CHARS_PER_SPAN:
+        return None
+    if documents is not None and (docid not in documents or last > documents.length(docid)):
+        return None
+    return KBProvenance(text, None, Spans(docid, ((start, end),)), docid=docid)
+
+
 def read_kb_provenance(text, subject: str, obj: str, verb: str, documents=None) -> tuple:
     """``(KBProvenance, problems)`` of the column ``text`` of an assertion
     ``verb(subject, obj)``; ``documents``: ``-docs`` (or None).  A DOCID that
     ``-docs`` lacks is the fatal ILLEGAL_DOCID: the last problem given."""
     if not text or text == "0":
         return KBProvenance(original=text or None), ()
+    if ";" not in text and "," not in text and not obj.startswith(":String") and \
+            ("mention" in verb or not (subject.startswith(":Event")
+                                       or obj.startswith(":Event"))):
+        found = _one_span(text, documents)
+        if found is not None:
+            return found, ()
     found: list = []
     parts = perl_split(text, ";")
     expected = expected_parts(subject, obj, "")

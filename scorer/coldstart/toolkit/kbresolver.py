@@ -28,7 +28,8 @@ import re
 from scorer.coldstart import ids
 from scorer.coldstart.provenance import perl_split
 from scorer.coldstart.toolkit.kbprovenance import read_kb_provenance
-from scorer.coldstart.toolkit.kbreader import _COMMENT, _NOT_BLANK, trim
+from scorer.coldstart.toolkit.kbreader import _COMMENT, trim
+from scorer.coldstart.toolkit.kbreader import _SPACE as _WHITE
 from scorer.coldstart.toolkit.provenance import read_spans
 from scorer.coldstart.toolkit.problemlog import Fatal
 
@@ -60,8 +61,11 @@ def normalize_filler(text: str) -> str:
     return _SPACE.sub(" ", text)
 
 
-def parse_line(text: str, position: int, where: str) -> Line:
-    entries = [trim(e) for e in text.split("\t") if _NOT_BLANK.search(e)]
+def parse_line(text: str, position: int, where: str, texts=None) -> Line:
+    """One line's assertion (``texts``: one copy of each text repeated)."""
+    entries = [e for e in (field.strip(_WHITE) for field in text.split("\t")) if e]
+    if texts is not None:
+        entries = [texts.setdefault(e, e) if len(e) < 48 else e for e in entries]
     if not entries or not _CONFIDENCE.match(entries[-1]):
         entries.append("1.0")
     predicate = entries[1].lower() if len(entries) > 1 else ""
@@ -87,7 +91,7 @@ def parse_line(text: str, position: int, where: str) -> Line:
                 if index == 0 and number == 0:
                     line.justification = match.groups()
                 line.docid = match.group(1)
-    match = _REALIS.search(line.predicate)
+    match = _REALIS.search(line.predicate) if "." in line.predicate else None
     if match is not None:
         line.realis = match.group(1).lower()
         line.predicate = line.predicate[:match.start()]
@@ -121,42 +125,94 @@ class Hop:
 
 
 class Resolver:
-    def __init__(self, path: str, lines: list, queries: list):
+    """The Perl's TaskSet over one KB file's lines (read once, kept parsed)."""
+
+    def __init__(self, path: str, lines, queries: list):
         self.path = path
-        self.lines = lines
         self.hops = queries
         self.runid = None
+        self.runid_line = None
         self.types: dict = {}
         self.canonical: dict = {}
         self.at: dict = {}
         self.count = 0
-        self.entry_index: dict = {}
         self.slot_index: dict = {}
         self.name_index: dict = {}
         self.out: list = []
         self.stats = {"ENTRYPOINTS_FOUND": 0, "FILLS_FOUND": 0, "FINAL_STRING_FILLS_FOUND": 0,
                       "TOTAL": 0, "Entity2NameTask": 0, "FillSlotTask": 0,
                       "FindEntrypointsTask": 0}
-        self.parsed: list = [None] * len(lines)
-        self._read_entity_definitions()
+        #: each line's assertion where a slot or name task may match it, else None
+        self.parsed: list = []
+        self.entry_tasks = [Task("FindEntrypointsTask", hop) for hop in queries]
+        self._read(lines)
 
-    # -- the KB's canonical mentions (the Perl's EntityDefs) ------------------------
-
-    def _read_entity_definitions(self) -> None:
-        for number, text in enumerate(self.lines[1:], 2):
+    def _read(self, lines) -> None:
+        """Every line read once, as the resolver reads it: the entry points
+        found (the Perl's first two passes, which only look for them), the
+        nodes' types, the canonical mentions as the Perl's EntityDefs reads
+        them; only the lines the later passes can match are kept (slot
+        assertions, canonical mentions), repeated texts once."""
+        texts: dict = {}
+        parsed = self.parsed
+        entry_points: dict = {}
+        for task in self.entry_tasks:
+            entry_points.setdefault(task.query.docid, []).append(task)
+        for index, text in enumerate(lines):
+            if index == 0:
+                self.runid_line = text
+                parsed.append(None)
+                continue
             if "#" in text:
                 match = _COMMENT.match(text)
                 if match is not None:
                     text = match.group(1)
-            if not _NOT_BLANK.search(text):
+            if not text.strip(_WHITE):
+                parsed.append(None)
                 continue
-            entries = perl_split_trimmed(text)
-            if entries and _ENTITY_DEFS_CONFIDENCE.match(entries[-1]):
-                entries.pop()
-            if len(entries) < 2 or entries[1] != "canonical_mention":
+            line = parse_line(text, index, f"{self.path} line {index + 1}", texts)
+            predicate = line.predicate
+            if line.realis == "generic":
+                parsed.append(None)
                 continue
-            spans, _ = read_spans(entries[3] if len(entries) > 3 else "", 3)
-            self.canonical.setdefault(entries[0], {})[spans.document] = spans.normalised()
+            if predicate == "type":
+                self.types[line.entity] = line.object
+            elif predicate == "mention":
+                if line.justification is not None:
+                    for task in entry_points.get(line.justification[0], ()):
+                        self.entry_point(task, line)
+            elif predicate == "canonical_mention" and line.realis is None:
+                # the Perl's EntityDefs: its own reading of the line's columns
+                entries = perl_split_trimmed(text)
+                if entries and _ENTITY_DEFS_CONFIDENCE.match(entries[-1]):
+                    entries.pop()
+                if len(entries) > 1 and entries[1] == "canonical_mention":
+                    spans, _ = read_spans(entries[3] if len(entries) > 3 else "", 3)
+                    self.canonical.setdefault(entries[0], {})[spans.document] = \
+                        spans.normalised()
+            parsed.append(line if predicate == "canonical_mention" or ":" in predicate
+                          else None)
+
+    def entry_point(self, task, line: Line) -> None:
+        """A mention overlapping the query's: the best so far is kept (most
+        characters in common, then fewest outside the query's, then the
+        first in the file)."""
+        query = task.query
+        _, start, finish = line.justification
+        start, finish = int(start), int(finish)
+        if query.end < start or finish < query.start:
+            return
+        common = min(finish, query.end) - max(start, query.start)
+        k_only = finish - start - common
+        if task.best is not None:
+            if common < task.common:
+                return
+            if common == task.common:
+                if k_only > task.k_only:
+                    return
+                if k_only == task.k_only and line.position > task.best.position:
+                    return
+        task.best, task.common, task.k_only = line, common, k_only
 
     # -- tasks ----------------------------------------------------------------------
 
@@ -164,9 +220,7 @@ class Resolver:
         task.position = position
         self.at.setdefault(position, []).append(task)
         self.count += 1
-        if task.kind == "FindEntrypointsTask":
-            self.entry_index.setdefault(task.query.docid, []).append(task)
-        elif task.kind == "FillSlotTask":
+        if task.kind == "FillSlotTask":
             self.slot_index.setdefault((task.entity, task.slot), []).append(task)
         else:
             self.name_index.setdefault((task.entity, task.docid), []).append(task)
@@ -184,12 +238,7 @@ class Resolver:
         self.add(task, position)
 
     def remove(self, task: Task, tell: int) -> None:
-        if task.kind == "FindEntrypointsTask":
-            _drop(self.entry_index, task.query.docid, task)
-            if task.best is not None:
-                self.fill_slot(task.query, task.best.entity, task.best, tell)
-                self.stats["ENTRYPOINTS_FOUND"] += 1
-        elif task.kind == "FillSlotTask":
+        if task.kind == "FillSlotTask":
             _drop(self.slot_index, (task.entity, task.slot), task)
         else:
             _drop(self.name_index, (task.entity, task.docid), task)
@@ -209,9 +258,9 @@ class Resolver:
             self.remove(task, tell)
 
     def seek_to_start(self) -> None:
-        if not self.lines:
+        if self.runid_line is None:
             raise Fatal(f"No runid found in {self.path} (an empty file)")
-        text = self.lines[0]
+        text = self.runid_line
         if "#" in text:
             match = _COMMENT.match(text)
             if match is not None:
@@ -227,75 +276,47 @@ class Resolver:
 
     # -- the main loop --------------------------------------------------------------
 
-    def line(self, index: int):
-        parsed = self.parsed[index]
-        if parsed is None:
-            text = self.lines[index]
-            if "#" in text:
-                match = _COMMENT.match(text)
-                if match is not None:
-                    text = match.group(1)
-            if not _NOT_BLANK.search(text):
-                parsed = False
-            else:
-                parsed = parse_line(text, index, f"{self.path} line {index + 1}")
-            self.parsed[index] = parsed
-        return parsed
-
     def run(self) -> list:
+        """The responses, in the order the Perl finds them.  Its first two
+        passes over the file only find the entry points (``_read`` did); at
+        the end of the second, each query with one starts its first slot at
+        the file's first assertion, in the order of the queries."""
         self.seek_to_start()
-        for hop in self.hops:
-            task = Task("FindEntrypointsTask", hop)
-            self.add(task, 0)
-        end = len(self.lines)
+        for _task in self.entry_tasks:
+            self.stats["TOTAL"] += 1
+            self.stats["FindEntrypointsTask"] += 1
+        for task in self.entry_tasks:
+            if task.best is not None:
+                self.fill_slot(task.query, task.best.entity, task.best, 1)
+                self.stats["ENTRYPOINTS_FOUND"] += 1
+        end = len(self.parsed)
         position = 1
+        parsed = self.parsed
+        slot_index, name_index = self.slot_index, self.name_index
         while self.count:
-            self.remove_at(position, position)
+            if position in self.at:
+                self.remove_at(position, position)
             if position >= end:
                 self.seek_to_start()
                 position = 1
                 continue
-            line = self.line(position)
+            line = parsed[position]
             position += 1
-            if not line or line.realis == "generic":
+            if line is None:
                 continue
-            found = []
             predicate = line.predicate
-            if predicate == "type":
-                self.types[line.entity] = line.object
-            if predicate == "mention" and line.justification is not None:
-                docid, start, finish = line.justification
-                start, finish = int(start), int(finish)
-                for task in self.entry_index.get(docid, ()):
-                    query = task.query
-                    if not (query.end < start or finish < query.start):
-                        found.append(task)
-            if ":" in predicate:
-                found += self.slot_index.get((line.entity, predicate), ())
             if predicate == "canonical_mention":
                 docid = line.justification[0] if line.justification else None
-                found += self.name_index.get((line.entity, docid), ())
-            for task in found:
-                self.execute(task, line, position)
+                found = name_index.get((line.entity, docid))
+            else:
+                found = slot_index.get((line.entity, predicate))
+            if found:
+                for task in list(found):
+                    self.execute(task, line, position)
         return self.out
 
     def execute(self, task: Task, line: Line, tell: int) -> None:
-        if task.kind == "FindEntrypointsTask":
-            query = task.query
-            _, start, finish = line.justification
-            start, finish = int(start), int(finish)
-            common = min(finish, query.end) - max(start, query.start)
-            k_only = finish - start - common
-            if task.best is not None:
-                if common < task.common:
-                    return
-                if common == task.common:
-                    if k_only > task.k_only:
-                        return
-                    if k_only == task.k_only and line.position > task.best.position:
-                        return
-            task.best, task.common, task.k_only = line, common, k_only
-        elif task.kind == "FillSlotTask":
+        if task.kind == "FillSlotTask":
             self.stats["FILLS_FOUND"] += 1
             if line.object.startswith(":"):
                 name = Task("Entity2NameTask", task.query)

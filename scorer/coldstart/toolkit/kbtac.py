@@ -17,8 +17,14 @@ _UNTYPED = frozenset(("type", "mention", "canonical_mention", "nominal_mention",
 
 def tac_text(kb, labels=("TAC",)) -> str:
     """The validated KB's text."""
+    return "".join(tac_lines(kb, labels))
+
+
+def tac_lines(kb, labels=("TAC",)):
+    """The validated KB's lines, one at a time (a large KB's text is not
+    held whole)."""
     labels = set(labels)
-    pieces = [f"{kb.runid_line}\n\n"]
+    yield f"{kb.runid_line}\n\n"
     for assertion in output_order(kb):
         if assertion.omit or kb.label(assertion.predicate) not in labels:
             continue
@@ -35,9 +41,8 @@ def tac_text(kb, labels=("TAC",)) -> str:
                f"{read_again(kb, assertion).original_text()}"
         if assertion.predicate.name != "type":
             line += f"\t{assertion.confidence}"
-        pieces.append(line + assertion.comment + "\n")
-    return "".join(pieces)
+        yield line + assertion.comment + "\n"
 
 
 def tac_files(kb, path: str, labels=("TAC",), **_options) -> dict:
-    return {path: tac_text(kb, labels)}
+    return {path: tac_lines(kb, labels)}

@@ -50,6 +50,8 @@ class Spans:
         return self.docid if self.spans else NO_DOCUMENT
 
     def _sorted(self):
+        if len(self.spans) < 2:
+            return self.spans
         return sorted(self.spans, key=lambda span: (int(span[0]), span[1]))
 
     def normalised(self) -> str:

@@ -14,14 +14,14 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
+from scorer import gcpause
 from scorer.coldstart.toolkit import toolrun
-from scorer.coldstart.toolkit.documents import checked_text
+from scorer.coldstart.toolkit.kbreader import text_lines
 from scorer.coldstart.toolkit.kbresolver import Hop, Resolver
 from scorer.coldstart.toolkit.problemlog import Fatal, ProblemLog
 from scorer.coldstart.toolkit.catalogue import FORMATS
 from scorer.coldstart.toolkit.queryfile import read_query_file
 from scorer.problems import ScorerError
-from scorer.textfile import read_bytes
 
 DESCRIPTION = ("resolvequeries (CS-ResolveQueries-MASTER.pl 2017.2.0): Apply a set of evaluation "
                "queries to a knowledge base to produce Cold Start output for assessment.")
@@ -49,13 +49,6 @@ def resolve_queries(query_file: str, kb_file: str) -> Resolution:
     What stops the Perl (a file that cannot be read, a line of the wrong
     width) raises :class:`~scorer.coldstart.toolkit.problemlog.Fatal`."""
     queries = read_query_file(query_file, ProblemLog(FORMATS))
-    try:
-        text = checked_text(kb_file, read_bytes(kb_file), "TAC KB lines")
-    except ScorerError as error:
-        raise Fatal(str(error))
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
     hops = []
     for query in queries.in_id_order():
         if not query.entry_points:
@@ -63,8 +56,12 @@ def resolve_queries(query_file: str, kb_file: str) -> Resolution:
         entry = query.entry_points[0]
         hops.append(Hop(query.full_id, list(query.slots or []), entry.docid,
                         _number(entry.start), _number(entry.end)))
-    resolver = Resolver(kb_file, lines, hops)
-    out = resolver.run()
+    try:
+        resolver = Resolver(kb_file, text_lines(kb_file), hops)
+    except ScorerError as error:
+        raise Fatal(str(error))
+    with gcpause.paused():
+        out = resolver.run()
     return Resolution(out, resolver.runid, resolver.statistics())
 
 

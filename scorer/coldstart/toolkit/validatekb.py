@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
+from scorer import gcpause
 from scorer.coldstart.toolkit import toolrun
 from scorer.coldstart.toolkit.catalogue import FORMATS
 from scorer.coldstart.toolkit.documents import read_documents
@@ -163,23 +164,32 @@ def check_options(task: str = "CSKB", multiple: str = "MANY", ignore=None) -> tu
 
 
 def validate_kb(filename: str, *, docs=None, task: str = "CSKB", multiple: str = "MANY",
-                ignore=None) -> KBValidation:
+                ignore=None, predicates=None) -> KBValidation:
     """CS-ValidateKB on the KB ``filename``, as data (nothing is written).
     The keywords are the switches of the same names (``ignore``: a
-    colon-separated list, None for the Perl's default).  A problem that stops
+    colon-separated list, None for the Perl's default; ``predicates``: a
+    ``LABEL.predicates.txt`` file of predicates to add).  A problem that stops
     the Perl (a file that cannot be read, a DOCID not in -docs) raises
     :class:`~scorer.coldstart.toolkit.problemlog.Fatal` (a ScorerError)."""
     if not os.path.lexists(filename):
         raise Fatal(f"File {filename} does not exist")
     task, multiple, warnings = check_options(task, multiple, ignore)
+    predicate_set = labels = None
+    if predicates is not None:
+        from scorer.coldstart.toolkit.kbpredicates import LabelledPredicates
+        predicate_set = LabelledPredicates()
+        predicate_set.load(predicates)
+        labels = predicate_set.labels
     log = ProblemLog(FORMATS)
     for name in warnings:
         log.ignore(name)
     documents = read_documents(docs) if docs is not None else None
     legal = TASKS[task][1]
-    kb = read_tac(filename, log, documents, multiple,
-                  frozenset(legal) if legal is not None else None, task)
-    check_integrity(kb, legal is None or "canonical_mention" in legal)
+    with gcpause.paused():
+        kb = read_tac(filename, log, documents, multiple,
+                      frozenset(legal) if legal is not None else None, task, predicate_set,
+                      labels)
+        check_integrity(kb, legal is None or "canonical_mention" in legal)
     return KBValidation(kb, log)
 
 
@@ -220,10 +230,8 @@ def _command(given: dict, params: dict, errors) -> int:
     stats_file = given.get("stats_file")
     if stats_file:
         toolrun.check_writable(stats_file)
-    if given.get("predicates"):
-        raise Fatal("-predicates (user-defined predicates) is not supported yet")
     result = validate_kb(filename, docs=given.get("docs"), task=task, multiple=multiple,
-                         ignore=given.get("ignore"))
+                         ignore=given.get("ignore"), predicates=given.get("predicates"))
     log = result.log
     errors.write(log.report())
     if log.error_count:

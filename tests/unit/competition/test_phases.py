@@ -72,3 +72,16 @@ def test_the_policy_section_and_the_command_line(tmp_path):
     policy.write_text("task: fever\ncompetition:\n  phases:\n    - name: x\n      when: 3\n")
     with pytest.raises(ScorerError, match="unknown key"):
         phases.read_section(str(policy))
+
+
+def test_the_section_changes_no_score(tmp_path):
+    """python -m scorer reads a policy with a competition: section as the same
+    policy: the same settings and the same digest (the signature's)."""
+    from scorer.policy import build_policy, load_policy_file
+    plain, sectioned = tmp_path / "plain.yaml", tmp_path / "sectioned.yaml"
+    plain.write_text("task: fever\nmax_evidence: 2\n")
+    sectioned.write_text("task: fever\nmax_evidence: 2\ncompetition:\n  ranked_submission: all\n"
+                         "  phases:\n    - name: practice\n      gold: dev.jsonl\n")
+    a = build_policy(load_policy_file(str(plain)), {})
+    b = build_policy(load_policy_file(str(sectioned)), {})
+    assert a == b and a.digest() == b.digest()
