@@ -269,18 +269,13 @@ class Task:
     def check_track_request(self, request) -> None:
         """This task's rules for a track's request (its samples)."""
 
-    def runs_draw_samples(self, request) -> bool:
-        """Whether each run of a track draws the request's -bootstrap samples
-        itself (else the track draws them over the runs' units)."""
-        return True
-
-    def read_shared_inputs(self, request, shared: list, draw):
+    def read_shared_inputs(self, request, shared: list, plan):
         """Read the files every run shares, so that a fatal problem there stops
         the track before anything is scored; the samples the request asks
-        for, read or drawn once for all runs (``draw(groups)`` draws
-        -bootstrap's samples of ``(group, members)`` pairs), else None (then
-        the track draws them over the runs' units after scoring)."""
-        return None
+        for, read or drawn once for all runs by ``plan``
+        (:class:`scorer.bootstrap.SamplingPlan`: ``plan.samples_of(groups,
+        check)``, told the units the shared files give), else None."""
+        return plan.samples_of()
 
     def signature_parts(self, request) -> list:
         """What a track's signature records of the request beyond the policy

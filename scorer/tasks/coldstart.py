@@ -185,21 +185,12 @@ class ColdStart(Task):
             raise ScorerError("-samples needs -expand (its samples draw LDC queries); without "
                               "-expand use -bootstrap N -seed S, which draws SF queries")
 
-    def runs_draw_samples(self, request) -> bool:
-        # Single runs resample LDC queries only; without -expand the track draws
-        # SF queries itself.
-        return bool(request.option("expand"))
-
-    def read_shared_inputs(self, request, shared: list, draw):
+    def read_shared_inputs(self, request, shared: list, plan):
         from scorer.coldstart import driver
         from scorer.problems import Problems
-        # Without -expand the track draws SF queries once the runs are scored.
-        shared_request = request._replace(
-            files=tuple(shared),
-            bootstrap=request.bootstrap if self.runs_draw_samples(request) else None)
         _queries, samples = driver.read_shared_inputs(
-            shared_request, [f for f in shared if not f.endswith(".xml")], Problems(),
-            draw=draw)
+            request._replace(files=tuple(shared)), [f for f in shared if not f.endswith(".xml")],
+            Problems(), plan=plan)
         return samples
 
     def signature_parts(self, request) -> list:

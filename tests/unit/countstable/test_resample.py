@@ -274,7 +274,7 @@ def test_draws_too_many_to_keep_give_the_kept_samples_values(tmp_path, monkeypat
     monkeypatch.setattr(resample.DrawnClaims, "CHUNK_DRAWS", chunk)  # 7: blocks of one sample
     monkeypatch.setattr(resample.DrawnClaims, "PIECE_DRAWS", piece)
     monkeypatch.setattr(resample.DrawnClaims, "THREADED_DRAWS", 0 if workers == 2 else 10 ** 12)
-    monkeypatch.setattr(resample, "_RANDOM_IS_RAW", generator)
+    monkeypatch.setattr(scorer.bootstrap.draws, "_RANDOM_IS_RAW", generator)
     if workers == 2:
         monkeypatch.setattr(resample.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     problems = Problems()
@@ -287,18 +287,6 @@ def test_draws_too_many_to_keep_give_the_kept_samples_values(tmp_path, monkeypat
     digest = json.loads(drawn["json"])["signature"].split("|samples:")[1].split("|")[0]
     assert len(digest) == 12 and digest not in kept["json"]
     assert dict(driver.run(request, Problems()))["json"] == drawn["json"]
-
-
-def test_generator_random_is_read_as_the_raw_stream_where_numpy_makes_it_so():
-    """resample.doubles: Generator.random where it is (raw >> 11) / 2**53 of
-    one raw number each, which the check finds on this numpy."""
-    from scorer.bootstrap import _bits
-    resample._RANDOM_IS_RAW = None
-    assert resample._random_is_raw()
-    out = np.empty(1000)
-    resample.doubles(11, 12345, out)
-    raw = _bits(11, 12345).random_raw(1000)
-    assert np.array_equal(out, (raw >> np.uint64(11)).astype(np.float64) / 2.0 ** 53)
 
 
 def test_draws_beyond_the_streamed_bound_are_refused(tmp_path, monkeypatch):
