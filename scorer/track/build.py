@@ -37,6 +37,7 @@ class TrackOptions:
     baseline: Optional[str] = None      # compare every run with this one
     clusters: Optional[str] = None      # a clusters file: units drawn and swapped together
     figure_width: float = 7.0          # inches: the leaderboard picture's (7: two columns)
+    slices: Optional[str] = None       # -slices SPEC: leaderboards per slice (track/slices.py)
 
 
 @dataclasses.dataclass
@@ -67,6 +68,8 @@ class TrackResult:
 
     #: the folder's per_query.csv.gz, where the rows went (None: per_query_rows has them)
     per_query_file: Optional[str] = None
+    #: -slices: every slice's leaderboard and tests (track/slices.SliceResult), else None
+    slices: object = None
 
     @property
     def exit_status(self) -> int:
@@ -97,6 +100,10 @@ def build(request, options: TrackOptions) -> TrackResult:
         raise ScorerError(f"-baseline {options.baseline}: no run of that name; the runs are "
                           f"{_listed([run.name for run in runs])}")
     clusters = _read_clusters(options, request)
+    slicing = None
+    if options.slices is not None:
+        from scorer.track import slicespec
+        slicing = slicespec.read(options.slices, task, shared)
     # As found in the folders (a file holding several run ids serves each of them).
     named = list(dict.fromkeys(shared + [path for run in runs for path in run.files]))
     check_each_file_once(named)
@@ -125,7 +132,7 @@ def build(request, options: TrackOptions) -> TrackResult:
         if samples is None:
             samples = plan.after_runs(lambda: runner.unit_ids(results, metric))
         result = _assemble(task, metric, catalogue, results, samples, options, request,
-                           clusters)
+                           clusters, slicing)
         if options.output_dir is not None:
             folder.write(staging, result, request, samples, runs, shared, options.figure_width,
                          request.bootstrap is not None)
@@ -206,6 +213,7 @@ def track_request(files, policy=None, *, samples=None, bootstrap=None, seed=None
     samples, count, seed = sample_settings(samples, bootstrap, seed)
     request = scorer.request.build(files, policy, argv=argv, program=program, cwd=cwd, **switches)
     request = request._replace(bootstrap=count, seed=seed, samples=samples)
+    request = tasks.get(request.policy.task).shared_request(request)
     tasks.get(request.policy.task).check_track_request(request)
     return request
 
@@ -215,11 +223,12 @@ def _run_picking_switches(every) -> list:
 
 
 def _assemble(task, metric, catalogue, results, samples, options, request,
-              clusters: Optional[Clusters] = None) -> TrackResult:
+              clusters: Optional[Clusters] = None, slicing=None) -> TrackResult:
     names = [name for name, _title in catalogue]
     titles = dict(catalogue)
     found = comparisons.Comparisons()
     scored = tables.ranked(results, metric)
+    multiplicity = settings = None
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
         most_trials = _check_trials(options, task, len(units), len(results))
@@ -234,6 +243,16 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
                                     metric, rule, if_empty, stacked, sampled, settings)
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
                                      found.intervals, found.rank_ranges, found.groups)
+    sliced = None
+    if slicing is not None:
+        from scorer.track import slices
+        if multiplicity is None:
+            units = runner.unit_ids(scored, metric)
+            rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units) \
+                if scored else (None, (), None)
+        slicing.check_units(units, task.units)
+        sliced = slices.compute(slicing, results, metric, units, rule, if_empty, stacked,
+                                multiplicity, settings or comparisons.Settings(), leaderboard)
     signature = track_signature(task, request, samples, metric, options, clusters)
     written = any(r.units is not None for r in results)      # (rows in per_query.csv.gz)
     return TrackResult(task.name, metric, titles[metric], leaderboard,
@@ -242,7 +261,7 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
                        found.warnings, _randomization_note(options, found),
-                       tuple(paper_metrics(request, leaderboard.columns)))
+                       tuple(paper_metrics(request, leaderboard.columns)), slices=sliced)
 
 
 def _randomization_note(options: TrackOptions, found) -> str:
