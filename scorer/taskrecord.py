@@ -279,7 +279,7 @@ class Task:
         """Read the files every run shares, so that a fatal problem there stops
         the track before anything is scored; the samples the request asks
         for, read or drawn once for all runs by ``plan``
-        (:class:`scorer.bootstrap.SamplingPlan`: ``plan.samples_of(groups,
+        (:class:`scorer.bootstrap.plan.SamplingPlan`: ``plan.samples_of(groups,
         check)``, told the units the shared files give), else None."""
         return plan.samples_of()
 

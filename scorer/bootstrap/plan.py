@@ -15,8 +15,8 @@ queries, are known once the runs are scored).  The plan then:
 * or draws them over the scored runs' units (``RUNS``): the runs are scored
   without samples, and -seed seeds the track's randomization alone.
 
-Every draw goes through :func:`scorer.bootstrap.generate` (or, with a track's
--clusters, :func:`scorer.bootstrap.generate_clustered`).
+Every draw goes through :func:`scorer.bootstrap.draws.generate` (or, with a track's
+-clusters, :func:`scorer.bootstrap.draws.generate_clustered`).
 """
 from __future__ import annotations
 
