@@ -110,8 +110,8 @@ def build(request, options: TrackOptions) -> TrackResult:
     _check_readable(named)
     # Read (and checked) once for every run: a fatal problem there stops the track
     # before anything is scored; the samples read (or drawn) once for all runs.
-    samples = task.read_shared_inputs(request, shared,
-                                      lambda groups: _draw(groups, request, clusters))
+    plan = bootstrap.SamplingPlan(request, clusters)
+    samples = task.read_shared_inputs(request, shared, plan)
     if samples is not None:
         # -trials bounded before any run is scored (the units drawn: at least
         # one per element; the exact count after scoring, in _assemble)
@@ -119,12 +119,7 @@ def build(request, options: TrackOptions) -> TrackResult:
         # Every run's signature names the samples: their digest made once,
         # here, not by every run (a thousand samples of 100,000 claims: 0.8 s).
         bootstrap.samples_digest(samples)
-    run_request = request
-    if request.bootstrap is None or not task.runs_draw_samples(request):
-        # Then -seed seeds the track's randomization only, and the track draws
-        # its samples itself (below).
-        run_request = request._replace(bootstrap=None, seed=None)
-    run_request = run_request._replace(argv=None, program=PROGRAM)
+    run_request = plan.run_request(request)._replace(argv=None, program=PROGRAM)
     staging = folder.staging_dir(options.output_dir)
     try:
         job = runner.TrackJob(run_request, tuple(shared), staging, options.output_dir or ".",
@@ -134,11 +129,8 @@ def build(request, options: TrackOptions) -> TrackResult:
                               per_query_dir=os.path.join(staging, folder.PER_QUERY_PARTS)
                               if options.output_dir is not None else None)
         results = runner.score_runs(job, runs, options.jobs)
-        drawn_here = samples is None and request.bootstrap is not None
-        if drawn_here:
-            # Every unit is a group of its own, as each run's own -bootstrap draws them.
-            units = runner.unit_ids(results, metric)
-            samples = _draw([(unit, (unit,)) for unit in units], request, clusters)
+        if samples is None:
+            samples = plan.after_runs(lambda: runner.unit_ids(results, metric))
         result = _assemble(task, metric, catalogue, results, samples, options, request,
                            clusters, slicing)
         if options.output_dir is not None:
@@ -169,18 +161,6 @@ def _read_clusters(options: TrackOptions, request) -> Optional[Clusters]:
         raise ScorerError(f"-clusters {options.clusters} needs -bootstrap N -seed S (without "
                           f"samples the track has no intervals and no tests)")
     return read_clusters(options.clusters)
-
-
-def _draw(groups: list, request, clusters: Optional[Clusters]):
-    """-bootstrap's samples of ``(group, members)``: groups drawn one by one, or
-    with -clusters whole clusters of them (every unit checked against the file)."""
-    if clusters is None:
-        return bootstrap.generate(groups, request.bootstrap, request.seed)
-    members = dict(groups)
-    clusters.check_units(list(members))
-    return bootstrap.generate_clustered(
-        [(cluster, [(unit, members[unit]) for unit in units])
-         for cluster, units in clusters.groups(members)], request.bootstrap, request.seed)
 
 
 def _check_readable(paths: list) -> None:
