@@ -7,7 +7,9 @@
 #              100,029 claims too), the tests' calibration on exchangeable runs, the
 #              track page (make bench-page alone), then the
 #              leaderboard's scoring program against a direct run, and the toolkit's
-#              validatekb and resolvequeries beside the Perl's (KB_BENCH_ARGS)
+#              validatekb and resolvequeries beside the Perl's (KB_BENCH_ARGS), validatesf
+#              and python -m scorer -validate beside the Perl's validate-then-score
+#              (VALIDATE_BENCH_ARGS)
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
 # make docs  - set up .venv if needed, build the site into docs/_build/html
 #              (index.html); any warning fails the build (make test checks it too)
@@ -53,6 +55,8 @@ bench: $(STAMP)
 	$(PY) bench/page_bench.py
 	$(PY) bench/competition_bench.py
 	$(PY) bench/kb_bench.py $(KB_BENCH_ARGS)
+	$(PY) bench/validate_bench.py $(VALIDATE_BENCH_ARGS)
+	$(PY) bench/validate_score_bench.py $(VALIDATE_BENCH_ARGS)
 
 bench-page: $(STAMP)
 	$(PY) bench/page_bench.py

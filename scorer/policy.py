@@ -138,6 +138,17 @@ def single_value(value, key, source: str, from_switch: bool = False):
     return str(value)
 
 
+def flag_value(value, key, source: str, from_switch: bool = False) -> bool:
+    """A key that is on or off: a switch without a value (True), or a policy
+    file's ``true``/``false`` (YAML's booleans); no value keeps the default."""
+    if value is None:
+        return key.default
+    if isinstance(value, bool):
+        return value
+    where = "" if from_switch else f"{source}, key '{key.name}': "
+    raise ScorerError(f"{where}true or false is expected, not {str(value)!r}")
+
+
 def colon_items(text: str) -> tuple:
     """A colon-separated list split as the Perl splits it: empty items are
     kept (``A::B``, ``:A``; they are refused later, as the Perl refuses them),

@@ -12,11 +12,12 @@ people write use a small part of YAML, so that part is read here first:
   (``NOT ENOUGH INFO``, ``_x``; not starting with a digit), whole numbers of
   up to 18 digits (no sign, no leading zero), quoted text without escapes;
   outside flow lists also a word with colons inside (``1:3``, ``M:9``: text);
+  ``true`` and ``false`` (booleans, as YAML 1.1 reads them);
 - comments, blank lines, trailing spaces, CRLF line ends; ASCII outside quotes
   and comments.
 
 Anything else (anchors, tags, nested mappings, multi-line scalars, document
-markers, ``yes``/``on``/``null`` and other words YAML 1.1 resolves, other
+markers, ``yes``/``on``/``null``/``True`` and other words YAML 1.1 resolves, other
 numbers, tabs, non-ASCII text, errors of any kind) goes to PyYAML, so its
 values and messages are those of PyYAML.  tests/unit/test_policyfile.py checks
 that the two agree on generated documents.
@@ -83,6 +84,8 @@ def _scalar(token: str, in_flow: bool = False):
                 or (token[0] == "0" and token != "0"):
             raise _Outside   # 017 (octal), 08, 1 a...
         return int(token)
+    if token in ("true", "false"):
+        return token == "true"      # (validate: true; other spellings go to PyYAML)
     if token.lower() in _RESOLVED_WORDS:
         raise _Outside
     return token

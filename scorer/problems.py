@@ -85,6 +85,10 @@ CATALOGUE = {
     "BOOTSTRAP_MISSING_LEVEL": ("WARNING", "Some bootstrap samples have no value for %s; they count as 0.0000"),
     "LEGACY_FORMAT": ("ERROR", "%s"),
     "EARLIER_REPORTS_REMOVED": ("WARNING", "Removed reports of an earlier run at %s, so that none is taken for this run's: %s"),
+    # -validate: validatesf's messages on a run (its texts), and what scoring a raw run misses
+    "VALIDATESF_ERROR": ("ERROR", "%s"),
+    "VALIDATESF_WARNING": ("WARNING", "%s"),
+    "UNOFFICIAL_SCORES": ("WARNING", "%s: %s; these numbers are not the official ones (score with -validate for those)"),
     "UNKNOWN_RUNID": ("ERROR", "Run id %s was asked for (-runids) but is in no submission file; its reports are all zeros. Run ids found: %s%s"),
     # Claim verification (SciFact, FEVER)
     "BAD_CLAIM_INPUT": ("ERROR", "%s"),
@@ -117,6 +121,15 @@ class Problems:
         """Record a problem; the same message at the same place is kept once."""
         kind, template = CATALOGUE[name]
         message = template % args if args else template
+        key = (name, message, where)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self._records.append(_Record(name, message, where))
+
+    def record_text(self, name: str, message: str, where: Where | None = None) -> None:
+        """Record a problem whose message is already written (another tool's,
+        under a name of the catalogue: its type is the name's)."""
         key = (name, message, where)
         if key in self._seen:
             return

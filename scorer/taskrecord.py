@@ -224,6 +224,12 @@ class Task:
         ``name``) unfit for a leaderboard, or None."""
         return None
 
+    def shared_request(self, request):
+        """The request a track scores its runs with, and a leaderboard its
+        submissions (where the task's defaults differ from one run's: Cold
+        Start validates each submission first)."""
+        return request
+
     def check_references(self, request, files: list) -> None:
         """Read a leaderboard's reference ``files`` as every submission's run
         will; a problem that would fail every submission is a ScorerError

@@ -19,6 +19,7 @@ from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
 from scorer.coldstart.reports import debug, ldc, params, prepare, sf, summary
 from scorer.coldstart.runs import expand_run_paths, read_run_files
+from scorer.coldstart.validation import SubmissionValidator
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.progress import Progress
@@ -65,6 +66,9 @@ class Outcome:
     runs: list
     #: the bootstrap samples used (None without -samples / -bootstrap)
     samples: object = None
+    #: with -validate, the run ids of the submission files as submitted (the
+    #: validated lines hold a file's first run id alone); else empty
+    submitted_runids: tuple = ()
 
 
 def run(request, problems: Problems) -> Reports:
@@ -82,13 +86,19 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     query_paths = [f for f in request.files if f.endswith(".xml")]
     run_paths = [f for f in request.files if not f.endswith(".xml")]
     queries, index, queries_to_score = _read_queries(query_paths, asked, problems)
+    # (validate: false: the raw runs, unchecked)
+    validator = None if policy.validate is False else \
+        SubmissionValidator(request, query_paths, problems)
     run_files = read_run_files(
         run_paths, queries, problems,
         on_submission_file=lambda files: check_justifications(
-            files, *justification_limits(policy.justifications), problems))
+            files, *justification_limits(policy.justifications), problems),
+        submission_lines=validator)
     _check_assessments_read(run_files, run_paths)
     runids = list(asked.runids) if asked.runids else sorted(run_files.runids)
     _check_runids(runids, run_files.runids, problems)
+    if validator is not None:
+        validator.check()
 
     if request.samples or request.bootstrap is not None or samples is not None:
         # Imported here: a run without samples uses none of them.
@@ -164,7 +174,8 @@ def score(request, problems: Problems, samples=None) -> Outcome:
                 reports.add("apconfidence", confidence.render_confidence(
                     sorted(ap_values), ap_values, ap_originals))
         scored.append(scores)
-    return Outcome(reports, scored, samples)
+    return Outcome(reports, scored, samples,
+                   tuple(validator.submitted_runids) if validator is not None else ())
 
 
 def _read_queries(query_paths: list, asked, problems: Problems, none_is_fatal: bool = False):
@@ -252,7 +263,7 @@ def _input_files(request, query_paths, run_paths) -> tuple:
     selection = options(request).queries
     if selection is not None and os.path.isfile(selection):
         paths.append(selection)
-    paths += [p for p in (request.samples, request.policy_file) if p]
+    paths += [p for p in (request.samples, request.policy_file, request.option("docs")) if p]
     return tuple(paths)
 
 

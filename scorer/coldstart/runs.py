@@ -121,11 +121,14 @@ def expand_run_paths(paths) -> list:
     return result
 
 
-def read_run_files(paths, queries: QuerySet, problems: Problems, on_submission_file=None) -> RunFiles:
+def read_run_files(paths, queries: QuerySet, problems: Problems, on_submission_file=None,
+                   submission_lines=None) -> RunFiles:
     """Read assessment and submission files in command-line order.
 
     ``on_submission_file(run_files)`` is called after each submission file
-    (the justification checks run there, spec §2.7).
+    (the justification checks run there, spec §2.7).  ``submission_lines(path,
+    lines)``, when given, says what to read of a submission file instead:
+    ``(name, lines)``, or None for nothing (-validate: scorer/coldstart/validation.py).
     """
     if not paths:
         raise ScorerError("EvaluationQueryOutput->new called with no filenames: "
@@ -140,7 +143,17 @@ def read_run_files(paths, queries: QuerySet, problems: Problems, on_submission_f
         kind = identify_file_type(path, lines)
         if kind == ASSESSMENT:
             run_files.assessment_files.append(path)
-        _load(path, lines, kind, queries, run_files, problems)
+        name = path
+        if kind == SUBMISSION and submission_lines is not None:
+            replaced = submission_lines(path, lines)
+            if replaced is None:
+                continue
+            name, lines = replaced
+            if not lines:
+                problems.record("EMPTY_FILE", name)
+                run_files.empty_files.append(name)
+                continue
+        _load(name, lines, kind, queries, run_files, problems)
         if kind == SUBMISSION and on_submission_file is not None:
             on_submission_file(run_files)
     return run_files

@@ -99,7 +99,9 @@ Phases (repeated, one value per phase; or the policy's competition: section):
 def _read_argv(argv: list, phased: bool = False) -> tuple:
     """(this command's switches, the request's switches, the files);
     ``phased``: the phases name the reference files."""
-    table = switches.table(switches.scorer_table(), OWN_SWITCHES)
+    # (own first: its -validate RUN is not Cold Start's -validate, which a
+    # leaderboard's policy sets with validate: true)
+    table = switches.table(OWN_SWITCHES, switches.scorer_table())
     given, files = switches.parse(argv, table, files_needed=False)
     if given.get("help") or given.get("version"):
         return given, {}, files
@@ -198,7 +200,8 @@ def _setup_request(given: dict, files: list):
     """The request of the reference files and the switches, exactly as
     python -m scorer builds it (every submission adds its file)."""
     from scorer.request import from_switches
-    return from_switches(given, files, None, os.getcwd())
+    request = from_switches(given, files, None, os.getcwd())
+    return tasks.get(request.policy.task).shared_request(request)
 
 
 def _max_size(own: dict) -> int:

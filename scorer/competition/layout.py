@@ -93,7 +93,9 @@ def policy_settings(policy) -> dict:
     task = tasks.get(policy.task)
     settings = {"task": policy.task}
     for key in task.policy_keys:
-        settings[key.name] = key.written(getattr(policy, key.name))
+        value = key.written(getattr(policy, key.name))
+        if value is not None:       # (None: left out, the key's default; Cold Start's validate)
+            settings[key.name] = value
     settings["leaderboard"] = list(policy.leaderboard)
     return settings
 

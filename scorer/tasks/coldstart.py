@@ -4,7 +4,7 @@ work is in ``scorer/coldstart/``."""
 from __future__ import annotations
 
 from scorer.coldstart.policy import DEFAULTS, DISCIPLINES
-from scorer.policy import list_value, single_value
+from scorer.policy import flag_value, list_value, single_value
 from scorer.switches import Switch
 from scorer.taskrecord import PolicyKey, Task
 from scorer.version import PERL_REFERENCE_VERSION
@@ -30,6 +30,12 @@ class ColdStart(Task):
                   single_value),
         PolicyKey("discipline", "Cold Start: how a response finds its assessment: "
                                 + ", ".join(DISCIPLINES), DEFAULTS["discipline"], single_value),
+        # (not in the policy digest: .params signatures say validate: themselves)
+        PolicyKey("validate", "Cold Start: true scores the lines CS-ValidateSF keeps of each "
+                              "submission file (the official numbers), as -validate; false "
+                              "the raw runs, unchecked; left out, a track and a leaderboard "
+                              "validate, python -m scorer warns when the validator would drop "
+                              "lines", None, flag_value, in_digest=False),
     )
     # The Perl scorer's switches (CS-Score-MASTER.pl -help), in the order a
     # refusal lists them.
@@ -68,6 +74,16 @@ class ColdStart(Task):
                help="Colon-separated list of output fields to print (see below for options)"),
         Switch("tabs", False, help="Use tabs to separate output fields instead of spaces "
                                    "(useful for export to spreadsheet)"),
+        # scorer's own: CS-ValidateSF in front of the scoring (scorer/coldstart/validation.py)
+        Switch("validate", False, sets_policy=True,
+               help="Validate each submission file first, as CS-ValidateSF-MASTER.pl does "
+                    "(python -m scorer.coldstart validatesf, with -justifications and -docs), "
+                    "and score the lines it keeps: the official numbers; its errors stop the "
+                    "run without reports"),
+        Switch("docs", names_file=True,
+               help="The corpus's document lengths (DOCID, length, file), against which "
+                    "the validator (-validate, or the check without it) checks every "
+                    "provenance"),
     )
     report_extensions = ("debug", "ap", "sf", "ldcmax", "ldcmean", "summary", "sample",
                          "samplescores", "confidence", "apconfidence", "bootsamples", "params",
@@ -100,6 +116,11 @@ class ColdStart(Task):
 
     def check_request(self, request) -> None:
         from scorer.problems import ScorerError
+        if request.option("docs") and request.policy.validate is False:
+            # The document lengths are the validator's; without it they would check nothing.
+            raise ScorerError("-docs is read by the validator (it checks the provenance "
+                              "against it), which the policy's validate: false turns off: "
+                              "leave one of them out")
         if (request.samples or request.bootstrap is not None) and not request.option("expand"):
             # The Perl dies here after writing half its reports (spec §7.24).
             raise ScorerError("-samples and -bootstrap need -expand: bootstrap samples are "
@@ -132,8 +153,10 @@ class ColdStart(Task):
         return run_result(name, outcome, status, statistics)
 
     def run_ids(self, outcome) -> tuple:
-        # Every run id of the submission files, scored (the numbers are the first's).
-        return tuple(run.runid for run in outcome.runs or ())
+        # Every run id of the submission files, scored (the numbers are the first's);
+        # validated, those the files held (the validator scores one run a file).
+        return tuple(getattr(outcome, "submitted_runids", ())) or \
+            tuple(run.runid for run in outcome.runs or ())
 
     # -- a leaderboard: one run (one run id) a submission ----------------------------
 
@@ -154,6 +177,13 @@ class ColdStart(Task):
     def check_references(self, request, files: list) -> None:
         from scorer.coldstart.driver import check_references
         check_references(request, files)
+
+    def shared_request(self, request):
+        # A track and a leaderboard validate each submission first, unless the
+        # policy says validate: false.
+        if request.policy.validate is None:
+            return request._replace(policy=request.policy.replace(validate=True))
+        return request
 
     # -- scorer.diff: the Perl's .debug, with the .sf and .ldcmax beside it -----------
 
@@ -208,8 +238,9 @@ class ColdStart(Task):
         return samples
 
     def signature_parts(self, request) -> list:
+        from scorer.coldstart.validation import signature_part
         return [f"expand:{request.option('expand') or 'none'}",
-                f"queries:{request.option('queries') or 'all'}"]
+                f"queries:{request.option('queries') or 'all'}", signature_part(request)]
 
     def shown_per_query(self, per_query):
         # The scores over all hops, not the counts, to keep the page small.

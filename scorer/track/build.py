@@ -236,6 +236,7 @@ def track_request(files, policy=None, *, samples=None, bootstrap=None, seed=None
     samples, count, seed = sample_settings(samples, bootstrap, seed)
     request = scorer.request.build(files, policy, argv=argv, program=program, cwd=cwd, **switches)
     request = request._replace(bootstrap=count, seed=seed, samples=samples)
+    request = tasks.get(request.policy.task).shared_request(request)
     tasks.get(request.policy.task).check_track_request(request)
     return request
 

@@ -67,10 +67,12 @@ def test_each_run_folder_equals_the_single_run_outputs(world, tmp_path):
     queries = sorted({_sf_query(line) for line in lines})
     _write_run(runs / "A.tab.txt", lines, "RUNA")
     _write_run(runs / "B.tab.txt", _keep_queries(lines, lambda q: queries.index(q) % 3), "RUNB")
-    # One file holding two run ids: each is its own run, scored with -runids.
-    _write_run(runs / "CD.tab.txt", lines[: len(lines) // 2], "RUNC")
+    # One file holding two run ids: each is its own run, scored with -runids
+    # (and validated alone: each run's hop-1 lines with their parents).
+    _write_run(runs / "CD.tab.txt", _keep_queries(lines, lambda q: queries.index(q) % 2),
+               "RUNC")
     with open(runs / "CD.tab.txt", "a", encoding="utf-8") as f:
-        for line in lines[len(lines) // 2:]:
+        for line in _keep_queries(lines, lambda q: not queries.index(q) % 2):
             columns = line.split("\t")
             columns[2] = "RUND"
             f.write("\t".join(columns) + "\n")
@@ -85,7 +87,8 @@ def test_each_run_folder_equals_the_single_run_outputs(world, tmp_path):
                                ("RUND", ["CD.tab.txt"], ["-runids", "RUND"])):
         single = tmp_path / f"single-{name}"
         single.mkdir()
-        code = scorer.cli.main(common + extra + ["-output_file", str(single / "run"),
+        # (a track validates its runs, as -validate does)
+        code = scorer.cli.main(common + extra + ["-validate", "-output_file", str(single / "run"),
                                                  "-error_file", str(single / "run.errlog")]
                                + inputs + [str(runs / f) for f in files])
         assert code == 0
@@ -144,8 +147,12 @@ def test_a_one_run_track_on_a_parity_case_equals_the_perl_files(tmp_path):
         files = [a for a in args if os.path.exists(a) and not a.startswith("-")
                  and a not in ("qids.txt", "boot.txt")]
         switches = [a for a in args if a not in files]
+        # The Perl scored the raw run: a track validates its runs unless told not to.
+        raw = tmp_path / "raw.yaml"
+        raw.write_text("task: coldstart\nvalidate: false\n")
         out = tmp_path / "track"
-        assert track_main(switches + ["-jobs", "1", "-output_dir", str(out)] + files) == 0
+        assert track_main(switches + ["-policy", str(raw), "-jobs", "1", "-output_dir", str(out)]
+                          + files) == 0
     finally:
         os.chdir(cwd)
     (run,) = os.listdir(out / "runs")
@@ -209,8 +216,10 @@ def test_jobs_do_not_change_the_folder(world, tmp_path):
     directory, lines = world
     runs = tmp_path / "runs"
     runs.mkdir()
+    queries = sorted({_sf_query(line) for line in lines})
     for r in range(3):
-        _write_run(runs / f"R{r}.tab.txt", lines[r * 50:], f"R{r}")
+        _write_run(runs / f"R{r}.tab.txt",
+                   _keep_queries(lines, lambda q: queries.index(q) % 5 != r), f"R{r}")
     folders = []
     out = tmp_path / "track"        # one name: the page shows the invocation
     for jobs in ("1", "2"):
@@ -462,7 +471,8 @@ def test_without_expand_the_track_draws_sf_queries_itself(world, tmp_path):
     # The runs are scored as single runs are (which cannot take samples without -expand).
     single = tmp_path / "single"
     single.mkdir()
-    assert scorer.cli.main(["-plot", "-output_file", str(single / "run"), "-error_file",
+    assert scorer.cli.main(["-plot", "-validate", "-output_file", str(single / "run"),
+                            "-error_file",
                             str(single / "run.errlog"), str(queries_file),
                             str(directory / "qrel.txt"), str(runs / "a.tab.txt")]) == 0
     assert sorted(os.listdir(single)) == sorted(os.listdir(out / "runs" / "A"))
@@ -748,7 +758,7 @@ def test_fever_runs_with_and_without_ids_share_their_claims_against_a_redacted_g
 @pytest.mark.parametrize("task, keys", [
     ("fever", ["task", "max_evidence", "labels", "leaderboard"]),
     ("coldstart", ["task", "right", "wrong", "ignore", "fields", "justifications", "discipline",
-                   "leaderboard"]),
+                   "validate", "leaderboard"]),
 ])
 def test_track_params_list_the_policy_keys_of_the_task_scored(tmp_path, task, keys):
     if task == "fever":

@@ -171,7 +171,8 @@ SUBSET_SCALARS = st.one_of(SUBSET_WORDS, st.integers(0, 10 ** 18 - 1).map(str),
                                                                       "\ufeff",
                                                  blacklist_categories=("Cs", "Cc", "Cn")),
                                    max_size=6).map(lambda text: f'"{text}"'),
-                           st.text("ab :#,[]", max_size=6).map(lambda text: f"'{text}'"))
+                           st.text("ab :#,[]", max_size=6).map(lambda text: f"'{text}'"),
+                           st.sampled_from(["true", "false"]))
 
 
 KEYS = st.one_of(st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True),

@@ -13,6 +13,7 @@ from typing import Optional
 from scorer.version import PERL_REFERENCE_VERSION, __version__
 from scorer import output
 from scorer.coldstart.options import options
+from scorer.coldstart import validation
 from scorer.coldstart.policy import option_text
 from scorer.textfile import fingerprint_lines
 
@@ -39,7 +40,7 @@ def signature(request, samples_text: str, selection: Optional[dict] = None) -> s
              f"justifications:{policy.justifications}", f"discipline:{policy.discipline}",
              f"expand:{asked.expand or 'none'}",
              f"queries:{selection_digest(selection if asked.queries is not None else None)}",
-             f"runids:{runids}",
+             f"runids:{runids}", validation.signature_part(request),
              f"reference:CS-Score-MASTER.pl-{PERL_REFERENCE_VERSION}",
              f"samples:{samples_text}"]
     return "|".join(parts)
@@ -58,6 +59,10 @@ def render(request, samples_text: str = "none", now=None, selection: Optional[di
         lines.append(f"  {option} => {option_text(policy, option)}")
     lines.append(f"  JUSTIFICATIONS => {policy.justifications}")
     lines.append(f"  DISCIPLINE => {policy.discipline}")
+    if policy.validate is True:
+        docs = request.option("docs")
+        lines.append(f"  VALIDATE => each submission file validated as {validation.SIGNATURE} "
+                     f"does{f' (-docs {docs})' if docs else ''}; the lines it keeps scored")
     if request.samples or request.bootstrap is not None:
         lines += ["", "SAMPLE => BOOTSTRAP RESAMPLE"]
     if request.samples:

@@ -277,19 +277,20 @@ def split_columns(line: str) -> list:
 
 
 def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
-                   documents=None, comments: bool = False) -> Responses:
+                   documents=None, comments: bool = False, data=None) -> Responses:
     """Read the response (or assessment) files ``paths`` against ``queries``
     (``scorer.coldstart.queries.QuerySet``), recording problems in ``log``
     (``toolkit.problemlog.ProblemLog``), as the Perl's EvaluationQueryOutput
     does: after each file of the 2017 format, the -justifications checks drop
     lines (with warnings), and with ``depth`` (``(scheme, d)``, NIST's pooling)
-    the nodes beyond the best d."""
+    the nodes beyond the best d.  ``data``: path -> the bytes to read for it
+    instead of the file's (the scorer's -validate of one run id of a file)."""
     from scorer.coldstart.policy import justification_limits
     per_document, total = justification_limits(justifications)
     responses = Responses()
     for argument in paths:
         for path in run_paths(argument):
-            lines = _read_file(path, responses)
+            lines = _read_file(path, responses, data)
             if lines is None:
                 log.record("EMPTY_FILE", path)
                 continue
@@ -304,9 +305,9 @@ def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
     return responses
 
 
-def _read_file(path: str, responses: Responses):
+def _read_file(path: str, responses: Responses, given=None):
     """A file's lines (None for an empty file), its bytes added to the run's digest."""
-    data = read_bytes(path)
+    data = given[path] if given is not None and path in given else read_bytes(path)
     responses.files.append(path)
     responses.digest.update(data)
     return read_lines(path, data) if data else None

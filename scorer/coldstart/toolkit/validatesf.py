@@ -94,26 +94,32 @@ def check_switches(justifications: str = "1:3", depth=None) -> None:
 
 def validate_sf(query_file: str, run_file: str, *, justifications: str = "1:3", docs=None,
                 depth=None, allow_comments: bool = False, groundtruth: bool = False,
-                nil_prefix=None) -> SFValidation:
+                nil_prefix=None, queries=None, documents=None, run_bytes=None) -> SFValidation:
     """CS-ValidateSF on the run ``run_file`` (a file, or a folder of
     ``*.tab.txt`` files) against the SF query file ``query_file``, as data
     (nothing is written).  The keywords are the switches of the same names;
     ``nil_prefix``: the four letters of the ``:NIL_`` node ids (by default drawn
-    from the run's bytes).  A problem that stops the Perl (a file that cannot
+    from the run's bytes); ``queries``: the SF queries already read (a
+    :class:`~scorer.coldstart.toolkit.queryfile.QuerySet` of their own: reading
+    the run adds to it), ``query_file`` then only names them, and
+    ``documents``: -docs already read (``docs`` then unread); ``run_bytes``: the
+    run's bytes, read in place of the file ``run_file`` names.  A problem that stops the Perl (a file that cannot
     be read, a query not loaded, a DOCID not in -docs) raises
     :class:`~scorer.coldstart.toolkit.problemlog.Fatal` (a ScorerError); the
     others are in the result's log."""
     log = ProblemLog(FORMATS)
     if groundtruth:
         log.ignore("MULTIPLE_FILLS_SLOT")
-    documents = read_documents(docs) if docs is not None else None
+    if documents is None and docs is not None:
+        documents = read_documents(docs)
     check_switches(justifications, depth)
-    if not os.path.lexists(run_file):
+    if run_bytes is None and not os.path.lexists(run_file):
         raise Fatal(f"File {run_file} does not exist")
-    queries = read_query_file(query_file, log, documents)
+    if queries is None:
+        queries = read_query_file(query_file, log, documents)
     responses = read_responses([run_file], queries, log, justifications,
                                parse_depth(depth) if depth is not None else None, documents,
-                               allow_comments)
+                               allow_comments, None if run_bytes is None else {run_file: run_bytes})
     lines = [] if log.error_count else list(validated_lines(responses, nil_prefix))
     return SFValidation(lines, responses, log)
 

@@ -57,7 +57,8 @@ def test_samples_need_expand():
 
 
 def test_signature_and_interval_keys():
-    assert RECORD.signature_parts(_request(expand="X")) == ["expand:X", "queries:all"]
+    assert RECORD.signature_parts(_request(expand="X")) == ["expand:X", "queries:all",
+                                                          "validate:none"]
     assert RECORD.interval_key("ALLEP_SLOTFLG_Mi_A_F") == ("SF", "micro", "ALL", "F1")
     assert RECORD.interval_key("ONEEP_SLOTFLG_Mi_A_F") is None
     assert RECORD.variant_order == ("SF", "LDCMAX", "LDCMEAN")

@@ -72,6 +72,7 @@ def test_the_whole_params_of_a_request_built_here():
         "#Signature:\n"
         f"scorer:{__version__}|task:coldstart|policy:{request.policy.digest()}|"
         "justifications:1:3|discipline:ASSESSED|expand:CSSF17|queries:all|runids:all|"
+        "validate:none|"
         f"reference:CS-Score-MASTER.pl-{PERL_REFERENCE_VERSION}|samples:abc|B:5|seed:3\n")
 
 
