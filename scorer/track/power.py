@@ -136,7 +136,7 @@ def write(write, folder: str, frames: tuple, metric: str, width_in: float) -> No
     from scorer.track import tables
     sizes, pairs = frames
     note = (f"Smallest difference of {metric} significant with {POWER:.0%} power "
-            f"(docs/statistics.md#power-power-sizes).")
+            f"(docs/statistics.md#power).")
     for stem, frame in (("power", sizes), ("power_pairs", pairs)):
         write(f"{stem}.csv", tables.csv_text(frame))
         write(f"{stem}.json", tables.json_text(frame))
