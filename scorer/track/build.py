@@ -102,6 +102,9 @@ def build(request, options: TrackOptions) -> TrackResult:
     if options.baseline is not None and options.baseline not in {run.name for run in runs}:
         raise ScorerError(f"-baseline {options.baseline}: no run of that name; the runs are "
                           f"{_listed([run.name for run in runs])}")
+    if options.power is not None and len(runs) < 2:
+        raise ScorerError("-power measures the spread of two runs' paired differences: give "
+                          "at least two runs (a pilot's, or last year's track)")
     clusters = _read_clusters(options, request)
     slicing = None
     if options.slices is not None:

@@ -362,3 +362,13 @@ def test_power_writes_its_tables_and_curve_and_changes_nothing_else(tmp_path, ca
                          str(tmp_path / "refused")] + files)
     assert status == 255 and not (tmp_path / "refused").exists()
     assert "-power takes multiples of the track's units" in capsys.readouterr().out
+
+
+def test_power_with_one_run_is_refused(tmp_path, capsys):
+    gold, predictions = slice_tracks.make("fever", n=10, runs=1)
+    files = slice_tracks.write_track(tmp_path / "all", "fever", gold, predictions)
+    status = track_main(["-policy", policy("fever"), "-power", "1,2", "-output_dir",
+                         str(tmp_path / "refused")] + files)
+    assert status == 255 and not (tmp_path / "refused").exists()
+    assert "-power measures the spread of two runs' paired differences" in \
+        capsys.readouterr().err
