@@ -170,7 +170,8 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
                 jobs: int = 1, metric: str | None = None, compare: str = "all",
                 trials: int | None = None, correction: str = "holm",
                 baseline: str | None = None, clusters=None,
-                figure_width: float = 7.0, slices: str | None = None, **switches):
+                figure_width: float = 7.0, slices: str | None = None, power=None,
+                **switches):
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a
     :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
@@ -206,6 +207,20 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,
                            trials=trials, correction=correction, baseline=baseline,
                            clusters=clusters, figure_width=figure_width,
-                           slices=os.fspath(slices) if slices is not None else None)
+                           slices=os.fspath(slices) if slices is not None else None,
+                           power=_power_sizes(power))
     request = track_request(files, policy, **switches)
     return build(request, options)
+
+
+def _power_sizes(power):
+    """``power``: multiples of the track's units (a sequence of numbers, or
+    text such as "0.5,1,2,4"), or None."""
+    if power is None:
+        return None
+    from scorer.track.power import read_sizes
+    text = power if isinstance(power, str) else ",".join(str(float(v)) for v in power)
+    try:
+        return read_sizes(text)
+    except ValueError as error:
+        raise ScorerError(str(error)) from None

@@ -38,6 +38,7 @@ class TrackOptions:
     clusters: Optional[str] = None      # a clusters file: units drawn and swapped together
     figure_width: float = 7.0          # inches: the leaderboard picture's (7: two columns)
     slices: Optional[str] = None       # -slices SPEC: leaderboards per slice (track/slices.py)
+    power: Optional[tuple] = None      # -power SIZES: multiples of the units (track/power.py)
 
 
 @dataclasses.dataclass
@@ -70,6 +71,8 @@ class TrackResult:
     per_query_file: Optional[str] = None
     #: -slices: every slice's leaderboard and tests (track/slices.SliceResult), else None
     slices: object = None
+    #: -power: (sizes frame, pairs frame) of track/power.py, else None
+    power: object = None
 
     @property
     def exit_status(self) -> int:
@@ -99,6 +102,9 @@ def build(request, options: TrackOptions) -> TrackResult:
     if options.baseline is not None and options.baseline not in {run.name for run in runs}:
         raise ScorerError(f"-baseline {options.baseline}: no run of that name; the runs are "
                           f"{_listed([run.name for run in runs])}")
+    if options.power is not None and len(runs) < 2:
+        raise ScorerError("-power measures the spread of two runs' paired differences: give "
+                          "at least two runs (a pilot's, or last year's track)")
     clusters = _read_clusters(options, request)
     slicing = None
     if options.slices is not None:
@@ -243,7 +249,15 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
                                     metric, rule, if_empty, stacked, sampled, settings)
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
                                      found.intervals, found.rank_ranges, found.groups)
-    sliced = None
+    sliced = powered = None
+    if options.power is not None and scored:
+        from scorer.track import power
+        units = runner.unit_ids(scored, metric)
+        rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
+        n_pairs = comparisons.pair_count(len(scored), comparisons.Settings(
+            compare=options.compare, baseline=options.baseline))
+        powered = power.compute([r.name for r in scored], metric, rule, if_empty, stacked,
+                                options.power, n_pairs)
     if slicing is not None:
         from scorer.track import slices
         if multiplicity is None:
@@ -261,7 +275,8 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
                        found.warnings, _randomization_note(options, found),
-                       tuple(paper_metrics(request, leaderboard.columns)), slices=sliced)
+                       tuple(paper_metrics(request, leaderboard.columns)), slices=sliced,
+                       power=powered)
 
 
 def _randomization_note(options: TrackOptions, found) -> str:

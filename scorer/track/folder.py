@@ -16,7 +16,7 @@ from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
 from scorer.results import PER_QUERY_HEADER, per_query
 from scorer.textfile import fingerprints
-from scorer.track import papertables, runner, slicefiles, tables
+from scorer.track import papertables, power, runner, slicefiles, tables
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
@@ -26,7 +26,7 @@ TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", 
                "track.bootsamples", "index.html",
                # written beside the track by scorer.competition -collect and -errata
                "submissions", "submissions.csv", "submissions.md", "errata.md", "errata.csv",
-               "errata.tex"} | set(slicefiles.NAMES)     # (-slices)
+               "errata.tex"} | set(slicefiles.NAMES) | set(power.NAMES)  # (-slices, -power)
 
 
 def exact_floats() -> dict:
@@ -148,6 +148,8 @@ def write(staging, result, request, samples, runs, shared, figure_width,
         result.signature, papertables.label_for("significance", result.task, result.metric),
         result.correction))
     sections = ()
+    if result.power is not None:
+        power.write(write, staging, result.power, result.metric, figure_width)
     if result.slices is not None:
         slicefiles.write(write, result)
         sections = (slicefiles.page_section(staging, result, figure_width),)

@@ -337,3 +337,38 @@ def test_the_picture_and_the_page_show_every_slice(tmp_path):
     plain = tmp_path / "plain"
     _run_track(files, plain, "scifact")
     assert 'id="slices"' not in (plain / "index.html").read_text()
+
+
+def test_power_writes_its_tables_and_curve_and_changes_nothing_else(tmp_path, capsys):
+    gold, predictions = slice_tracks.make("fever", n=60, runs=3)
+    files = slice_tracks.write_track(tmp_path / "all", "fever", gold, predictions)
+    _run_track(files, tmp_path / "plain", "fever")
+    _run_track(files, tmp_path / "power", "fever", "-power", "0.5,1,2,4")
+    added = sorted(set(os.listdir(tmp_path / "power")) - set(os.listdir(tmp_path / "plain")))
+    assert added == sorted(["power.csv", "power.json", "power.md", "power_pairs.csv",
+                            "power_pairs.json", "power_pairs.md", "power.png", "power.svg",
+                            "power.pdf"])
+    for name in os.listdir(tmp_path / "plain"):
+        if name not in ("track.params", "index.html", "runs"):
+            assert (tmp_path / "plain" / name).read_bytes() == \
+                (tmp_path / "power" / name).read_bytes(), name
+    sizes = pd.read_csv(tmp_path / "power" / "power.csv", **exact_floats())
+    assert list(sizes.columns[:2]) == ["units", "min_detectable_difference"]
+    assert sizes["units"].tolist() == [30, 30, 60, 60, 120, 120, 240, 240]
+    pairs = pd.read_csv(tmp_path / "power" / "power_pairs.csv", **exact_floats())
+    board = pd.read_csv(tmp_path / "power" / "leaderboard.csv", **exact_floats())
+    assert list(zip(pairs["run_a"], pairs["run_b"])) == list(zip(board["run"], board["run"][1:]))
+    status = track_main(["-policy", policy("fever"), "-power", "twice", "-output_dir",
+                         str(tmp_path / "refused")] + files)
+    assert status == 255 and not (tmp_path / "refused").exists()
+    assert "-power takes multiples of the track's units" in capsys.readouterr().out
+
+
+def test_power_with_one_run_is_refused(tmp_path, capsys):
+    gold, predictions = slice_tracks.make("fever", n=10, runs=1)
+    files = slice_tracks.write_track(tmp_path / "all", "fever", gold, predictions)
+    status = track_main(["-policy", policy("fever"), "-power", "1,2", "-output_dir",
+                         str(tmp_path / "refused")] + files)
+    assert status == 255 and not (tmp_path / "refused").exists()
+    assert "-power measures the spread of two runs' paired differences" in \
+        capsys.readouterr().err
