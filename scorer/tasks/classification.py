@@ -73,6 +73,21 @@ class Classification(TableTask):
                         "files)")
     run_suffixes = (".jsonl", ".tsv")
     submission = "one predictions file (JSON lines {\"id\", \"label\"} or id<TAB>label lines)"
+    #: scorer.track -slices: the built-in slicing (the gold's labels)
+    slicings = ("label",)
+
+    def slice_records(self, path: str) -> list:
+        """``(line, unit id as the track names it, record)`` of every gold
+        item, for ``scorer.track -slices``: the record its JSON object (none
+        for id<TAB>label lines) with its ``label``."""
+        from scorer.countstable.jsonl import read_objects
+        items = read_items(path, "gold")
+        keys, _source = self.gold_keys(path)
+        objects = {}
+        if any(True for _ in items) and _starts_json_lines(path):
+            objects = dict(read_objects(path, lenient=True))
+        return [(line, unit, {**objects.get(line, {}), "label": label})
+                for (line, _id, label), unit in zip(items, keys)]
     headline = "macro_f1"
 
     # -- the policy -------------------------------------------------------------
@@ -418,3 +433,9 @@ def _shown(text: str) -> str:
 
 
 TASK = Classification()
+
+
+def _starts_json_lines(path: str) -> bool:
+    """Whether a gold file is JSON lines (its first byte past a BOM and blanks a '{')."""
+    with open(path, "rb") as f:
+        return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")

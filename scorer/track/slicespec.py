@@ -1,6 +1,7 @@
 """``-slices SPEC``: which units of a track make up each slice.
 
-A task's built-in slicing (``label`` for the claim tasks and classification),
+A task's built-in slicing (``label`` for the claim tasks and the label
+tasks, which declare theirs: a task's ``slicings`` and ``slice_records``),
 ``field:KEY`` (a key of every gold line), or ``file:PATH`` (two columns, unit
 id then slice name; a unit may sit in several slices).  Read and checked
 before any run is scored; the units are checked against the track's own
@@ -14,9 +15,13 @@ import hashlib
 
 from scorer.problems import ScorerError
 
-#: The built-in slicings of each task.
-BUILT_IN = {"scifact": ("label",), "fever": ("label",), "classification": ("label",),
-            "coldstart": ("slot", "language")}
+#: The built-in slicings of the tasks that do not declare theirs (``slicings``).
+BUILT_IN = {"scifact": ("label",), "fever": ("label",), "coldstart": ("slot", "language")}
+
+
+def built_in(task) -> tuple:
+    """A task's built-in slicings: its own declaration, else :data:`BUILT_IN`'s."""
+    return tuple(getattr(task, "slicings", None) or BUILT_IN.get(task.name, ()))
 #: Cold Start's languages, in the order the slices take (the documents' prefixes).
 COLDSTART_LANGUAGES = ("ENGLISH", "CHINESE", "SPANISH")
 #: SciFact's claims without evidence (the dataset's own name for the label).
@@ -69,13 +74,13 @@ def read(spec: str, task, shared: list) -> Slicing:
         return _gold_slicing(spec, task, shared, key)
     if task.name == "coldstart" and spec in BUILT_IN["coldstart"]:
         return _query_slicing(spec, shared)
-    if spec in BUILT_IN.get(task.name, ()):
+    if spec in built_in(task):
         return _gold_slicing(spec, task, shared, None)
     if task.name == "coldstart" and spec == "hop":
         raise ScorerError("-slices hop: every LDC query has both hops, so the hops do not "
                           "split the units; the track's per-hop scores are in its runs' .ap "
                           "reports (give -slices slot, language or file:FILE)")
-    known = ", ".join(BUILT_IN.get(task.name, ()) + ("field:KEY", "file:PATH"))
+    known = ", ".join(built_in(task) + ("field:KEY", "file:PATH"))
     raise ScorerError(f"-slices {spec}: not a slicing of {task.title}; give {known}")
 
 
@@ -160,16 +165,8 @@ def _label_order(task) -> tuple:
 
 def _gold_records(task, path: str) -> list:
     """``(line, unit id as the track names it, record)`` of every gold line."""
-    if task.name == "classification":
-        from scorer.tasks.classification import read_items
-        items = read_items(path, "gold")
-        keys, _source = task.gold_keys(path)
-        objects = {}
-        if any(True for _ in items) and _is_json_lines(path):
-            from scorer.countstable.jsonl import read_objects
-            objects = dict(read_objects(path, lenient=True))
-        return [(line, unit, {**objects.get(line, {}), "label": label})
-                for (line, _id, label), unit in zip(items, keys)]
+    if hasattr(task, "slice_records"):
+        return task.slice_records(path)
     from scorer.countstable.jsonl import read_objects
     objects = read_objects(path, lenient=True)
     keys, _source = task.read_gold_keys(path)
@@ -177,11 +174,6 @@ def _gold_records(task, path: str) -> list:
         raise ScorerError(f"{path}: {len(objects)} lines but {len(keys)} claims; cannot tell "
                           f"which line is which claim for -slices")
     return [(line, unit, record) for (line, record), unit in zip(objects, keys)]
-
-
-def _is_json_lines(path: str) -> bool:
-    with open(path, "rb") as f:
-        return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
 def _labels(task, record: dict) -> list:

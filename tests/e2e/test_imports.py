@@ -106,14 +106,29 @@ def test_plain_coldstart_run_imports_no_samples_module(tmp_path):
     assert (tmp_path / "run.summary").stat().st_size > 0
 
 
-def test_plain_coldstart_run_imports_no_toolkit_module(tmp_path):
+def test_coldstart_run_imports_only_the_toolkit_modules_it_runs(tmp_path):
     """The toolkit's tools (scorer/coldstart/toolkit) are exported by
-    scorer.coldstart as they are asked for: a scoring run loads none of them."""
+    scorer.coldstart as they are asked for.  A scoring run checks what
+    validatesf would drop of its runs, counted from its own reading of them
+    where that tells (scorer/coldstart/validation.py): with -expand it loads
+    validatequeries for the SF query file the validator would read, and no
+    other tool; with the policy's validate: false it checks nothing and loads
+    none of the toolkit."""
     from scorer.coldstart import toolkit
+    tools = tuple(t.module for t in toolkit.TOOLS)
     watched = ("scorer.coldstart.toolkit", "scorer.coldstart.toolkit.problemlog",
-               "scorer.coldstart.toolkit.catalogue") + tuple(t.module for t in toolkit.TOOLS)
+               "scorer.coldstart.toolkit.catalogue") + tools
     arguments = ["-expand", "CSSF17", "-output_file", str(tmp_path / "run"),
                  "-error_file", str(tmp_path / "run.errlog"),
+                 "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
+    status, imported = modules_after(arguments, DEMO, watched)
+    assert status == 0
+    assert [m for m in imported if m in tools] == ["scorer.coldstart.toolkit.validatequeries"]
+    unchecked = tmp_path / "unchecked.yaml"
+    unchecked.write_text("task: coldstart\nvalidate: false\n", encoding="utf-8")
+    arguments = ["-policy", str(unchecked), "-expand", "CSSF17",
+                 "-output_file", str(tmp_path / "unchecked"),
+                 "-error_file", str(tmp_path / "unchecked.errlog"),
                  "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"]
     assert modules_after(arguments, DEMO, watched) == (0, [])
     script = ("import sys, scorer.coldstart as c; before = 'scorer.coldstart.toolkit' in "

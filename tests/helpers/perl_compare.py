@@ -104,13 +104,17 @@ def _undo_double_encoding(text: bytes) -> str:
 
 #: scorer's own warnings (spec decisions 2 and 8): the Perl has no such messages.
 OWN_MESSAGES = (b"WARNING: Query CSSF", b"WARNING: Some bootstrap samples")
+#: ... and the end of the one that says a raw run's numbers are not the official
+#: ones (docs/parity.md, deliberate difference 12): it starts with the file's name.
+UNOFFICIAL_SCORES = b"; these numbers are not the official ones (score with -validate for those)"
 
 
 def errlog_messages(text: bytes, perl: bool) -> set:
     """The set of message lines, without the count line or fatal trailer."""
     messages = set()
     for raw in text.split(b"\n"):
-        if not raw.startswith((b"WARNING: ", b"ERROR: ")) or raw.startswith(OWN_MESSAGES):
+        if not raw.startswith((b"WARNING: ", b"ERROR: ")) or raw.startswith(OWN_MESSAGES) \
+                or raw.rstrip(b"\r").endswith(UNOFFICIAL_SCORES):
             continue
         line = _undo_double_encoding(raw) if perl else raw.decode("utf-8")
         messages.add(re.sub(r" \(([^()]*?) and \d+ other places?\)$", r" (\1 ...)", line))
