@@ -170,7 +170,8 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
                 jobs: int = 1, metric: str | None = None, compare: str = "all",
                 trials: int | None = None, correction: str = "holm",
                 baseline: str | None = None, clusters=None,
-                figure_width: float = 7.0, **switches):
+                figure_width: float = 7.0, slices: str | None = None, power=None,
+                **switches):
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a
     :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
@@ -179,13 +180,14 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     ``exit_status`` is 255, the command line's), so this does not raise for it.
     ``trials=None``: 10,000 trials and the tail rule beyond them; ``correction``
     "holm" or "bh"; ``baseline``: a run name; ``clusters``: a clusters file
-    (docs/statistics.md)."""
+    (docs/statistics.md); ``slices``: -slices SPEC (label, field:KEY, file:PATH): the
+    result's ``slices`` holds every slice's leaderboard and tests."""
     from scorer.track.build import TrackOptions, build, track_request
     jobs = _whole_number(jobs, "jobs")
     if trials is not None:
         trials = _whole_number(trials, "trials")
     for name, value in (("output_dir", output_dir), ("metric", metric), ("baseline", baseline),
-                        ("clusters", clusters)):
+                        ("clusters", clusters), ("slices", slices)):
         if value is not None and not isinstance(value, (str, os.PathLike)):
             raise ScorerError(f"{name} must be a string, not {type(value).__name__}")
     for name, value in (("compare", compare), ("correction", correction)):
@@ -204,6 +206,21 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
         raise ScorerError(f"-figure_width {error}") from None
     options = TrackOptions(output_dir=output_dir, jobs=jobs, metric=metric, compare=compare,
                            trials=trials, correction=correction, baseline=baseline,
-                           clusters=clusters, figure_width=figure_width)
+                           clusters=clusters, figure_width=figure_width,
+                           slices=os.fspath(slices) if slices is not None else None,
+                           power=_power_sizes(power))
     request = track_request(files, policy, **switches)
     return build(request, options)
+
+
+def _power_sizes(power):
+    """``power``: multiples of the track's units (a sequence of numbers, or
+    text such as "0.5,1,2,4"), or None."""
+    if power is None:
+        return None
+    from scorer.track.power import read_sizes
+    text = power if isinstance(power, str) else ",".join(str(float(v)) for v in power)
+    try:
+        return read_sizes(text)
+    except ValueError as error:
+        raise ScorerError(str(error)) from None

@@ -125,9 +125,19 @@ class Task:
     #: what -help says of the metrics' names, after "NAME metrics (...)"
     metrics_note = ""
 
+    #: the task's metric declarations, each with a ``name`` and an
+    #: ``explanation`` (scorer.countstable.metrics: Ratio, HarmonicMean, Mean,
+    #: for a counts-table task), when they do not follow the policy
+    metrics: tuple = ()
+
+    def declared_metrics(self, policy) -> tuple:
+        """The metric declarations of a run of ``policy`` (``metrics``, unless
+        the task's metrics follow its policy)."""
+        return self.metrics
+
     def explanations(self) -> list:
         """(metric name, what it measures) of every metric, for -help and the docs."""
-        return []
+        return [(metric.name, metric.explanation) for metric in self.metrics]
 
     def help_lines(self) -> list:
         """Lines -help adds for this task: its metrics and what they measure."""
@@ -170,7 +180,7 @@ class Task:
     def metric_names(self, policy) -> list:
         """Every metric a run of this policy may have (whatever its switches):
         what a leaderboard may show."""
-        raise NotImplementedError
+        return [metric.name for metric in self.declared_metrics(policy)]
 
     def catalogue(self, request) -> list:
         """(name, title) of every metric a run of ``request`` has, the
@@ -265,18 +275,13 @@ class Task:
     def check_track_request(self, request) -> None:
         """This task's rules for a track's request (its samples)."""
 
-    def runs_draw_samples(self, request) -> bool:
-        """Whether each run of a track draws the request's -bootstrap samples
-        itself (else the track draws them over the runs' units)."""
-        return True
-
-    def read_shared_inputs(self, request, shared: list, draw):
+    def read_shared_inputs(self, request, shared: list, plan):
         """Read the files every run shares, so that a fatal problem there stops
         the track before anything is scored; the samples the request asks
-        for, read or drawn once for all runs (``draw(groups)`` draws
-        -bootstrap's samples of ``(group, members)`` pairs), else None (then
-        the track draws them over the runs' units after scoring)."""
-        return None
+        for, read or drawn once for all runs by ``plan``
+        (:class:`scorer.bootstrap.plan.SamplingPlan`: ``plan.samples_of(groups,
+        check)``, told the units the shared files give), else None."""
+        return plan.samples_of()
 
     def signature_parts(self, request) -> list:
         """What a track's signature records of the request beyond the policy

@@ -189,6 +189,54 @@ def _uniform(bits, shape) -> np.ndarray:
     return ((raw >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)).reshape(shape)
 
 
+def doubles(seed: int, skip: int, out: np.ndarray) -> None:
+    """Fill ``out`` with the doubles in [0, 1) that :func:`generate` draws
+    from ``default_rng(seed)``'s PCG64 stream, ``skip`` numbers on: each raw
+    64-bit number's top 53 bits over 2**53.  numpy's ``Generator.random``
+    makes them so in one step where it does (checked once: numpy promises its
+    bit generators' streams, not its Generator methods'), else they are made
+    from the raw numbers."""
+    stream_of_doubles(seed, skip)(out)
+
+
+def stream_of_doubles(seed: int, skip: int):
+    """A function that fills the array it is given with the next doubles of
+    the stream :func:`doubles` reads (``skip`` numbers on at the first call),
+    each call going on where the last one stopped."""
+    bits = _bits(seed, skip)
+    if _random_is_raw():
+        generator = np.random.Generator(bits)
+
+        def fill(out: np.ndarray) -> None:
+            generator.random(out=out)
+        return fill
+
+    def fill_from_raw(out: np.ndarray) -> None:
+        size = len(out)
+        step = 1 << 20
+        for start in range(0, size, step):
+            raw = bits.random_raw(min(step, size - start))
+            np.multiply(raw >> np.uint64(11), 1.0 / 9007199254740992.0,
+                        out=out[start:start + len(raw)])
+    return fill_from_raw
+
+
+_RANDOM_IS_RAW = None
+
+
+def _random_is_raw() -> bool:
+    """Whether ``Generator.random`` gives ``(raw >> 11) / 2**53`` of one raw number each."""
+    global _RANDOM_IS_RAW
+    if _RANDOM_IS_RAW is None:
+        raw_bits, generator_bits = _bits(20261127, 0), _bits(20261127, 0)
+        expected = (raw_bits.random_raw(257) >> np.uint64(11)).astype(np.float64) \
+            * (1.0 / 9007199254740992.0)
+        got = np.random.Generator(generator_bits).random(257)
+        _RANDOM_IS_RAW = bool(np.array_equal(expected, got)) and \
+            raw_bits.random_raw() == generator_bits.random_raw()
+    return _RANDOM_IS_RAW
+
+
 def seed_from_text(text: str) -> int:
     """A seed switch value as an integer (0 is a real seed, not 'no seed')."""
     if isinstance(text, str) and len(text.strip().lstrip("+-").lstrip("0")) > 39:

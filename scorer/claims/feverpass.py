@@ -27,6 +27,7 @@ from __future__ import annotations
 from scorer.claims.fever import (COLUMNS, NEI, Counts, Inputs, _check_pairing, _no_gold,
                                  _unknown_label, score_claim)
 from scorer.claims.feverdebug import FeverDebug
+from scorer.claims.fevermetrics import METRICS
 from scorer.countstable.jsonl import (FileLines, decode_fast, fast_json, json_string, object_blocks,
                                  show)
 from scorer.countstable.metrics import full_data
@@ -549,8 +550,8 @@ class _Pass:
                             where=Where(detail=inputs.predictions_path))
         files = tuple(f for f in (inputs.gold_path, inputs.predictions_path) if f is not None)
         table = self.columns
-        return Evaluation("fever", files, keys, table, None, full_data("fever", table),
-                          self.max_evidence, key_source, debug=self.spool)
+        return Evaluation("fever", files, keys, table, None, full_data(METRICS, table),
+                          self.max_evidence, key_source, debug=self.spool, declared=METRICS)
 
 
 def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:

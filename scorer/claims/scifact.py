@@ -28,6 +28,7 @@ from collections import namedtuple
 
 from scorer.claims.scifactinputs import (NEI, GoldClaim, Inputs, PredictedClaim, check_order,
                                         claim_label, gold_keys)
+from scorer.claims.scifactmetrics import METRICS
 from scorer.countstable.evaluation import Evaluation, claim_columns, claim_names
 from scorer.countstable.jsonl import show
 from scorer.countstable.metrics import CLAIMS, full_data
@@ -89,8 +90,8 @@ def evaluate(inputs: Inputs, policy: Policy, problems: Problems) -> Evaluation:
                         where=Where(file=inputs.predictions_path, line=line))
     table = claim_columns(rows, COLUMNS)
     return Evaluation("scifact", (inputs.gold_path, inputs.predictions_path), keys, table,
-                      None, full_data("scifact", table), policy.max_evidence, key_source,
-                      debug=spool)
+                      None, full_data(METRICS, table), policy.max_evidence, key_source,
+                      debug=spool, declared=METRICS)
 
 
 class _Scorer:

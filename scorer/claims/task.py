@@ -41,10 +41,6 @@ class ClaimTask(TableTask):
     def summary(self) -> str:
         return f"{self.title} predictions"
 
-    def explanations(self) -> list:
-        from scorer.countstable.metrics import metrics_of
-        return [(metric.name, metric.explanation) for metric in metrics_of(self.name)]
-
     def digest_values(self, policy) -> tuple:
         # The layout of the policy record before each task had its own keys
         # (Cold Start's settings at their record defaults), so that signatures
@@ -104,21 +100,6 @@ class ClaimTask(TableTask):
     def debug_pieces(self, evaluation):
         from scorer.countstable import reports
         return reports.debug_pieces(evaluation)
-
-    # -- metrics: the reference scorer's, by its own names -----------------------------
-
-    #: the official score (subclasses set it)
-    headline = ""
-
-    def metric_names(self, policy) -> list:
-        from scorer.countstable.metrics import metrics_of
-        return [metric.name for metric in metrics_of(self.name)]
-
-    def catalogue(self, request) -> list:
-        from scorer.countstable.metrics import metrics_of
-        ordered = sorted(metrics_of(self.name), key=lambda metric: metric.name != self.headline)
-        # The reference scorers' own names are the titles (-help explains them).
-        return [(metric.name, f"{self.title} {metric.name}") for metric in ordered]
 
     # -- a leaderboard and a track: the gold file is the reference --------------------
 

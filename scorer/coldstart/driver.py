@@ -197,30 +197,28 @@ def _read_queries(query_paths: list, asked, problems: Problems, none_is_fatal: b
     return queries, index, queries_to_score
 
 
-def read_shared_inputs(request, assessment_paths, problems: Problems, draw=None) -> tuple:
+def read_shared_inputs(request, assessment_paths, problems: Problems, plan=None) -> tuple:
     """Read what every run of a track (every submission of a leaderboard)
     shares: query files, ``-queries``, assessments, samples, so that a fatal
     problem there stops before any run is scored (query files without a
     query too).  Returns the queries, and the samples the request asks for,
-    read or drawn once for all runs (None without samples).  ``draw``, when
-    given, draws the samples from the ``(LDC query, SF queries)`` groups
-    instead of :func:`scorer.bootstrap.draws.generate` (a track's -clusters)."""
+    read or drawn once for all runs by ``plan`` (a track's
+    scorer.bootstrap.SamplingPlan; by default the request's own), None
+    without samples.  The samples draw LDC queries, whose groups are the
+    SF queries of each, with -expand; without it the plan draws the SF
+    queries once the runs are scored."""
+    from scorer import bootstrap
     asked = options(request)
     query_paths = [f for f in request.files if f.endswith(".xml")]
     queries, index, queries_to_score = _read_queries(query_paths, asked, problems,
                                                      none_is_fatal=True)
     read_run_files(list(assessment_paths), queries, problems)
-    from scorer import bootstrap
-    if request.samples:
-        samples = bootstrap.read_samples(request.samples)
-        _check_sample_ids(samples, queries, index)
-        return queries, samples
-    if request.bootstrap is not None:
-        groups = _sample_groups(queries, index, queries_to_score)
-        if draw is not None:
-            return queries, draw(groups)
-        return queries, bootstrap.generate(groups, request.bootstrap, request.seed)
-    return queries, None
+    if plan is None:
+        plan = bootstrap.SamplingPlan(request)
+    groups = (lambda: _sample_groups(queries, index, queries_to_score)) \
+        if asked.expand is not None else None
+    return queries, plan.samples_of(groups, lambda samples: _check_sample_ids(samples, queries,
+                                                                              index))
 
 
 def check_references(request, files: list) -> None:

@@ -18,12 +18,12 @@ import numpy as np
 
 from scorer import prf
 from scorer.coldstart.counts import COUNT_COLUMNS, counts_frame, ec_sort_key
+from scorer.coldstart.metrics import MACRO, MICRO
 from scorer.coldstart.runningsums import CodedValues, running_sums_by_row
 from scorer.problems import ScorerError
 
 LEVELS = ("0", "1", "ALL")
 VARIANTS = ("SF", "LDCMAX", "LDCMEAN")
-MICRO, MACRO = "ALL-Micro", "ALL-Macro"
 _GT = COUNT_COLUMNS.index("GT")
 _SUBMITTED = COUNT_COLUMNS.index("SUBMITTED")
 _RIGHT = COUNT_COLUMNS.index("RIGHT")

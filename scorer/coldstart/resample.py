@@ -148,7 +148,7 @@ def ap_sample_values(run_units, samples) -> tuple:
     means are resampled here from the per-query AP values, each drawn LDC
     query counting once per draw."""
     from scorer import unitstatistic
-    from scorer.coldstart.units import BY_NAME
+    from scorer.coldstart.metrics import BY_NAME
     metric_of = {"SF": BY_NAME["sf_ap"], "LDCMEAN": BY_NAME["ldcmean_ap"]}
     present = []
     for code, variant, level in AP_CODES:

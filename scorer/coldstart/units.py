@@ -8,13 +8,12 @@ print (taken from the same functions); its per-unit statistics add up to it
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from scorer import unitstatistic
 from scorer.coldstart.ap import ldc_mean_ap_lines, macro_ap, sf_ap_lines
 from scorer.coldstart.counts import COUNT_COLUMNS
+from scorer.coldstart.metrics import Metric, available
 from scorer.coldstart.projections import (MACRO, MICRO, all_aggregates, full_data,
                                           ldc_max_choice, ldc_mean_rows)
 
@@ -22,50 +21,6 @@ _GT = COUNT_COLUMNS.index("GT")
 _SUBMITTED = COUNT_COLUMNS.index("SUBMITTED")
 _RIGHT = COUNT_COLUMNS.index("RIGHT")
 _IGNORED = COUNT_COLUMNS.index("IGNORED")
-
-
-@dataclasses.dataclass(frozen=True)
-class Metric:
-    name: str
-    title: str
-    #: "AP", or (variant, aggregate, metric letter) of a .summary line at hop ALL
-    variant: str
-    aggregate: str = ""
-    letter: str = ""
-    #: needs the SF -> LDC index (-expand)
-    needs_index: bool = False
-
-
-def _catalogue() -> tuple:
-    metrics = [Metric("ldcmean_ap", "LDC-MEAN ALL-Macro AP, hop ALL (the official 2017 score)",
-                      "LDCMEAN", "AP", needs_index=True),
-               Metric("sf_ap", "SF ALL-Macro AP, hop ALL", "SF", "AP")]
-    letters = (("p", "P", "precision"), ("r", "R", "recall"), ("f1", "F", "F1"))
-    shown = {"SF": "SF", "LDCMAX": "LDC-MAX", "LDCMEAN": "LDC-MEAN"}
-    for variant, aggregates in (("SF", (MICRO, MACRO)), ("LDCMAX", (MICRO, MACRO)),
-                                ("LDCMEAN", (MACRO,))):
-        for aggregate in aggregates:
-            kind = "micro" if aggregate == MICRO else "macro"
-            for suffix, letter, word in letters:
-                metrics.append(Metric(f"{variant.lower()}_{kind}_{suffix}",
-                                      f"{shown[variant]} {aggregate} {word}, hop ALL",
-                                      variant, aggregate, letter,
-                                      needs_index=variant != "SF"))
-    return tuple(metrics)
-
-
-#: Every Cold Start metric a track can rank by, in leaderboard column order.
-METRICS = _catalogue()
-BY_NAME = {metric.name: metric for metric in METRICS}
-
-
-def available(has_index: bool) -> list:
-    return [m for m in METRICS if has_index or not m.needs_index]
-
-
-def headline(has_index: bool) -> str:
-    """The official score: LDC-MEAN ALL-Macro AP with -expand, else SF ALL-Macro AP."""
-    return "ldcmean_ap" if has_index else "sf_ap"
 
 
 class RunUnits:

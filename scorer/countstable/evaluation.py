@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 from scorer.countstable.jsonl import shows
-from scorer.countstable.metrics import metrics_of
 
 # Plain classes, not dataclasses: a claim run imports neither ``dataclasses``
 # (which pulls in ``inspect``) nor ``typing``; they cost more start-up time
@@ -23,7 +22,7 @@ class Evaluation:
 
     def __init__(self, task: str, files: tuple, keys: list, columns: dict, outcomes: list,
                  metrics: dict, max_evidence: int | None = None, key_source: str = "id",
-                 debug=None, declared: tuple | None = None):
+                 debug=None, *, declared: tuple):
         self.task = task
         #: Paths of the files read, in the order given (gold first).
         self.files = files
@@ -37,14 +36,13 @@ class Evaluation:
         #: The ``.debug`` report's claims, written as they were scored (its
         #: ``pieces()``; FEVER), or None.
         self.debug = debug
-        #: Full-data metric values, registry order.
+        #: Full-data metric values, declaration order.
         self.metrics = metrics
         self.max_evidence = max_evidence
         #: How claim keys were made ("id" or "line"), stated in the reports.
         self.key_source = key_source
-        #: The metric declarations ``metrics`` follow (a claim task's registry entry
-        #: unless given)
-        self.declared = metrics_of(task if declared is None else declared)
+        #: The metric declarations ``metrics`` follow (scorer.countstable.metrics)
+        self.declared = tuple(declared)
         self._counts = None
 
     @property

@@ -1,25 +1,25 @@
-"""The metric declarations of a counts-table task, and their values.
+"""The kinds of metric a counts-table task declares, and their values.
 
-Each task's metrics are declared once, here, as data: a name (the reference
-scorer's own), an explanation (printed by the reports and ``-help``), and how
-the value follows from the per-claim counts table.  Two kinds exist:
+A metric is a declaration its task carries (the record's ``metrics``, or
+``declared_metrics(policy)`` when they follow the policy): a name (the
+reference scorer's own), an explanation (printed by the reports and
+``-help``), and how the value follows from the per-unit counts table.
+Nothing here names a task: each task's declarations sit with the task (the
+claim tasks' in ``scorer/claims/*metrics.py``, those that follow a policy in
+the task's record module).  Three kinds exist:
 
-* :class:`Ratio`: a column summed over claims divided by another column summed
-  over claims, with a fixed value when the denominator is 0;
+* :class:`Ratio`: a column summed over units divided by another column summed
+  over units, with a fixed value when the denominator is 0;
 * :class:`HarmonicMean`: ``2 * p * r / (p + r)`` from two ratios' values (0
   when both are 0), the way both reference scorers compute F1 -- from the
   float precision and recall, not from the counts;
 * :class:`Mean`: the mean of other metrics' values (a macro average), summed
   as numpy sums (pairwise), the way scikit-learn averages.
 
-A task whose metrics follow its policy (one per label of the policy, say)
-declares them per run; every function here takes the declarations, or a
-claim task's name for its registry entry.
-
 The full-data values (:func:`full_data`) add each column left to right in file
 order with plain float addition, as the reference scorers do; the bootstrap
 (:mod:`scorer.countstable.resample`) gathers the same columns for every sample at
-once.  Both read the definitions below, so they cannot drift apart.
+once.  Both read the same declarations, so they cannot drift apart.
 """
 from __future__ import annotations
 
@@ -88,71 +88,21 @@ def mean(values) -> float:
     return float(np.add.reduce(np.asarray(values, dtype=np.float64)) / len(values))
 
 
-#: Every claim row has ``claims`` = 1, so a sum of it counts claims.
+#: A column every row of a claim task's table holds as 1: its sum counts the claims.
 CLAIMS = "claims"
 
 
-def _prf(title: str, what: str, right: str, retrieved: str, relevant: str) -> tuple:
+def precision_recall_f1(title: str, what: str, right: str, retrieved: str,
+                        relevant: str) -> tuple:
+    """``TITLE_precision``, ``TITLE_recall`` (ratios of the column ``right``
+    to ``retrieved`` and to ``relevant``) and ``TITLE_f1`` (their harmonic
+    mean), explained by ``what``: the three declarations of a P/R/F1 triple."""
     return (
         Ratio(f"{title}_precision", f"{what}: correct / predicted", right, retrieved),
         Ratio(f"{title}_recall", f"{what}: correct / gold", right, relevant),
         HarmonicMean(f"{title}_f1", f"{what}: 2PR/(P+R) of the two values above",
                      f"{title}_precision", f"{title}_recall"),
     )
-
-
-#: SciFact: the twelve keys of the leaderboard evaluator's verbose output, then label accuracy.
-SCIFACT_METRICS = (
-    *_prf("abstract_label_only",
-          "Abstracts predicted with the gold label of a gold abstract of the claim",
-          "abstract_correct_label_only", "abstract_retrieved", "abstract_relevant"),
-    *_prf("abstract_rationalized",
-          "Abstracts with the gold label whose first max(max_evidence, shortest gold "
-          "rationale) predicted sentences contain a whole gold rationale",
-          "abstract_correct_rationalized", "abstract_retrieved", "abstract_relevant"),
-    *_prf("sentence_selection",
-          "Predicted sentences of a gold abstract whose whole gold rationale is predicted",
-          "sentence_correct_selection", "sentence_retrieved", "sentence_relevant"),
-    *_prf("sentence_label",
-          "Sentences correct for sentence_selection in an abstract predicted with its gold label",
-          "sentence_correct_label", "sentence_retrieved", "sentence_relevant"),
-    Ratio("label_accuracy",
-          "Claims whose predicted claim label equals the gold claim label / claims "
-          "(claim label: NOT_ENOUGH_INFO without abstracts, else the label most of its "
-          "abstracts carry, ties to the later label in alphabetical order; the "
-          "evidence-sets shape gives its own top-level label)",
-          "label_correct", CLAIMS),
-)
-
-#: FEVER: the five values of fever-scorer's ``fever_score``.
-FEVER_METRICS = (
-    Ratio("strict_score",
-          "Claims with the right label and, unless NOT ENOUGH INFO, a whole gold evidence "
-          "group among the first max_evidence predicted sentences / claims",
-          "strict", CLAIMS),
-    Ratio("label_accuracy", "Claims with the right label (case-insensitive) / claims",
-          "label_correct", CLAIMS),
-    Ratio("precision",
-          "Mean over claims with a verifiable gold label of: predicted sentences read "
-          "that are in any gold group / sentences read (1 when none is read); 1 when no "
-          "claim is verifiable",
-          "precision", "precision_counted", if_empty=1.0),
-    Ratio("recall",
-          "Claims with a verifiable gold label whose first max_evidence predicted "
-          "sentences hold a whole gold group (or whose gold evidence is empty) / such "
-          "claims; 0 when no claim is verifiable",
-          "recall", "recall_counted", if_empty=0.0),
-    HarmonicMean("f1", "2PR/(P+R) of precision and recall (0 when both are 0)",
-                 "precision", "recall"),
-)
-
-REGISTRY = {"scifact": SCIFACT_METRICS, "fever": FEVER_METRICS}
-
-
-def metrics_of(task) -> tuple:
-    """The declarations of ``task``: a claim task's name (its registry
-    entry), or the declarations themselves."""
-    return REGISTRY[task] if isinstance(task, str) else tuple(task)
 
 
 def ordered_sum(values) -> float:
@@ -168,12 +118,11 @@ def harmonic_mean(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r != 0 else 0.0
 
 
-def full_data(task, table) -> dict:
-    """Every metric of ``task`` (a claim task's name, or the declarations) over
-    all rows of the counts table, in declaration order (``table``: the column
-    lists of :class:`~scorer.countstable.evaluation.Evaluation`, or its DataFrame).  The ratios first, then
-    what is made of them."""
-    declared = metrics_of(task)
+def full_data(declared: tuple, table) -> dict:
+    """Every metric ``declared`` over all rows of the counts table, in
+    declaration order (``table``: the column lists of
+    :class:`~scorer.countstable.evaluation.Evaluation`, or its DataFrame).  The
+    ratios first, then what is made of them."""
     values: dict = {}
     totals: dict = {}
     for metric in declared:
@@ -194,12 +143,12 @@ def full_data(task, table) -> dict:
     return {metric.name: float(values[metric.name]) for metric in declared}
 
 
-def unit_statistic(task, name: str, table, keys: list):
+def unit_statistic(declared: tuple, name: str, table, keys: list):
     """Metric ``name`` as per-claim statistics (:class:`scorer.unitstatistic.UnitStatistic`):
     the claim is the unit, and the metric's ratio (or harmonic mean of two,
     or mean of several) finishes the column sums, as the full-data values do."""
     from scorer import unitstatistic
-    by_name = {metric.name: metric for metric in metrics_of(task)}
+    by_name = {metric.name: metric for metric in declared}
     metric = by_name[name]
 
     def columns(ratio: Ratio) -> list:

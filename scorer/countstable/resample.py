@@ -23,7 +23,8 @@ import os
 import numpy as np
 import pandas as pd
 
-from scorer.countstable.metrics import HarmonicMean, Mean, Ratio, metrics_of
+from scorer.bootstrap import doubles, stream_of_doubles
+from scorer.countstable.metrics import HarmonicMean, Mean, Ratio
 from scorer.percentile import CONFIDENCE_LEVELS, percentile_indices
 
 #: Above this many distinct values a fractional column is summed group by group
@@ -86,24 +87,22 @@ def column_sums(table: pd.DataFrame, multiplicities: np.ndarray, columns,
     return sums
 
 
-def summed_columns(task) -> list:
-    """The counts table's columns the metrics of ``task`` sum."""
-    return [c for m in metrics_of(task) for c in m.columns]
+def summed_columns(declared: tuple) -> list:
+    """The counts table's columns the metrics ``declared`` sum."""
+    return [c for m in declared for c in m.columns]
 
 
-def sample_values(task, table: pd.DataFrame, multiplicities: np.ndarray,
+def sample_values(declared: tuple, table: pd.DataFrame, multiplicities: np.ndarray,
                   plan: ColumnPlan = None) -> pd.DataFrame:
-    """Every metric of ``task`` (a claim task's name, or the declarations) for
-    every sample: a (samples x metrics) DataFrame (``plan``: the table's
+    """Every metric ``declared`` for every sample: a (samples x metrics) DataFrame (``plan``: the table's
     :class:`ColumnPlan` of :func:`summed_columns`, when made already)."""
-    sums = column_sums(table, multiplicities, summed_columns(task), plan)
-    return values_of_sums(task, sums, np.asarray(multiplicities).shape[0])
+    sums = column_sums(table, multiplicities, summed_columns(declared), plan)
+    return values_of_sums(declared, sums, np.asarray(multiplicities).shape[0])
 
 
-def values_of_sums(task, sums: dict, n_samples: int) -> pd.DataFrame:
-    """Every metric of ``task`` (a claim task's name, or the declarations) for
-    every sample from the samples' column sums."""
-    metrics = metrics_of(task)
+def values_of_sums(declared: tuple, sums: dict, n_samples: int) -> pd.DataFrame:
+    """Every metric ``declared`` for every sample from the samples' column sums."""
+    metrics = declared
     values: dict = {}
     with np.errstate(divide="ignore", invalid="ignore"):
         # The ratios first, then what is made of them (as full_data does).
@@ -227,11 +226,10 @@ class DrawnClaims:
         text = f"claims bootstrap|seed:{self.seed}|B:{len(self)}|claims:{claims.hexdigest()}"
         return sha256(text.encode("utf-8")).hexdigest()[:12]
 
-    def values(self, task, columns: dict) -> pd.DataFrame:
-        """Every metric of ``task`` (a claim task's name, or the declarations)
-        for every sample (``columns``: the evaluation's counts table, column ->
+    def values(self, declared: tuple, columns: dict) -> pd.DataFrame:
+        """Every metric ``declared`` for every sample (``columns``: the evaluation's counts table, column ->
         one value per claim)."""
-        metrics = metrics_of(task)
+        metrics = declared
         names = list(dict.fromkeys(c for m in metrics for c in m.columns))
         n = len(self.keys)
         # Kinds of claims: one per distinct row of the columns the metrics sum.
@@ -289,7 +287,7 @@ class DrawnClaims:
             for position, value in enumerate(distinct):
                 total = total + value * by_value[:, position]
             sums[names[j]] = total
-        return values_of_sums(task, sums, n_samples)
+        return values_of_sums(declared, sums, n_samples)
 
     #: Draws above which the blocks are shared between two threads (numpy
     #: leaves the interpreter lock for each step of a block).
@@ -385,53 +383,3 @@ def string_order(keys: list) -> np.ndarray:
             text = np.array(keys, dtype=f"<U{max(longest, 1)}")
             return np.argsort(text, kind="stable").astype(np.int64, copy=False)
     return np.asarray(sorted(range(n), key=keys.__getitem__), dtype=np.int64)
-
-
-def doubles(seed: int, skip: int, out: np.ndarray) -> None:
-    """Fill ``out`` with the doubles in [0, 1) that ``scorer.bootstrap`` draws
-    from ``default_rng(seed)``'s PCG64 stream, ``skip`` numbers on: each raw
-    64-bit number's top 53 bits over 2**53.  numpy's ``Generator.random``
-    makes them so in one step where it does (checked once: numpy promises its
-    bit generators' streams, not its Generator methods'), else they are made
-    from the raw numbers."""
-    stream_of_doubles(seed, skip)(out)
-
-
-def stream_of_doubles(seed: int, skip: int):
-    """A function that fills the array it is given with the next doubles of
-    the stream :func:`doubles` reads (``skip`` numbers on at the first call),
-    each call going on where the last one stopped."""
-    from scorer.bootstrap import _bits
-    bits = _bits(seed, skip)
-    if _random_is_raw():
-        generator = np.random.Generator(bits)
-
-        def fill(out: np.ndarray) -> None:
-            generator.random(out=out)
-        return fill
-
-    def fill_from_raw(out: np.ndarray) -> None:
-        size = len(out)
-        step = 1 << 20
-        for start in range(0, size, step):
-            raw = bits.random_raw(min(step, size - start))
-            np.multiply(raw >> np.uint64(11), 1.0 / 9007199254740992.0,
-                        out=out[start:start + len(raw)])
-    return fill_from_raw
-
-
-_RANDOM_IS_RAW = None
-
-
-def _random_is_raw() -> bool:
-    """Whether ``Generator.random`` gives ``(raw >> 11) / 2**53`` of one raw number each."""
-    global _RANDOM_IS_RAW
-    if _RANDOM_IS_RAW is None:
-        from scorer.bootstrap import _bits
-        raw_bits, generator_bits = _bits(20261127, 0), _bits(20261127, 0)
-        expected = (raw_bits.random_raw(257) >> np.uint64(11)).astype(np.float64) \
-            * (1.0 / 9007199254740992.0)
-        got = np.random.Generator(generator_bits).random(257)
-        _RANDOM_IS_RAW = bool(np.array_equal(expected, got)) and \
-            raw_bits.random_raw() == generator_bits.random_raw()
-    return _RANDOM_IS_RAW

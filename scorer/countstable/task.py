@@ -36,6 +36,17 @@ class TableTask(Task):
         """The ``.debug`` text of an evaluation, piece by piece."""
         raise NotImplementedError
 
+    # -- metrics: the declarations (Ratio, HarmonicMean, Mean) over the table ---------
+
+    #: the official score (subclasses set it)
+    headline = ""
+
+    def catalogue(self, request) -> list:
+        declared = self.declared_metrics(None if request is None else request.policy)
+        ordered = sorted(declared, key=lambda metric: metric.name != self.headline)
+        # The metrics' own names are the titles (-help explains them).
+        return [(metric.name, f"{self.title} {metric.name}") for metric in ordered]
+
     def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
         from scorer.countstable.metrics import unit_statistic
@@ -124,27 +135,21 @@ class TableTask(Task):
                 rest.append(path)
         return [gold], checked_runs([TrackRun(run_name(path), (path,)) for path in rest])
 
-    def read_shared_inputs(self, request, shared: list, draw):
-        """Read the files every run shares, so that a fatal problem there stops
-        the track before anything is scored; the samples the request asks
-        for, read or drawn once for all runs (``draw(groups)`` draws
-        -bootstrap's samples of ``(group, members)`` pairs), else None (then
-        the track draws them over the runs' units after scoring): the gold
-        file, whose units are the samples' groups."""
+    def read_shared_inputs(self, request, shared: list, plan):
+        """The gold file (the first shared file) read; its units are the
+        samples' groups, each a group of its own, and a samples file's
+        units are checked against them."""
         keys, key_source = self.gold_keys(shared[0])
-        if request.bootstrap is not None and not request.samples:
-            # Drawn as each run would draw them alone (every unit of the gold is a group).
-            samples = draw([(key, (key,)) for key in keys])
-        elif not request.samples:
-            return None
-        else:
-            from scorer.bootstrap import read_samples
-            from scorer.countstable.driver import check_sample_ids
-            samples = read_samples(request.samples)
+
+        def check(samples) -> None:
             # The gold names the units every run's samples draw (a FEVER run's blind
             # predictions by the gold line they are paired with, whatever their ids).
+            from scorer.countstable.driver import check_sample_ids
             check_sample_ids(samples, request.samples, keys, key_source, shared[0], self.unit)
-        # Every run counts the gold's units in every sample: counted once, here,
-        # before the workers start (a run whose units differ counts its own).
-        samples.keep_multiplicities(keys)
+
+        samples = plan.samples_of(lambda: [(key, (key,)) for key in keys], check)
+        if samples is not None:
+            # Every run counts the gold's units in every sample: counted once, here,
+            # before the workers start (a run whose units differ counts its own).
+            samples.keep_multiplicities(keys)
         return samples

@@ -17,7 +17,8 @@ TRACK_FILES = ("leaderboard.png", "leaderboard.svg", "leaderboard.pdf", "index.h
 PART_NAME = re.compile(r"leaderboard-(?:[2-9]|[1-9][0-9]+)\.pdf\Z")
 
 
-def write_track_files(view: TrackView, directory: str, figure_width_in: float = 7.0) -> list:
+def write_track_files(view: TrackView, directory: str, figure_width_in: float = 7.0,
+                      extra_sections=()) -> list:
     """Write DIR/leaderboard.png and .svg, ``figure_width_in`` inches wide, the
     same picture for a paper in parts no taller than a page (DIR/leaderboard.pdf,
     then leaderboard-2.pdf, ... when it is taller), and DIR/index.html (each
@@ -28,5 +29,5 @@ def write_track_files(view: TrackView, directory: str, figure_width_in: float = 
     parts = plot.leaderboard_plot(view, png, svg, pdf, width_in=figure_width_in)
     with open(svg, encoding="utf-8") as f:
         write_text_atomically(index, page.track_page(
-            view, f.read(), [os.path.basename(path) for path in parts]))
+            view, f.read(), [os.path.basename(path) for path in parts], extra_sections))
     return [png, svg] + parts + [index]

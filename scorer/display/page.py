@@ -35,10 +35,12 @@ def run_anchor(index: int) -> str:
     return f"run-{index + 1}"
 
 
-def track_page(view: TrackView, plot_svg: str, paper_files=()) -> str:
+def track_page(view: TrackView, plot_svg: str, paper_files=(), extra_sections=()) -> str:
     """The page's HTML; ``plot_svg`` is the text of the leaderboard's SVG
     (``plot.leaderboard_plot``), embedded as it is (its XML prolog dropped);
-    ``paper_files``: the same picture's PDF files for a paper, listed under it."""
+    ``paper_files``: the same picture's PDF files for a paper, listed under it;
+    ``extra_sections``: ``(id, heading, HTML)`` of sections before the runs'
+    (the slices')."""
     title = view.title or f"Track results: {view.metric_title}"
     body = [
         blocks.section("about", "How these numbers were made", blocks.definitions(
@@ -51,6 +53,7 @@ def track_page(view: TrackView, plot_svg: str, paper_files=()) -> str:
                        f'<div class="plot">{inline_svg(plot_svg)}</div>'
                        + paper_figure_note(list(paper_files))),
         blocks.section("significance", "Significance", significance_block(view)),
+        *(blocks.section(*extra) for extra in extra_sections),
         blocks.section("runs", "Runs", run_sections(view)),
     ]
     return blocks.document(title, "".join(body), HEAT_MAP_SCRIPT)

@@ -151,15 +151,13 @@ class Classification(TableTask):
 
     # -- metrics --------------------------------------------------------------------
 
-    def metric_names(self, policy) -> list:
-        return [metric.name for metric in declarations(policy)]
-
-    def catalogue(self, request) -> list:
-        from scorer.policy import build_policy
-        policy = request.policy if request is not None else build_policy(
-            {"task": self.name, "labels": ["LABEL"]}, {})
-        ordered = sorted(declarations(policy), key=lambda metric: metric.name != self.headline)
-        return [(metric.name, f"{self.title} {metric.name}") for metric in ordered]
+    def declared_metrics(self, policy) -> tuple:
+        """The policy's labels' metrics (those of one label, LABEL, without a
+        policy: what -help and the docs list)."""
+        if policy is None:
+            from scorer.policy import build_policy
+            policy = build_policy({"task": self.name, "labels": ["LABEL"]}, {})
+        return declarations(policy)
 
     def leaderboard(self, request) -> tuple:
         return ("macro_f1", "accuracy", "micro_f1", "macro_precision", "macro_recall")

@@ -3,6 +3,7 @@ scores it (its switches, its reports byte for byte): the task's record.  The
 work is in ``scorer/coldstart/``."""
 from __future__ import annotations
 
+from scorer.coldstart import metrics as declared
 from scorer.coldstart.policy import DEFAULTS, DISCIPLINES
 from scorer.policy import flag_value, list_value, single_value
 from scorer.switches import Switch
@@ -110,10 +111,6 @@ class ColdStart(Task):
         from scorer.coldstart.policy import help_lines
         return help_lines()
 
-    def explanations(self) -> list:
-        from scorer.coldstart.units import METRICS
-        return [(metric.name, metric.title) for metric in METRICS]
-
     def check_request(self, request) -> None:
         from scorer.problems import ScorerError
         if request.option("docs") and request.policy.validate is False:
@@ -136,16 +133,14 @@ class ColdStart(Task):
 
     # -- metrics: LDC-MEAN and LDC-MAX need the SF -> LDC index of -expand -----------
 
-    def metric_names(self, policy) -> list:
-        from scorer.coldstart.units import METRICS
-        return [metric.name for metric in METRICS]
+    metrics = declared.METRICS
 
     def catalogue(self, request) -> list:
-        return _catalogue(bool(request is not None and request.option("expand")))
+        return declared.catalogue(bool(request is not None and request.option("expand")))
 
     def catalogues(self) -> list:
-        return [("Cold Start with -expand", _catalogue(True)),
-                ("Cold Start without -expand", _catalogue(False))]
+        return [("Cold Start with -expand", declared.catalogue(True)),
+                ("Cold Start without -expand", declared.catalogue(False))]
 
     def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
@@ -220,21 +215,12 @@ class ColdStart(Task):
             raise ScorerError("-samples needs -expand (its samples draw LDC queries); without "
                               "-expand use -bootstrap N -seed S, which draws SF queries")
 
-    def runs_draw_samples(self, request) -> bool:
-        # Single runs resample LDC queries only; without -expand the track draws
-        # SF queries itself.
-        return bool(request.option("expand"))
-
-    def read_shared_inputs(self, request, shared: list, draw):
+    def read_shared_inputs(self, request, shared: list, plan):
         from scorer.coldstart import driver
         from scorer.problems import Problems
-        # Without -expand the track draws SF queries once the runs are scored.
-        shared_request = request._replace(
-            files=tuple(shared),
-            bootstrap=request.bootstrap if self.runs_draw_samples(request) else None)
         _queries, samples = driver.read_shared_inputs(
-            shared_request, [f for f in shared if not f.endswith(".xml")], Problems(),
-            draw=draw)
+            request._replace(files=tuple(shared)), [f for f in shared if not f.endswith(".xml")],
+            Problems(), plan=plan)
         return samples
 
     def signature_parts(self, request) -> list:
@@ -247,13 +233,6 @@ class ColdStart(Task):
         return per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])
                          & (per_query["hop"] == "ALL")]
 
-
-def _catalogue(has_index: bool) -> list:
-    """(name, title) of every metric, the official score first."""
-    from scorer.coldstart import units
-    head = units.headline(has_index)
-    ordered = sorted(units.available(has_index), key=lambda metric: metric.name != head)
-    return [(metric.name, metric.title) for metric in ordered]
 
 
 TASK = ColdStart()

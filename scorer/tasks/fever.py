@@ -3,6 +3,7 @@
 ``scorer/claims/`` (fever.py reads and scores)."""
 from __future__ import annotations
 
+from scorer.claims import fevermetrics
 from scorer.claims.task import ClaimTask
 
 
@@ -11,6 +12,7 @@ class Fever(ClaimTask):
     title = "FEVER"
     max_evidence = 5
     labels = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+    metrics = fevermetrics.METRICS
     headline = "strict_score"
     submission = "one FEVER predictions file (JSON lines)"
     gold_only_keys = ("label", "evidence")

@@ -3,6 +3,7 @@
 ``scorer/claims/`` (scifactinputs.py reads, scifact.py scores)."""
 from __future__ import annotations
 
+from scorer.claims import scifactmetrics
 from scorer.claims.task import ClaimTask
 from scorer.problems import ScorerError
 
@@ -12,6 +13,7 @@ class SciFact(ClaimTask):
     title = "SciFact"
     max_evidence = 3
     labels = ("SUPPORT", "CONTRADICT")
+    metrics = scifactmetrics.METRICS
     headline = "sentence_label_f1"
     submission = "one SciFact predictions file (JSON lines)"
     gold_only_keys = ("claim", "cited_doc_ids")

@@ -2,7 +2,7 @@
 
     python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] [-metric NAME]
                            [-compare all|adjacent | -baseline RUN] [-correction holm|bh]
-                           [-trials R] [-clusters FILE]
+                           [-trials R] [-clusters FILE] [-slices SPEC]
                            [-figure_width IN] FILES...
 """
 from __future__ import annotations
@@ -53,6 +53,16 @@ TRACK_SWITCHES = (
                             "-bootstrap)"),
     Switch("figure_width", help="The leaderboard picture's width in inches: 3.3 for one column "
                                 "of a two-column page, 7 for the page's width (Default = 7)"),
+    Switch("slices", help="A leaderboard per slice of the units, with intervals, rank ranges, "
+                          "groups and paired tests from the track's one draw: a built-in "
+                          "slicing (label: SciFact, FEVER, classification; slot, language: Cold "
+                          "Start with -expand), field:KEY (a key "
+                          "of the gold's lines) or file:PATH (unit id, slice name a line)"),
+    Switch("power", help="SIZES: how many units a difference needs, at these multiples of the "
+                         "track's units, such as 0.5,1,2,4: power.csv (the smallest difference "
+                         "significant with 80 % power, uncorrected and corrected for the pairs "
+                         "compared), power_pairs.csv (each rank neighbours' units needed), "
+                         "power.png"),
     Switch("errata", help="OLD_TRACK_DIR: a published track; the track is scored again into "
                           "-output_dir, with errata.md, .csv and .tex saying what changed (the "
                           "golds' SHA-256, every run's headline, rank, range and group, the "
@@ -72,7 +82,8 @@ def usage() -> str:
              "intervals on the headline score and test the differences", "",
              "Usage: python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] "
              "[-metric NAME] [-compare all|adjacent | -baseline RUN] [-correction holm|bh] "
-             "[-trials R] [-clusters FILE] [-figure_width IN] FILES...", "",
+             "[-trials R] [-clusters FILE] [-slices SPEC] [-power SIZES] [-figure_width IN] "
+             "FILES...", "",
              "FILES: the files every run shares, then the runs':"]
     for task in tasks.every():
         lines += textwrap.wrap(f"{task.title}: {task.track_files_help}", width=80,
@@ -131,7 +142,18 @@ def options_from(given: dict) -> TrackOptions:
                         metric=given.get("metric"), compare=given.get("compare", "all"),
                         trials=numbers["trials"], correction=given.get("correction", "holm"),
                         baseline=given.get("baseline"), clusters=given.get("clusters"),
-                        figure_width=width)
+                        figure_width=width, slices=given.get("slices"),
+                        power=_power_sizes(given.get("power")))
+
+
+def _power_sizes(text: Optional[str]):
+    if text is None:
+        return None
+    from scorer.track.power import read_sizes
+    try:
+        return read_sizes(text)
+    except ValueError as error:
+        raise UsageError(str(error), brief=True) from None
 
 
 def main(argv: Optional[list] = None) -> int:

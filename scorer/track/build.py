@@ -37,6 +37,8 @@ class TrackOptions:
     baseline: Optional[str] = None      # compare every run with this one
     clusters: Optional[str] = None      # a clusters file: units drawn and swapped together
     figure_width: float = 7.0          # inches: the leaderboard picture's (7: two columns)
+    slices: Optional[str] = None       # -slices SPEC: leaderboards per slice (track/slices.py)
+    power: Optional[tuple] = None      # -power SIZES: multiples of the units (track/power.py)
 
 
 @dataclasses.dataclass
@@ -67,6 +69,10 @@ class TrackResult:
 
     #: the folder's per_query.csv.gz, where the rows went (None: per_query_rows has them)
     per_query_file: Optional[str] = None
+    #: -slices: every slice's leaderboard and tests (track/slices.SliceResult), else None
+    slices: object = None
+    #: -power: (sizes frame, pairs frame) of track/power.py, else None
+    power: object = None
 
     @property
     def exit_status(self) -> int:
@@ -96,15 +102,22 @@ def build(request, options: TrackOptions) -> TrackResult:
     if options.baseline is not None and options.baseline not in {run.name for run in runs}:
         raise ScorerError(f"-baseline {options.baseline}: no run of that name; the runs are "
                           f"{_listed([run.name for run in runs])}")
+    if options.power is not None and len(runs) < 2:
+        raise ScorerError("-power measures the spread of two runs' paired differences: give "
+                          "at least two runs (a pilot's, or last year's track)")
     clusters = _read_clusters(options, request)
+    slicing = None
+    if options.slices is not None:
+        from scorer.track import slicespec
+        slicing = slicespec.read(options.slices, task, shared)
     # As found in the folders (a file holding several run ids serves each of them).
     named = list(dict.fromkeys(shared + [path for run in runs for path in run.files]))
     check_each_file_once(named)
     _check_readable(named)
     # Read (and checked) once for every run: a fatal problem there stops the track
     # before anything is scored; the samples read (or drawn) once for all runs.
-    samples = task.read_shared_inputs(request, shared,
-                                      lambda groups: _draw(groups, request, clusters))
+    plan = bootstrap.SamplingPlan(request, clusters)
+    samples = task.read_shared_inputs(request, shared, plan)
     if samples is not None:
         # -trials bounded before any run is scored (the units drawn: at least
         # one per element; the exact count after scoring, in _assemble)
@@ -112,12 +125,7 @@ def build(request, options: TrackOptions) -> TrackResult:
         # Every run's signature names the samples: their digest made once,
         # here, not by every run (a thousand samples of 100,000 claims: 0.8 s).
         bootstrap.samples_digest(samples)
-    run_request = request
-    if request.bootstrap is None or not task.runs_draw_samples(request):
-        # Then -seed seeds the track's randomization only, and the track draws
-        # its samples itself (below).
-        run_request = request._replace(bootstrap=None, seed=None)
-    run_request = run_request._replace(argv=None, program=PROGRAM)
+    run_request = plan.run_request(request)._replace(argv=None, program=PROGRAM)
     staging = folder.staging_dir(options.output_dir)
     try:
         job = runner.TrackJob(run_request, tuple(shared), staging, options.output_dir or ".",
@@ -127,13 +135,10 @@ def build(request, options: TrackOptions) -> TrackResult:
                               per_query_dir=os.path.join(staging, folder.PER_QUERY_PARTS)
                               if options.output_dir is not None else None)
         results = runner.score_runs(job, runs, options.jobs)
-        drawn_here = samples is None and request.bootstrap is not None
-        if drawn_here:
-            # Every unit is a group of its own, as each run's own -bootstrap draws them.
-            units = runner.unit_ids(results, metric)
-            samples = _draw([(unit, (unit,)) for unit in units], request, clusters)
+        if samples is None:
+            samples = plan.after_runs(lambda: runner.unit_ids(results, metric))
         result = _assemble(task, metric, catalogue, results, samples, options, request,
-                           clusters)
+                           clusters, slicing)
         if options.output_dir is not None:
             folder.write(staging, result, request, samples, runs, shared, options.figure_width,
                          request.bootstrap is not None)
@@ -162,18 +167,6 @@ def _read_clusters(options: TrackOptions, request) -> Optional[Clusters]:
         raise ScorerError(f"-clusters {options.clusters} needs -bootstrap N -seed S (without "
                           f"samples the track has no intervals and no tests)")
     return read_clusters(options.clusters)
-
-
-def _draw(groups: list, request, clusters: Optional[Clusters]):
-    """-bootstrap's samples of ``(group, members)``: groups drawn one by one, or
-    with -clusters whole clusters of them (every unit checked against the file)."""
-    if clusters is None:
-        return bootstrap.generate(groups, request.bootstrap, request.seed)
-    members = dict(groups)
-    clusters.check_units(list(members))
-    return bootstrap.generate_clustered(
-        [(cluster, [(unit, members[unit]) for unit in units])
-         for cluster, units in clusters.groups(members)], request.bootstrap, request.seed)
 
 
 def _check_readable(paths: list) -> None:
@@ -236,11 +229,12 @@ def _run_picking_switches(every) -> list:
 
 
 def _assemble(task, metric, catalogue, results, samples, options, request,
-              clusters: Optional[Clusters] = None) -> TrackResult:
+              clusters: Optional[Clusters] = None, slicing=None) -> TrackResult:
     names = [name for name, _title in catalogue]
     titles = dict(catalogue)
     found = comparisons.Comparisons()
     scored = tables.ranked(results, metric)
+    multiplicity = settings = None
     if samples is not None and len(samples) and scored:
         units = runner.unit_ids(scored, metric)
         most_trials = _check_trials(options, task, len(units), len(results))
@@ -255,6 +249,24 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
                                     metric, rule, if_empty, stacked, sampled, settings)
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
                                      found.intervals, found.rank_ranges, found.groups)
+    sliced = powered = None
+    if options.power is not None and scored:
+        from scorer.track import power
+        units = runner.unit_ids(scored, metric)
+        rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
+        n_pairs = comparisons.pair_count(len(scored), comparisons.Settings(
+            compare=options.compare, baseline=options.baseline))
+        powered = power.compute([r.name for r in scored], metric, rule, if_empty, stacked,
+                                options.power, n_pairs)
+    if slicing is not None:
+        from scorer.track import slices
+        if multiplicity is None:
+            units = runner.unit_ids(scored, metric)
+            rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units) \
+                if scored else (None, (), None)
+        slicing.check_units(units, task.units)
+        sliced = slices.compute(slicing, results, metric, units, rule, if_empty, stacked,
+                                multiplicity, settings or comparisons.Settings(), leaderboard)
     signature = track_signature(task, request, samples, metric, options, clusters)
     written = any(r.units is not None for r in results)      # (rows in per_query.csv.gz)
     return TrackResult(task.name, metric, titles[metric], leaderboard,
@@ -263,7 +275,8 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
                        {r.name: r.report_files for r in results}, results,
                        samples is not None and len(samples) > 0, options.correction,
                        found.warnings, _randomization_note(options, found),
-                       tuple(paper_metrics(request, leaderboard.columns)))
+                       tuple(paper_metrics(request, leaderboard.columns)), slices=sliced,
+                       power=powered)
 
 
 def _randomization_note(options: TrackOptions, found) -> str:

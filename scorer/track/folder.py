@@ -16,7 +16,7 @@ from scorer import output, stopping, tasks
 from scorer.problems import ScorerError
 from scorer.results import PER_QUERY_HEADER, per_query
 from scorer.textfile import fingerprints
-from scorer.track import papertables, runner, tables
+from scorer.track import papertables, power, runner, slicefiles, tables
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
@@ -26,7 +26,7 @@ TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", 
                "track.bootsamples", "index.html",
                # written beside the track by scorer.competition -collect and -errata
                "submissions", "submissions.csv", "submissions.md", "errata.md", "errata.csv",
-               "errata.tex"}
+               "errata.tex"} | set(slicefiles.NAMES) | set(power.NAMES)  # (-slices, -power)
 
 
 def exact_floats() -> dict:
@@ -147,6 +147,12 @@ def write(staging, result, request, samples, runs, shared, figure_width,
         tested, [str(run) for run in board["run"]], result.metric, result.metric_title,
         result.signature, papertables.label_for("significance", result.task, result.metric),
         result.correction))
+    sections = ()
+    if result.power is not None:
+        power.write(write, staging, result.power, result.metric, figure_width)
+    if result.slices is not None:
+        slicefiles.write(write, result)
+        sections = (slicefiles.page_section(staging, result, figure_width),)
     _join_per_query(staging, [run.name for run in runs])
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).
@@ -155,7 +161,8 @@ def write(staging, result, request, samples, runs, shared, figure_width,
     runner.drop_linked_store(staging)
     write("track.params", params_text(result, request, runs, shared))
     from scorer.display.files import write_track_files
-    write_track_files(track_view(result), staging, figure_width_in=figure_width)
+    write_track_files(track_view(result), staging, figure_width_in=figure_width,
+                      extra_sections=sections)
 
 
 #: Every run's per-query rows: per_query.csv, compressed, written run by run.
@@ -228,5 +235,9 @@ def params_text(result, request, runs, shared) -> str:
         lines += ["", "#Statistics:", f"  {result.randomization}"]
     if result.warnings:
         lines += ["", "#Warnings:"] + [f"  WARNING: {warning}" for warning in result.warnings]
+    if result.slices is not None:
+        from scorer.track.slices import signature_part
+        lines += ["", "#Slices (spec@digest of the slices and their units):",
+                  f"  {signature_part(result.slices)}"]
     lines += ["", "#Signature:", result.signature]
     return "\n".join(lines) + "\n"

@@ -755,12 +755,12 @@ def test_help_lays_out_the_perls_switches_as_the_perl_does(perl_scorer, demo):
 
 
 def test_help_explains_every_claim_metric():
-    from scorer.countstable.metrics import REGISTRY
+    from scorer import tasks
     from scorer.cli import usage
     text = usage()
-    for task, metrics in REGISTRY.items():
+    for task in ("scifact", "fever"):
         assert f"{task} metrics" in text
-        for metric in metrics:
+        for metric in tasks.get(task).metrics:
             assert f"  {metric.name}:" in text
             assert metric.explanation.split()[0] in text
 

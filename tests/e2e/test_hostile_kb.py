@@ -178,9 +178,12 @@ def resolve(folder, kb: str) -> tuple:
     ("empty", b"", "No runid found in kb.tac.valid"),
     ("unvalidated", KB.replace(":Entity1\ttype\tPER", ":Entity1\ttype\tPER\tD1:0-9").encode(
         "utf-8"), "kb.tac.valid line 2: wrong number of columns for predicate type"),
+    ("type-with-provenance", KB.replace(":Entity1\ttype\tPER", ":Entity1\ttype\tPER\tD1:0-9"
+                                        "\t1.0").encode("utf-8"),
+     "kb.tac.valid line 2: wrong number of columns for predicate type"),
     ("bad-offsets", KB.replace("D1:0-30", "D1:0-x").encode("utf-8"),
      "kb.tac.valid line 5: illegal offset specification: D1:0-x"),
-], ids=["binary", "utf16", "empty", "unvalidated", "bad-offsets"])
+], ids=["binary", "utf16", "empty", "unvalidated", "type-with-provenance", "bad-offsets"])
 def test_resolvequeries_refuses_a_kb_that_is_not_a_validated_one(tmp_path, label, data,
                                                                   message):
     (tmp_path / "kb.tac.valid").write_bytes(data)

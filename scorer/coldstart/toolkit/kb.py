@@ -389,14 +389,15 @@ class KB:
     def add(self, subject, verb: str, obj: str, provenance_text, confidence: str, line,
             comment: str = ""):
         """Check an assertion and keep it (returned), or reject it (None)."""
-        subject_entity = self.intern(subject, line)
+        subject_entity = self.entities.get(subject)
         if subject_entity is None:
-            self._reject("NO_SUBJECT")
-            return None
+            subject_entity = self.intern(subject, line)
+            if subject_entity is None:
+                self._reject("NO_SUBJECT")
+                return None
         subject = subject_entity.name
-        subject_type = subject_entity.type()
-        if subject_type not in NODE_TYPES:
-            subject_type = None
+        typedefs = subject_entity.typedefs
+        subject_type = next(iter(typedefs)) if len(typedefs) == 1 else None
         verb, realis = self.realis(subject, verb, obj, line)
         predicate = self.predicate(verb, subject_type, line)
         if predicate is None:

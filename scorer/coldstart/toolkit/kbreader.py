@@ -33,6 +33,8 @@ _NOT_BLANK = re.compile(f"[^{WHITE_SPACE}]")
 _SPACE = "".join(chr(c) for c in range(0x3001) if re.match(f"[{WHITE_SPACE}]", chr(c)))
 _CONFIDENCE = re.compile(r"\d+\.\d+$|\d+$")
 _SCIENTIFIC = re.compile(r"\d+\.\d+e[-+]?\d\d$")
+#: A line of four columns and a confidence, no column with white space at its ends.
+_PLAIN = re.compile(r"(\S+)\t(\S+)\t(\S(?:[^\t]*\S)?)\t(\S+)\t([0-9]+\.[0-9]+)")
 _RUNID_COMMENT = re.compile(f"[{WHITE_SPACE}]*#.*")
 _HAS_SPACE = re.compile(f"[{WHITE_SPACE}]")
 
@@ -103,6 +105,15 @@ def read_tac(path: str, log, documents=None, multiple: str = "MANY",
             match = _COMMENT.match(line)
             if match is not None:
                 line, comment = match.group(1), match.group(2)
+        plain = _PLAIN.fullmatch(line)
+        if plain is not None and "e" not in plain.group(4):
+            # most lines: four columns and a confidence, nothing to trim
+            subject, predicate, obj, provenance, confidence = plain.groups()
+            if legal_predicates is None and predicate.partition(".")[0].lower() not in \
+                    ("type", "link"):
+                kb.add(subject, predicate, obj, provenance,
+                       texts.setdefault(confidence, confidence), line_number, comment)
+                continue
         if not line.strip(_SPACE):
             continue
         entries = line.split("\t")

@@ -61,8 +61,43 @@ def normalize_filler(text: str) -> str:
     return _SPACE.sub(" ", text)
 
 
+#: The lines validatekb -output tac writes, most of them: an assertion with one
+#: provenance span and a confidence, and a type; read in one match (the
+#: others, and any line with white space at a column's end, the long way).
+_PLAIN = re.compile(r"(\S+)\t(\S+)\t(\S(?:[^\t]*\S)?)\t(([^\s:;,]+):([0-9]+)-([0-9]+))"
+                    r"\t([0-9]+\.[0-9]+)")
+_PLAIN_TYPE = re.compile(r"(\S+)\t(type)\t(\S+)\t?")
+
+
 def parse_line(text: str, position: int, where: str, texts=None) -> Line:
     """One line's assertion (``texts``: one copy of each text repeated)."""
+    match = _PLAIN.fullmatch(text)
+    if match is not None and match.group(2).lower() in ("type", "link"):
+        match = None        # (a type or link with provenance: the long way refuses it)
+    elif match is None:
+        match = _PLAIN_TYPE.fullmatch(text)
+    if match is not None and texts is not None:
+        line = Line(position)
+        groups = match.groups()
+        line.entity = texts.setdefault(groups[0], groups[0])
+        predicate = texts.setdefault(groups[1], groups[1])
+        obj = groups[2]
+        line.object = texts.setdefault(obj, obj) if len(obj) < 48 else obj
+        if len(groups) > 3:
+            line.offsets = groups[3]
+            line.docid = docid = texts.setdefault(groups[4], groups[4])
+            line.justification = (docid, groups[5], groups[6])
+            line.confidence = texts.setdefault(groups[7], groups[7])
+        else:
+            line.offsets = None
+            line.confidence = "1.0"
+        if "." in predicate:
+            found = _REALIS.search(predicate)
+            if found is not None:
+                line.realis = found.group(1).lower()
+                predicate = predicate[:found.start()]
+        line.predicate = predicate
+        return line
     entries = [e for e in (field.strip(_WHITE) for field in text.split("\t")) if e]
     if texts is not None:
         entries = [texts.setdefault(e, e) if len(e) < 48 else e for e in entries]

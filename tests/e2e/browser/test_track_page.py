@@ -156,7 +156,7 @@ def _many_metrics(view, metrics, headline, title, main):
 
 
 def _coldstart_metrics():
-    from scorer.coldstart.units import METRICS
+    from scorer.coldstart.metrics import METRICS
     return [m.name for m in METRICS]
 
 

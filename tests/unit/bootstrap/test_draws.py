@@ -43,3 +43,19 @@ def test_generated_samples_draw_every_group_with_all_its_members():
     l1 = sum(count for member, count in firsts.items() if member.startswith("a"))
     for member in ("a1", "a2", "a3"):
         assert abs(firsts[member] / l1 - 1 / 3) < 0.1
+
+
+def test_generator_random_is_read_as_the_raw_stream_where_numpy_makes_it_so():
+    """bootstrap.doubles: Generator.random where it is (raw >> 11) / 2**53 of
+    one raw number each, which the check finds on this numpy; the numbers
+    generate draws from, read from where a block of samples starts."""
+    import numpy as np
+    from scorer.bootstrap import draws
+    draws._RANDOM_IS_RAW = None
+    assert draws._random_is_raw()
+    out = np.empty(1000)
+    bootstrap.doubles(11, 12345, out)
+    raw = np.random.default_rng(11).bit_generator
+    raw.advance(12345)
+    raw = raw.random_raw(1000)
+    assert np.array_equal(out, (raw >> np.uint64(11)).astype(np.float64) / 2.0 ** 53)

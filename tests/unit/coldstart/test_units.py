@@ -4,12 +4,12 @@ print at hop ALL; its per-unit statistics, summed and finished, give it back;
 its units are the LDC queries (with -expand)."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from scorer import unitstatistic
 from scorer.coldstart.driver import RunScores
-from scorer.coldstart.units import BY_NAME, METRICS, RunUnits, available, headline
+from scorer.coldstart.metrics import BY_NAME, METRICS
+from scorer.coldstart.units import RunUnits
 
 from coldstart_demo import RUNID, expected, scored
 
@@ -56,12 +56,3 @@ def test_the_units_are_the_ldc_queries_and_ap_levels_are_the_ap_reports():
         {"0": "0.8750", "1": "0.5000", "ALL": "0.7292"}
     hop1 = units.statistic(BY_NAME["sf_ap"], "1")
     assert "%0.4f" % float(unitstatistic.finish(hop1.rule, hop1.matrix.sum(axis=0))) == "0.5000"
-
-
-def test_the_metrics_on_offer_and_the_headline():
-    assert headline(True) == "ldcmean_ap" and headline(False) == "sf_ap"
-    without_index = [m.name for m in available(False)]
-    assert without_index == ["sf_ap", "sf_micro_p", "sf_micro_r", "sf_micro_f1",
-                             "sf_macro_p", "sf_macro_r", "sf_macro_f1"]
-    assert len(available(True)) == len(METRICS) == 17
-    assert np.unique([m.name for m in METRICS]).size == len(METRICS)

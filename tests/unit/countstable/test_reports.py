@@ -22,7 +22,6 @@ import pytest
 from scorer.countstable import reports
 from scorer.countstable.driver import run
 from scorer import tasks
-from scorer.countstable.metrics import REGISTRY
 from scorer.policy import build_policy
 from scorer.problems import Problems
 from scorer.request import Request
@@ -81,7 +80,7 @@ def test_summary_layout(case):
     texts = reports_of(case)
     lines = texts["summary"].splitlines()
     task = json.loads((case / "case.json").read_text())["policy"]["task"]
-    names = [m.name for m in REGISTRY[task]]
+    names = [m.name for m in tasks.get(task).metrics]
     assert re.fullmatch(r"Metric +Score ", lines[0])
     assert len(lines) == 1 + len(names)
     assert len({len(line) for line in lines}) == 1  # padded columns
@@ -155,9 +154,10 @@ def test_no_samples_gives_header_only():
 
 
 def test_every_metric_is_explained_by_help():
-    for task, metrics in REGISTRY.items():
-        text = "\n".join(tasks.get(task).help_lines())
-        for metric in metrics:
+    for task in ("scifact", "fever"):
+        record = tasks.get(task)
+        text = "\n".join(record.help_lines())
+        for metric in record.metrics:
             assert f"  {metric.name}: " in text
             assert len(metric.explanation) > 20
 

@@ -186,7 +186,7 @@ def test_interval_contains_the_full_data_score(tmp_path):
     path = fever_set(tmp_path, n=400)
     evaluation = evaluate(build_policy({"task": "fever"}, {}), (str(path),), Problems())
     samples = generate([(k, (k,)) for k in evaluation.keys], 200, 2026)
-    values = resample.sample_values("fever", evaluation.counts,
+    values = resample.sample_values(evaluation.declared, evaluation.counts,
                                     samples.multiplicities(evaluation.keys))
     for name, full in evaluation.metrics.items():
         for level in (90, 95, 99):
@@ -204,7 +204,7 @@ def test_confidence_uses_the_perl_index_rule(tmp_path):
     path = fever_set(tmp_path, n=60)
     evaluation = evaluate(build_policy({"task": "fever"}, {}), (str(path),), Problems())
     samples = generate([(k, (k,)) for k in evaluation.keys], 100, 77)
-    values = resample.sample_values("fever", evaluation.counts,
+    values = resample.sample_values(evaluation.declared, evaluation.counts,
                                     samples.multiplicities(evaluation.keys))
     for name in values.columns:
         ordered = sorted(values[name].tolist())
@@ -213,14 +213,14 @@ def test_confidence_uses_the_perl_index_rule(tmp_path):
         assert resample.interval(values, name, 90) == (ordered[5], ordered[94])
 
 
-def _naive(task, evaluation, samples):
+def _naive(evaluation, samples):
     """Each sample's metrics from its claims written out one by one (no matrices)."""
     position = {k: i for i, k in enumerate(evaluation.keys)}
     result = []
     for draw in samples.draws:
         rows = [position[m] for e in np.asarray(draw) for m in samples.elements[e].members
                 if m in position]
-        result.append(full_data(task, evaluation.counts.iloc[rows]))
+        result.append(full_data(evaluation.declared, evaluation.counts.iloc[rows]))
     return result
 
 
@@ -229,9 +229,9 @@ def test_vectorised_values_equal_a_per_sample_recomputation(tmp_path):
     for task, request in (("fever", fever_request(path)), ("scifact", scifact_request())):
         evaluation = evaluate(request.policy, request.files, Problems())
         samples = generate([(k, (k,)) for k in evaluation.keys], 30, 4)
-        values = resample.sample_values(task, evaluation.counts,
+        values = resample.sample_values(evaluation.declared, evaluation.counts,
                                         samples.multiplicities(evaluation.keys))
-        for i, expected in enumerate(_naive(task, evaluation, samples)):
+        for i, expected in enumerate(_naive(evaluation, samples)):
             got = values.iloc[i].to_dict()
             if task == "scifact":  # whole-number counts: exact
                 assert got == expected
@@ -274,7 +274,7 @@ def test_draws_too_many_to_keep_give_the_kept_samples_values(tmp_path, monkeypat
     monkeypatch.setattr(resample.DrawnClaims, "CHUNK_DRAWS", chunk)  # 7: blocks of one sample
     monkeypatch.setattr(resample.DrawnClaims, "PIECE_DRAWS", piece)
     monkeypatch.setattr(resample.DrawnClaims, "THREADED_DRAWS", 0 if workers == 2 else 10 ** 12)
-    monkeypatch.setattr(resample, "_RANDOM_IS_RAW", generator)
+    monkeypatch.setattr(scorer.bootstrap.draws, "_RANDOM_IS_RAW", generator)
     if workers == 2:
         monkeypatch.setattr(resample.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     problems = Problems()
@@ -287,18 +287,6 @@ def test_draws_too_many_to_keep_give_the_kept_samples_values(tmp_path, monkeypat
     digest = json.loads(drawn["json"])["signature"].split("|samples:")[1].split("|")[0]
     assert len(digest) == 12 and digest not in kept["json"]
     assert dict(driver.run(request, Problems()))["json"] == drawn["json"]
-
-
-def test_generator_random_is_read_as_the_raw_stream_where_numpy_makes_it_so():
-    """resample.doubles: Generator.random where it is (raw >> 11) / 2**53 of
-    one raw number each, which the check finds on this numpy."""
-    from scorer.bootstrap import _bits
-    resample._RANDOM_IS_RAW = None
-    assert resample._random_is_raw()
-    out = np.empty(1000)
-    resample.doubles(11, 12345, out)
-    raw = _bits(11, 12345).random_raw(1000)
-    assert np.array_equal(out, (raw >> np.uint64(11)).astype(np.float64) / 2.0 ** 53)
 
 
 def test_draws_beyond_the_streamed_bound_are_refused(tmp_path, monkeypatch):
