@@ -18,6 +18,7 @@ from scorer.request import PROGRAM, check_each_file_once, sample_settings
 from scorer.results import per_hop, per_query
 from scorer.track import comparisons, folder, runner, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
+from scorer.track.signaturetext import signature_text
 from scorer.version import __version__
 
 COMPARE_CHOICES = ("all", "adjacent")
@@ -330,15 +331,6 @@ def track_signature(task, request, samples, metric: str, options: TrackOptions,
     if clusters is not None:
         parts.append(f"clusters:{clusters.digest()}")
     return "|".join(parts)
-
-
-def signature_text(name: str) -> str:
-    """A run name as the signature holds it: one token, the same for the same
-    name, with '%', '|' (which separates the parts), spaces and characters that
-    do not print written as the %XX of their UTF-8 bytes."""
-    return "".join("".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
-                   if char in "%|" or char.isspace() or not char.isprintable() else char
-                   for char in name)
 
 
 def paper_metrics(request, columns) -> list:

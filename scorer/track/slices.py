@@ -155,7 +155,7 @@ def run_slice_table(overall, leaderboards) -> pd.DataFrame:
 
 
 def signature_part(result: SliceResult) -> str:
-    from scorer.track.build import signature_text
+    from scorer.track.signaturetext import signature_text
     return f"slices:{signature_text(result.spec)}@{result.digest}"
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scorer.problems import ScorerError
 from scorer.track import build
 from scorer.track.build import TrackOptions
+from scorer.track.signaturetext import signature_text
 
 from places import ROOT
 
@@ -24,7 +25,7 @@ TITLES = {"strict_score": "FEVER score", "f1": "F1"}
 @settings(deadline=None, max_examples=300, derandomize=True)
 @given(st.text(min_size=1, max_size=20))
 def test_a_baseline_name_is_one_token_of_the_signature_and_reads_back(name):
-    token = build.signature_text(name)
+    token = signature_text(name)
     assert "|" not in token and not any(c.isspace() or not c.isprintable() for c in token)
     assert unquote(token, errors="surrogatepass") == name
 
