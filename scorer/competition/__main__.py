@@ -317,19 +317,7 @@ def validate(own: dict, request, files: list) -> int:
     references.check_files(files)
     policy_dir = tempfile.mkdtemp(prefix="scorer-competition-policy-")
     try:
-        policy = request.policy.replace(leaderboard=keys)
-        policy_path = os.path.join(policy_dir, layout.POLICY_FILE)
-        with open(policy_path, "w", encoding="utf-8") as f:
-            f.write(layout.policy_text(policy))
-        table = switches.scorer_table()
-        fixed = layout.run_switches(request)
-        for name in fixed:
-            if table[name].names_file and os.path.isfile(fixed[name]):
-                fixed[name] = os.path.abspath(fixed[name])
-        setup = layout.Setup(task=policy.task,
-                             references=tuple(os.path.abspath(f) for f in files),
-                             policy_path=policy_path, switches=fixed, leaderboard=keys,
-                             max_size=_max_size(own))
+        setup = layout.leaderboard_setup(request, keys, files, policy_dir, _max_size(own))
         run = own["validate"]
         try:
             return _score_into(setup, lambda scratch: layout.submission_at(

@@ -470,22 +470,10 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
 
 def _setup(request, gold: list, max_size: int, scratch: str):
     """How the leaderboard scored each submission (as -validate does)."""
-    from scorer import switches as switch_table
     from scorer.competition import references
     keys = submissions.leaderboard_keys(request)
     references.check(request, gold)
-    policy = request.policy.replace(leaderboard=keys)
-    policy_path = os.path.join(scratch, layout.POLICY_FILE)
-    with open(policy_path, "w", encoding="utf-8") as f:
-        f.write(layout.policy_text(policy))
-    table = switch_table.scorer_table()
-    fixed = layout.run_switches(request)
-    for name in fixed:
-        if table[name].names_file and os.path.isfile(fixed[name]):
-            fixed[name] = os.path.abspath(fixed[name])
-    return layout.Setup(task=policy.task, references=tuple(os.path.abspath(f) for f in gold),
-                        policy_path=policy_path, switches=fixed, leaderboard=keys,
-                        max_size=max_size)
+    return layout.leaderboard_setup(request, keys, gold, scratch, max_size)
 
 
 def zip_of(members: dict) -> bytes:

@@ -79,6 +79,22 @@ def run_switches(request) -> dict:
     return found
 
 
+def leaderboard_setup(request, keys, references, folder: str, max_size: int) -> "Setup":
+    """How the leaderboard scores a submission, for scoring here as it does
+    (``-validate``, ``-collect``): its policy written into ``folder``, its
+    fixed switches with the files they name made absolute."""
+    policy = request.policy.replace(leaderboard=keys)
+    policy_path = os.path.join(folder, POLICY_FILE)
+    with open(policy_path, "w", encoding="utf-8") as f:
+        f.write(policy_text(policy))
+    fixed = run_switches(request)
+    for name in fixed:
+        if _names_file(name) and os.path.isfile(fixed[name]):
+            fixed[name] = os.path.abspath(fixed[name])
+    return Setup(task=policy.task, references=tuple(os.path.abspath(f) for f in references),
+                 policy_path=policy_path, switches=fixed, leaderboard=keys, max_size=max_size)
+
+
 def _names_file(name: str) -> bool:
     from scorer import switches as switch_table
     switch = switch_table.scorer_table().get(name)
