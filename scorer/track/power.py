@@ -262,7 +262,7 @@ def simulated_min_detectable(differences: Differences, units: int, levels: tuple
 
 def simulated_units_needed(differences: Differences, delta: float, alpha: float,
                            sigma: float, seed) -> object:
-    """The fewest units (to within :data:`_SEARCH_RATIO`) at which the pair's
+    """The fewest units (to within 1 %, ``_SEARCH_RATIO``) at which the pair's
     observed ``delta`` is significant in 80 % of the simulated tracks; None for
     no difference.  Every size tried draws from the same seed."""
     delta = abs(delta)
