@@ -40,6 +40,7 @@ class TrackOptions:
     figure_width: float = 7.0          # inches: the leaderboard picture's (7: two columns)
     slices: Optional[str] = None       # -slices SPEC: leaderboards per slice (track/slices.py)
     power: Optional[tuple] = None      # -power SIZES: multiples of the units (track/power.py)
+    power_method: str = "simulation"   # -power_method: simulation (default) or normal
 
 
 @dataclasses.dataclass
@@ -195,6 +196,10 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
     if options.baseline is not None and options.compare != "all":
         raise ScorerError(f"-baseline {options.baseline} compares every run with one run: "
                           f"give it or -compare {options.compare}, not both")
+    from scorer.track.power import METHODS
+    if options.power_method not in METHODS:
+        raise ScorerError(f"-power_method must be one of {', '.join(METHODS)}, not "
+                          f"'{options.power_method}'")
     if options.trials is not None and options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
     from scorer.display.plot import check_width
@@ -258,7 +263,7 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
         n_pairs = comparisons.pair_count(len(scored), comparisons.Settings(
             compare=options.compare, baseline=options.baseline))
         powered = power.compute([r.name for r in scored], metric, rule, if_empty, stacked,
-                                options.power, n_pairs)
+                                options.power, n_pairs, options.power_method, _seed(request))
     if slicing is not None:
         from scorer.track import slices
         if multiplicity is None:
