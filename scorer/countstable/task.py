@@ -1,8 +1,8 @@
 """What the tasks scored from a per-unit counts table share as records
 (:class:`~scorer.countstable.task.TableTask`: a gold file and one predictions
 file per run, the driver of ``countstable/driver.py``, a ``.debug`` of
-blocks), and the capabilities such a record carries: :class:`~scorer.countstable.task.TableScoring`,
-:class:`~scorer.countstable.task.TableTrack`, :class:`~scorer.countstable.task.TableDiff`,
+blocks), and the capabilities such a record carries:
+:class:`~scorer.countstable.task.TableScoring`, :class:`~scorer.countstable.task.TableTrack`, :class:`~scorer.countstable.task.TableDiff`,
 :class:`~scorer.countstable.task.TableLeaderboard`,
 :class:`~scorer.countstable.task.TablePicture`.  ``scorer/tasks/`` holds the records."""
 from __future__ import annotations

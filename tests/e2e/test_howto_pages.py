@@ -39,10 +39,11 @@ def named_before(page: str, kind: str) -> list:
     return found
 
 
-def prose_commands(page: str) -> list:
-    """The commands the page's prose names in backticks (``python -m ...``)."""
+def prose_commands(page: str, start: str) -> list:
+    """The commands the page's prose gives in backticks, starting ``start``."""
     text = (DOCS / page).read_text(encoding="utf-8").replace("\n", " ")
-    return re.findall(r"`(python -m scorer[^`]*)`", text)
+    return [command for command in re.findall(r"`(python -m scorer[^`]*)`", text)
+            if command.startswith(start)]
 
 
 class Checkout:
@@ -96,7 +97,7 @@ def shows_metrics(checkout, metrics: list, headline: str) -> None:
         assert re.search(rf"^  {metric}:  +\S", help_text.split("shortanswer metrics")[1],
                          re.M), metric
         assert f"('{metric}', 'Short answers {metric}')" in checkout.reference_page()
-    (track,) = [c for c in prose_commands("adding-a-task.md") if c.startswith("python -m scorer.track ")]
+    (track,) = prose_commands("adding-a-task.md", "python -m scorer.track ")
     shutil.rmtree(checkout.root / "out" / "track", ignore_errors=True)
     checkout.run(track)
     csv = (checkout.root / "out" / "track" / "leaderboard.csv").read_text().splitlines()
@@ -110,7 +111,7 @@ def shows_metrics(checkout, metrics: list, headline: str) -> None:
     check = checkout.run("python -m scorer.competition -validate run1.jsonl "
                          "-policy configs/shortanswer.yaml gold.jsonl")
     assert [line.split(":")[0] for line in check.splitlines()[1:]] == metrics
-    (diff,) = [c for c in prose_commands("adding-a-task.md") if c.startswith("python -m scorer.diff ")]
+    (diff,) = prose_commands("adding-a-task.md", "python -m scorer.diff ")
     assert "  accuracy Score: 0.5000 -> 0.7500" in checkout.run(diff, status=1)
 
 
