@@ -69,10 +69,10 @@ def check_definitions(kb) -> None:
 
 
 def check_provenance_lists(kb) -> None:
-    for docid, spans in kb.mention_strings.items():
-        for span, strings in spans.items():
-            if len(strings) > 1:
-                mentions = kb.mention_list[docid][span]
+    for spans in kb.mention_list.values():
+        for mentions in spans.values():
+            # one string a span: the mentions there of more than one
+            if type(mentions) is list and len({a.object for a in mentions}) > 1:
                 kb.record("MULTIPLE_STRINGS_FOR_PROV", mentions[0].provenance,
                           ", ".join(f"{a.object} at line {a.line}"
                                     for a in sorted(mentions, key=lambda a: a.line)))
