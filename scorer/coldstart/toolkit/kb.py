@@ -112,7 +112,8 @@ class Entity:
         self.typedefs: dict = {}
         #: type -> (priority, line) of the definition a message points at
         self.bestdef: dict = {}
-        #: (types, line) of uses that allow several types
+        #: types, line, types, line, ... of the uses that allow several types
+        #: (flat: a pair's tuple would cost more than the two entries)
         self.possible: list = []
         #: (priority, line) of the use a message points at
         self.bestuse = None
@@ -264,7 +265,7 @@ class KB:
         predicate's domain or range)."""
         if type(types) is not str:
             if len(types) > 1:
-                entity.possible.append((types, line))
+                entity.possible += (types, line)
                 return
             types = next(iter(types))
         kind = types.lower()

@@ -54,7 +54,8 @@ def check_entity_types(kb) -> None:
             kb.record("MULTITYPED_ENTITY", name,
                       ", ".join(f"{t} at line {entity.bestdef[t][1]}"
                                 for t in sorted(entity.bestdef)))
-        for types, line in entity.possible:
+        uses = iter(entity.possible)
+        for types, line in zip(uses, uses):
             if kind not in types:
                 kb.record("MULTITYPED_ENTITY", name,
                           " or ".join(sorted(types)) + f" at line {line} and {kind} at line "
