@@ -43,12 +43,19 @@ class Resolution(namedtuple("Resolution", ("lines", "runid", "statistics"))):
         return "".join(self.lines)
 
 
-def resolve_queries(query_file: str, kb_file: str) -> Resolution:
+def resolve_queries(query_file: str, kb_file: str, *, queries=None,
+                    kb_lines=None) -> Resolution:
     """CS-ResolveQueries of the SF query file ``query_file`` against the
     validated KB ``kb_file`` (``validatekb -output tac`` writes it), as data.
+    ``queries``: the SF queries already read (a
+    :class:`~scorer.coldstart.toolkit.queryfile.QuerySet`; ``query_file`` then
+    only names them); ``kb_lines``: the validated KB's lines (without their
+    ends), read in place of the file ``kb_file`` names (``python -m scorer
+    -kb`` hands over what validatekb made, never written).
     What stops the Perl (a file that cannot be read, a line of the wrong
     width) raises :class:`~scorer.coldstart.toolkit.problemlog.Fatal`."""
-    queries = read_query_file(query_file, ProblemLog(FORMATS))
+    if queries is None:
+        queries = read_query_file(query_file, ProblemLog(FORMATS))
     hops = []
     for query in queries.in_id_order():
         if not query.entry_points:
@@ -57,7 +64,8 @@ def resolve_queries(query_file: str, kb_file: str) -> Resolution:
         hops.append(Hop(query.full_id, list(query.slots or []), entry.docid,
                         _number(entry.start), _number(entry.end)))
     try:
-        resolver = Resolver(kb_file, text_lines(kb_file), hops)
+        resolver = Resolver(kb_file, text_lines(kb_file) if kb_lines is None else kb_lines,
+                            hops)
     except ScorerError as error:
         raise Fatal(str(error))
     with gcpause.paused():
