@@ -120,7 +120,7 @@ class Problems:
         self._records: list[_Record] = []
         self._seen: set = set()
         #: put before each message recorded: the stage of a chain that found it
-        #: (``python -m scorer -kb``: ``[validatekb] ``); empty otherwise
+        #: (``python -m scorer -kb``: ``[validatekb]`` and a space); empty otherwise
         self.stage = ""
 
     def record(self, name: str, *args, where: Where | None = None) -> None:

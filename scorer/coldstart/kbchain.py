@@ -46,7 +46,7 @@ def signature_part(request) -> str:
 
 def check_request(request) -> None:
     """What cannot go with -kb, refused before any file is read."""
-    if request.policy.validate is False:
+    if is_kb_input(request) and request.policy.validate is False:
         raise ScorerError("-kb runs the toolkit's whole chain, validatesf included; the "
                           "policy's validate: false does not go with it: leave one of them out")
     keep = request.option("keep_stages")
