@@ -131,3 +131,201 @@ def test_kb_is_official_numbers_of_the_suite(tmp_path):
     assert status == 0, log
     for extension in REPORTS:
         assert ours[extension] == (expected / f"run.{extension}").read_bytes(), extension
+
+
+# -- our own fixture KB (fixtures/coldstart/kb): runs everywhere ----------------------
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "coldstart" / "kb"
+GENERATED = FIXTURE / "generated"
+STAGE_FILES = ("sf-query.xml", "team.tac.valid", "team.rq", "team.valid.ldc.tab.txt")
+
+
+def fixture_args(case: Path) -> list:
+    return [line for line in (case / "input" / "args").read_text().splitlines() if line]
+
+
+def score_in(case: Path, args: list, out: Path) -> tuple:
+    previous = os.getcwd()
+    os.chdir(case / "input")
+    try:
+        return score(args, out)
+    finally:
+        os.chdir(previous)
+
+
+def test_keep_stages_writes_each_stage_file_beside_the_reports(tmp_path):
+    keep = tmp_path / "stages"
+    status, ours, log = score_in(GENERATED, ["-keep_stages", str(keep), *fixture_args(GENERATED)],
+                                 tmp_path / "out")
+    assert status == 0, log
+    assert sorted(os.listdir(keep)) == sorted(STAGE_FILES)
+    for name in STAGE_FILES:
+        assert (keep / name).read_bytes() == (GENERATED / "stages" / name).read_bytes()
+    for extension in REPORTS:
+        assert ours[extension] == (GENERATED / "expected" / f"run.{extension}").read_bytes()
+    # The stages' files are what the toolkit's tools write, one by one.
+    from scorer.coldstart.toolkit.resolvequeries import main as resolvequeries
+    rq = tmp_path / "team.rq"
+    with contextlib.redirect_stderr(io.StringIO()):
+        assert resolvequeries([str(keep / "sf-query.xml"), str(keep / "team.tac.valid"),
+                               str(rq)]) == 0
+    assert rq.read_bytes() == (keep / "team.rq").read_bytes()
+
+
+def test_without_keep_stages_nothing_but_the_reports(tmp_path):
+    before = sorted(os.listdir(GENERATED / "input"))
+    status, ours, _log = score_in(GENERATED, fixture_args(GENERATED), tmp_path / "out")
+    assert status == 0
+    assert sorted(os.listdir(GENERATED / "input")) == before
+    assert sorted(os.listdir(tmp_path / "out")) == sorted(
+        f"run.{extension}" for extension in (*REPORTS, "params", "errlog"))
+
+
+def test_the_policy_input_kb_is_the_switch(tmp_path):
+    policy = tmp_path / "kb.yaml"
+    policy.write_text("task: coldstart\ninput: kb\n")
+    args = [arg for arg in fixture_args(GENERATED) if arg != "-kb"]
+    status, ours, _log = score_in(GENERATED, ["-policy", str(policy), *args], tmp_path / "out")
+    assert status == 0
+    for extension in REPORTS:
+        assert ours[extension] == (GENERATED / "expected" / f"run.{extension}").read_bytes()
+    assert "validate:kb:" in ours["params"].decode("utf-8")
+
+
+def test_a_stage_that_fails_stops_the_run_with_every_error_and_nothing_written(tmp_path):
+    refused = FIXTURE / "refused"
+    keep = tmp_path / "stages"
+    status, ours, log = score_in(refused, ["-keep_stages", str(keep), *fixture_args(refused)],
+                                 tmp_path / "out")
+    assert status == 255 and ours == {}
+    assert not keep.exists() or not os.listdir(keep)
+    assert "ERROR: [validatekb] Illegal confidence value: 1.7 (team.tac line 5)" in log
+    assert "ERROR: [validatekb] Illegal predicate: spuose (team.tac line 199)" in log
+    assert log.rstrip().splitlines()[-1].startswith("ERROR: ")
+
+
+@pytest.mark.parametrize("mistake, message", [
+    (["-keep_stages", "stages"], "-keep_stages keeps the files of the -kb chain's stages"),
+    (["-kb", "-policy", "RAW"], "-kb runs the toolkit's whole chain, validatesf included"),
+    (["-kb", "-keep_stages", "team.tac"], "-keep_stages team.tac: not a folder"),
+])
+def test_what_does_not_go_with_kb_is_refused_before_any_work(mistake, message, tmp_path):
+    raw = tmp_path / "raw.yaml"
+    raw.write_text("task: coldstart\nvalidate: false\n")
+    mistake = [str(raw) if arg == "RAW" else arg for arg in mistake]
+    args = [arg for arg in fixture_args(GENERATED) if arg != "-kb"]
+    status, ours, log = score_in(GENERATED, [*mistake, *args], tmp_path / "out")
+    assert status == 255 and ours == {}
+    assert message in log
+
+
+def test_an_sf_submission_given_as_a_kb_is_refused(tmp_path):
+    run = GENERATED / "stages" / "team.valid.ldc.tab.txt"
+    status, ours, log = score_in(GENERATED, ["-kb", "-expand", "CSSF17", "ldc-query.xml",
+                                             "qrel.txt", str(run)], tmp_path / "out")
+    assert status == 255 and ours == {}
+    assert "is an SF submission file (9 columns), not a KB; score it without -kb" in log
+
+
+def test_no_kb_among_the_files_is_refused(tmp_path):
+    status, ours, log = score_in(GENERATED, ["-kb", "-expand", "CSSF17", "ldc-query.xml",
+                                             "qrel.txt"], tmp_path / "out")
+    assert status == 255 and ours == {}
+    assert "-kb: no KB among the files" in log
+
+
+def test_policy_input_must_be_sf_or_kb(tmp_path):
+    policy = tmp_path / "p.yaml"
+    policy.write_text("task: coldstart\ninput: tac\n")
+    status, _ours, log = score_in(GENERATED, ["-policy", str(policy), "ldc-query.xml",
+                                              "qrel.txt", "team.tac"], tmp_path / "out")
+    assert status == 255
+    assert "key 'input': sf or kb is expected, not 'tac'" in log
+
+
+# -- the Perl chain run by hand, on our fixture KB and on generated KBs ----------------
+
+def perl_chain(perl: str, folder: Path, docs: bool) -> Path:
+    """ValidateKB -output tac, ValidateQueries -expand, ResolveQueries, ValidateSF of
+    the Perl 2017.2.0 on ``folder``'s team.tac and ldc-query.xml, in ``folder/perl``;
+    the validated file."""
+    import subprocess
+    out = folder / "perl"
+    out.mkdir()
+    (out / "team.tac").write_bytes((folder / "team.tac").read_bytes())
+    lengths = ["-docs", str(folder / "doclength.txt")] if docs else []
+    steps = [
+        ["CS-ValidateKB-MASTER.pl", *lengths, "-output", "tac", "-error_file",
+         str(out / "kb.errlog"), str(out / "team.tac")],
+        ["CS-ValidateQueries-MASTER.pl", "-expand", "-query_base", "CSSF17",
+         str(folder / "ldc-query.xml"), str(out / "sf-query.xml")],
+        ["CS-ResolveQueries-MASTER.pl", str(out / "sf-query.xml"), str(out / "team.tac.valid"),
+         str(out / "team.rq")],
+        ["CS-ValidateSF-MASTER.pl", *lengths, "-justifications", "1:3", "-error_file",
+         str(out / "sf.errlog"), "-output_file", str(out / "team.valid.ldc.tab.txt"),
+         str(out / "sf-query.xml"), str(out / "team.rq")],
+    ]
+    for script, *args in steps:
+        done = subprocess.run(["perl", "-I", perl, os.path.join(perl, script), *args],
+                              cwd=perl, capture_output=True, env=dict(os.environ, PERL5LIB=perl))
+        assert done.returncode == 0, (script, done.stdout[-2000:], done.stderr[-2000:])
+    return out / "team.valid.ldc.tab.txt"
+
+
+def perl_score(perl: str, args: list, prefix: Path):
+    """CS-Score's reports ({extension: bytes}), None when it stopped."""
+    import subprocess
+    done = subprocess.run(["perl", "-I", perl, os.path.join(perl, "CS-Score-MASTER.pl"),
+                           "-error_file", f"{prefix}.errlog", "-output_file", str(prefix),
+                           *args], cwd=perl, capture_output=True,
+                          env=dict(os.environ, PERL5LIB=perl))
+    if done.returncode != 0:
+        return None
+    return {extension: Path(f"{prefix}.{extension}").read_bytes() for extension in REPORTS}
+
+
+def generated_kbs() -> list:
+    return [("fixture", None)] + [(f"seed{seed}", (assertions, seed, queries))
+                                  for assertions, seed, queries in
+                                  ((1500, 1, 30), (3000, 2, 60), (6000, 3, 80))]
+
+
+@pytest.mark.parametrize("name, shape", generated_kbs(), ids=[n for n, _ in generated_kbs()])
+def test_kb_scores_as_the_perl_chain_run_by_hand(name, shape, tmp_path):
+    from places import perl_dir
+    perl = perl_dir()
+    if perl is None:
+        pytest.skip("the Perl toolkit is not here (../ColdStart or $SCORER_PERL_DIR)")
+    folder = tmp_path / "kb"
+    folder.mkdir()
+    if shape is None:
+        for file in ("team.tac", "doclength.txt", "ldc-query.xml"):
+            (folder / file).write_bytes((GENERATED / "input" / file).read_bytes())
+    else:
+        import sys
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+        import kb_workload
+        kb_workload.generate(str(folder), shape[0], shape[1], shape[2])
+    validated = perl_chain(perl, folder, docs=True)
+    qrel = assessments_of([validated], folder / "qrel.txt", by_node=True)
+    inputs = [str(folder / "ldc-query.xml"), qrel]
+    keep = tmp_path / "stages"
+    status, ours, log = score(["-kb", "-expand", "CSSF17", "-docs", str(folder / "doclength.txt"),
+                               "-keep_stages", str(keep), *inputs, str(folder / "team.tac")],
+                              tmp_path / "kb-run")
+    assert status == 0, log
+    for stage in ("sf-query.xml", "team.tac.valid", "team.valid.ldc.tab.txt"):
+        assert (keep / stage).read_bytes() == (folder / "perl" / stage).read_bytes(), stage
+    # (the Perl writes the responses in its hash order of the queries)
+    assert sorted((keep / "team.rq").read_text().splitlines()) == \
+        sorted((folder / "perl" / "team.rq").read_text().splitlines())
+    status, official, official_log = score(["-expand", "CSSF17", *inputs, str(validated)],
+                                           tmp_path / "sf-run")
+    assert status == 0, official_log
+    for extension in REPORTS:
+        assert ours[extension] == official[extension], extension
+    by_perl = perl_score(perl, ["-expand", "CSSF17", "-justifications", "1:3", *inputs,
+                                str(validated)], tmp_path / "perl-score")
+    assert by_perl is not None, "CS-Score stopped"
+    for extension in REPORTS:
+        assert ours[extension] == by_perl[extension], extension
