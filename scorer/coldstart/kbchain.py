@@ -57,6 +57,16 @@ def check_request(request) -> None:
         raise ScorerError(f"-keep_stages {keep}: not a folder")
 
 
+def check_shared_request(request) -> None:
+    """A track's or a leaderboard's request: each run is a KB of its own, whose
+    stage files -keep_stages would write into one folder, unseen."""
+    if request.option("keep_stages") is not None:
+        raise ScorerError("-keep_stages writes the stage files of one python -m scorer -kb "
+                          "run; a track and a leaderboard keep their runs' reports only: "
+                          "leave it out (and run python -m scorer -kb -keep_stages DIR on "
+                          "the KB whose stages you want)")
+
+
 def base_name(path: str) -> str:
     """NAME of the chain's files: the KB's file name without ``.tac``, as
     validatekb names its ``-output tac`` file."""

@@ -205,7 +205,9 @@ class ColdStart(Task):
 
     def shared_request(self, request):
         # A track and a leaderboard validate each submission first, unless the
-        # policy says validate: false.
+        # policy says validate: false (-kb: through the toolkit's chain).
+        from scorer.coldstart.kbchain import check_shared_request
+        check_shared_request(request)
         if request.policy.validate is None:
             return request._replace(policy=request.policy.replace(validate=True))
         return request

@@ -329,3 +329,67 @@ def test_kb_scores_as_the_perl_chain_run_by_hand(name, shape, tmp_path):
     assert by_perl is not None, "CS-Score stopped"
     for extension in REPORTS:
         assert ours[extension] == by_perl[extension], extension
+
+
+# -- KB submissions in a track and on a leaderboard ----------------------------------
+
+def kb_submissions(folder: Path) -> list:
+    """The fixture's files with two KBs: the good one (team.tac) and the refused one."""
+    for name in ("ldc-query.xml", "qrel.txt", "doclength.txt", "team.tac"):
+        (folder / name).write_bytes((GENERATED / "input" / name).read_bytes())
+    (folder / "bad.tac").write_bytes((FIXTURE / "refused" / "input" / "team.tac").read_bytes())
+    return [str(folder / name) for name in ("ldc-query.xml", "qrel.txt", "team.tac", "bad.tac")]
+
+
+@pytest.mark.parametrize("how", [["-kb"], ["-policy", "KB"]], ids=["switch", "policy"])
+def test_a_track_ranks_the_kbs_that_validate_and_reports_the_others(how, tmp_path):
+    from scorer.track.__main__ import main as track_main
+    policy = tmp_path / "kb.yaml"
+    policy.write_text("task: coldstart\ninput: kb\n")
+    how = [str(policy) if arg == "KB" else arg for arg in how]
+    files = kb_submissions(tmp_path)
+    out = tmp_path / "track"
+    with contextlib.redirect_stderr(io.StringIO()) as errors:
+        status = track_main([*how, "-expand", "CSSF17", "-docs", str(tmp_path / "doclength.txt"),
+                             "-jobs", "1", "-output_dir", str(out), *files])
+    assert status == 255     # (a run with errors)
+    assert "run bad has errors" in errors.getvalue()
+    board = json.loads((out / "leaderboard.json").read_text())
+    rows = board if isinstance(board, list) else board.get("rows", board.get("runs"))
+    by_run = {row["run"]: row for row in rows}
+    assert by_run["team"]["status"] == "ok" and by_run["team"]["rank"] == 1
+    assert by_run["bad"]["status"] == "errors" and by_run["bad"].get("rank") in (None, "")
+    log = (out / "runs" / "bad" / "run.errlog").read_text()
+    assert "ERROR: [validatekb] Illegal confidence value: 1.7" in log
+    assert "ERROR: [validatekb] Illegal predicate: spuose" in log
+    # The ranked KB's reports are python -m scorer -kb's.
+    for extension in REPORTS:
+        assert (out / "runs" / "team" / f"run.{extension}").read_bytes() == \
+            (GENERATED / "expected" / f"run.{extension}").read_bytes(), extension
+
+
+def test_a_leaderboard_scores_a_kb_submission_and_refuses_a_kb_that_fails(tmp_path, capsys):
+    from scorer.competition.__main__ import main as competition_main
+    policy = tmp_path / "kb.yaml"
+    policy.write_text("task: coldstart\ninput: kb\n")
+    query, qrel, good, bad = kb_submissions(tmp_path)
+    common = ["-policy", str(policy), "-expand", "CSSF17", "-docs",
+              str(tmp_path / "doclength.txt"), query, qrel]
+    assert competition_main(["-validate", good, *common]) == 0
+    shown = capsys.readouterr().out
+    assert "OK, it would be scored" in shown and "ldcmean_ap: 0.81574955" in shown
+    assert competition_main(["-validate", bad, *common]) == 255
+    said = capsys.readouterr()
+    assert "ERROR: [validatekb] Illegal predicate: spuose (" in said.out + said.err
+    assert "nothing goes on the leaderboard" in said.out + said.err
+
+
+def test_a_track_refuses_keep_stages(tmp_path):
+    from scorer.track.__main__ import main as track_main
+    files = kb_submissions(tmp_path)
+    with contextlib.redirect_stderr(io.StringIO()) as errors:
+        status = track_main(["-kb", "-keep_stages", str(tmp_path / "stages"), "-expand",
+                             "CSSF17", "-output_dir", str(tmp_path / "track"), *files])
+    assert status == 255
+    assert "a track and a leaderboard keep their runs' reports only" in errors.getvalue()
+    assert not (tmp_path / "track").exists() and not (tmp_path / "stages").exists()
