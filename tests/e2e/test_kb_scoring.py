@@ -393,3 +393,48 @@ def test_a_track_refuses_keep_stages(tmp_path):
     assert status == 255
     assert "a track and a leaderboard keep their runs' reports only" in errors.getvalue()
     assert not (tmp_path / "track").exists() and not (tmp_path / "stages").exists()
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("empty.tac", b"", "The first line of the file does not contain a legal runid (empty.tac"),
+    ("nul.tac", b"RUN\n\0\0\0", "nul.tac line 2: a NUL byte"),
+    ("binary.tac", bytes(range(256)) * 8, "binary.tac line 1: a NUL byte"),
+    ("long.tac", b"RUN\n:Entity1\ttype\tPER\t" + b"x" * 10_000_000 + b"\n",
+     "Wrong number of entries on line (expected 3, got 4) (long.tac line 2)"),
+    ("norunid.tac", b"\n:Entity1\ttype\tPER\n", "does not contain a legal runid"),
+])
+def test_a_hostile_kb_is_refused_with_its_place_and_nothing_written(name, content, message,
+                                                                    tmp_path):
+    for file in ("ldc-query.xml", "qrel.txt"):
+        (tmp_path / file).write_bytes((GENERATED / "input" / file).read_bytes())
+    (tmp_path / name).write_bytes(content)
+    keep = tmp_path / "stages"
+    previous = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        status, ours, log = score(["-kb", "-expand", "CSSF17", "-keep_stages", str(keep),
+                                   "ldc-query.xml", "qrel.txt", name], tmp_path / "out")
+    finally:
+        os.chdir(previous)
+    assert status == 255 and ours == {}
+    assert not keep.exists()
+    assert message in log
+    assert f"FATAL_ERROR: -kb: the chain found errors in {name}" in log
+    assert "Traceback" not in log
+
+
+def test_the_same_kb_gives_the_same_files_whatever_the_hash_seed(tmp_path):
+    import subprocess
+    import sys
+    outputs = []
+    for seed in ("0", "12345"):
+        out = tmp_path / f"h{seed}"
+        out.mkdir()
+        subprocess.run([sys.executable, "-m", "scorer", "-keep_stages", str(out / "stages"),
+                        "-output_file", str(out / "run"), "-error_file", str(out / "run.errlog"),
+                        *fixture_args(GENERATED)], cwd=GENERATED / "input", check=True,
+                       env=dict(os.environ, PYTHONHASHSEED=seed), capture_output=True)
+        outputs.append({str(path.relative_to(out)): path.read_bytes()
+                        for path in sorted(out.rglob("*")) if path.is_file()
+                        and not path.name.endswith(".params")})
+    assert len(outputs[0]) == 11 and outputs[0] == outputs[1]   # (7 reports, 4 stages)
