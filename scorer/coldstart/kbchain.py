@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import tempfile
 
 from scorer.coldstart.options import options
 from scorer.problems import ScorerError
@@ -180,6 +181,7 @@ class KBChain:
         from scorer.coldstart.toolkit.catalogue import FORMATS
         from scorer.coldstart.toolkit.problemlog import ProblemLog
         from scorer.coldstart.toolkit.queryfile import QuerySet, read_query_text
+        from scorer.coldstart.toolkit.kbtac import tac_lines
         from scorer.coldstart.toolkit.resolvequeries import resolve_queries
         from scorer.coldstart.toolkit.validatekb import validate_kb
         from scorer.coldstart.toolkit.validatesf import validate_sf
@@ -196,22 +198,30 @@ class KBChain:
         if checked.log.error_count:
             raise _Refused(_marked(error_lines(checked.log), "validatekb"))
         tac_path = self.stage_path(kb_path, ".tac.valid")
-        tac = checked.tac()
-        if self.keep is not None:
-            self.files[tac_path] = tac
-        # 2. resolvequeries, on the SF queries as the resolver reads sf-query.xml
+        # 2. resolvequeries, on the SF queries as the resolver reads sf-query.xml, and
+        # on the validated KB as validatekb writes it: a file of its own, which the
+        # resolver reads in blocks and again where a task looks at a line (a KB of
+        # millions of lines is never held as text)
         self.problems.stage = "[resolvequeries] "
         log = ProblemLog(FORMATS)
         resolver_queries = QuerySet([name for name, _text in texts])
         rq_path = self.stage_path(kb_path, ".rq")
-        try:
-            for name, text in texts:
-                read_query_text(text, name, resolver_queries, log)
-            resolution = resolve_queries(queries_name, tac_path, queries=resolver_queries,
-                                         kb_lines=tac[:-1].split("\n") if tac else [])
-        except ScorerError as error:
-            raise _Refused([f"FATAL_ERROR: [resolvequeries] {_one_line(error)}"])
-        del tac
+        with tempfile.TemporaryDirectory(prefix="scorer-kb-") as folder:
+            written = os.path.join(folder, os.path.basename(tac_path))
+            with open(written, "w", encoding="utf-8", errors="surrogateescape",
+                      newline="") as f:
+                f.writelines(tac_lines(checked.kb))
+            try:
+                for name, text in texts:
+                    read_query_text(text, name, resolver_queries, log)
+                resolution = resolve_queries(queries_name, written, queries=resolver_queries)
+            except ScorerError as error:
+                raise _Refused([f"FATAL_ERROR: [resolvequeries] "
+                                f"{_one_line(error).replace(written, tac_path)}"])
+            if self.keep is not None:
+                with open(written, encoding="utf-8", errors="surrogateescape",
+                          newline="") as f:
+                    self.files[tac_path] = f.read()
         self.runids.append(resolution.runid)
         rq = resolution.text
         if self.keep is not None:

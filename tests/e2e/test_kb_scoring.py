@@ -440,3 +440,17 @@ def test_the_same_kb_gives_the_same_files_whatever_the_hash_seed(tmp_path):
                         for path in sorted(out.rglob("*")) if path.is_file()
                         and not path.name.endswith(".params")})
     assert len(outputs[0]) == 11 and outputs[0] == outputs[1]   # (7 reports, 4 stages)
+
+
+def test_stage_files_of_an_earlier_run_are_replaced_not_read(tmp_path):
+    keep = tmp_path / "stages"
+    keep.mkdir()
+    (keep / "team.tac.valid").write_text("OTHER\n\n:Entity1\ttype\tPER\n")
+    (keep / "team.rq").write_text("stale\n")
+    status, ours, log = score_in(GENERATED, ["-keep_stages", str(keep), *fixture_args(GENERATED)],
+                                 tmp_path / "out")
+    assert status == 0, log
+    for name in STAGE_FILES:
+        assert (keep / name).read_bytes() == (GENERATED / "stages" / name).read_bytes()
+    for extension in REPORTS:
+        assert ours[extension] == (GENERATED / "expected" / f"run.{extension}").read_bytes()

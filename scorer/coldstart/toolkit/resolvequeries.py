@@ -43,15 +43,12 @@ class Resolution(namedtuple("Resolution", ("lines", "runid", "statistics"))):
         return "".join(self.lines)
 
 
-def resolve_queries(query_file: str, kb_file: str, *, queries=None,
-                    kb_lines=None) -> Resolution:
+def resolve_queries(query_file: str, kb_file: str, *, queries=None) -> Resolution:
     """CS-ResolveQueries of the SF query file ``query_file`` against the
     validated KB ``kb_file`` (``validatekb -output tac`` writes it), as data.
     ``queries``: the SF queries already read (a
     :class:`~scorer.coldstart.toolkit.queryfile.QuerySet`; ``query_file`` then
-    only names them); ``kb_lines``: the validated KB's lines (without their
-    ends), read in place of the file ``kb_file`` names (``python -m scorer
-    -kb`` hands over what validatekb made, never written).
+    only names them).
     What stops the Perl (a file that cannot be read, a line of the wrong
     width) raises :class:`~scorer.coldstart.toolkit.problemlog.Fatal`."""
     if queries is None:
@@ -64,12 +61,18 @@ def resolve_queries(query_file: str, kb_file: str, *, queries=None,
         hops.append(Hop(query.full_id, list(query.slots or []), entry.docid,
                         _number(entry.start), _number(entry.end)))
     try:
-        resolver = Resolver(kb_file, text_lines(kb_file) if kb_lines is None else kb_lines,
-                            hops)
+        resolver = Resolver(kb_file, text_lines(kb_file), hops)
     except ScorerError as error:
         raise Fatal(str(error))
-    with gcpause.paused():
-        out = resolver.run()
+    try:
+        with gcpause.paused():
+            out = resolver.run()
+    except Fatal:
+        raise
+    except ScorerError as error:
+        raise Fatal(str(error))
+    finally:
+        resolver.close()
     return Resolution(out, resolver.runid, resolver.statistics())
 
 
