@@ -12,6 +12,11 @@ from scorer.switches import Switch
 from scorer.taskrecord import PolicyKey, Task
 from scorer.version import PERL_REFERENCE_VERSION
 
+# The task's work is imported inside the methods that do it: every run, of any
+# task, imports every task's record for its switches and policy keys (scorer.registry),
+# so a record module imports at its top only what its declarations need (start-up
+# time: tests/e2e/test_imports.py, make bench).
+
 
 def input_value(value, key, source: str, from_switch: bool = False):
     """The policy key ``input``: ``sf`` or ``kb`` (None: left out, SF submissions)."""
