@@ -211,6 +211,8 @@ class KBChain:
             with open(written, "w", encoding="utf-8", errors="surrogateescape",
                       newline="") as f:
                 f.writelines(tac_lines(checked.kb))
+            # (the KB read is not needed past here: its memory is the resolver's)
+            del checked
             try:
                 for name, text in texts:
                     read_query_text(text, name, resolver_queries, log)
