@@ -454,3 +454,18 @@ def test_stage_files_of_an_earlier_run_are_replaced_not_read(tmp_path):
         assert (keep / name).read_bytes() == (GENERATED / "stages" / name).read_bytes()
     for extension in REPORTS:
         assert ours[extension] == (GENERATED / "expected" / f"run.{extension}").read_bytes()
+
+
+def test_the_python_api_scores_a_kb_as_the_command_line(tmp_path):
+    import scorer
+    previous = os.getcwd()
+    os.chdir(GENERATED / "input")
+    try:
+        result = scorer.score(["ldc-query.xml", "qrel.txt", "team.tac"], kb=True,
+                              expand="CSSF17", docs="doclength.txt")
+    finally:
+        os.chdir(previous)
+    assert result.run_ids == ("KBBENCH1",) and result.error_count == 0
+    for extension in REPORTS:
+        assert result.reports[extension] == \
+            (GENERATED / "expected" / f"run.{extension}").read_text(encoding="utf-8")
