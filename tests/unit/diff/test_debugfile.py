@@ -105,3 +105,18 @@ def test_a_line_out_of_place_is_named_with_what_was_expected(tmp_path):
     with pytest.raises(ScorerError) as error:
         debugfile.read(path)
     assert str(error.value).startswith(f"{path} line {number}: expected 'AP:'")
+
+
+def test_a_debug_of_a_task_without_a_diff_is_refused_naming_the_task(tmp_path):
+    from scorer import registry
+    from scorer.countstable.task import TableTask
+    registry.add(type("NoDiff", (TableTask,), {"name": "nodiff", "diff": None})())
+    try:
+        path = tmp_path / "run.debug"
+        path.write_text("#nodiff: 1 item(s)\n", encoding="utf-8")
+        with pytest.raises(ScorerError) as caught:
+            debugfile.read(str(path))
+    finally:
+        registry.remove("nodiff")
+    assert str(caught.value) == (f"{path} line 1: a .debug of the task nodiff, which has no "
+                                 f"diff (scorer.diff cannot read its reports)")
