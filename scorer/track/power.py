@@ -17,14 +17,19 @@ Holm, and of Benjamini-Hochberg for one discovery).
 """
 from __future__ import annotations
 
+import io
 import math
+import os
 from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
+from scorer import unitstatistic
+from scorer.display.plot import FONT_PT, METADATA, METRIC_COLOURS, RC, _quiet_about_glyphs
+from scorer.output import write_bytes_atomically
 from scorer.results import SIGNIFICANCE_LEVEL
-from scorer.track import statistics
+from scorer.track import statistics, tables
 
 POWER = 0.8
 DEFAULT_SIZES = (0.5, 1.0, 2.0, 4.0)
@@ -102,7 +107,6 @@ def compute(names: list, metric: str, rule: str, if_empty: tuple, stacked: np.nd
     pairs = [(i, i + 1) for i in range(n - 1)]
     k = stacked.shape[1] // max(n, 1)
     totals = stacked.sum(axis=0).reshape(n, k) if n else np.zeros((0, k))
-    from scorer import unitstatistic
     values = unitstatistic.finish(rule, totals, if_empty) if n else []
     rows, sigmas = [], []
     for a, b in pairs:
@@ -131,9 +135,6 @@ def compute(names: list, metric: str, rule: str, if_empty: tuple, stacked: np.nd
 def write(write, folder: str, frames: tuple, metric: str, width_in: float) -> None:
     """power.csv/.json/.md, power_pairs.csv/.json/.md and the curve
     (power.png/.svg/.pdf: the smallest detectable difference against units)."""
-    import os
-
-    from scorer.track import tables
     sizes, pairs = frames
     note = (f"Smallest difference of {metric} significant with {POWER:.0%} power "
             f"(docs/statistics.md#power).")
@@ -150,14 +151,10 @@ NAMES = tuple(f"{stem}.{ext}" for stem in ("power", "power_pairs")
 
 
 def _curve(sizes, metric: str, width_in: float, paths: dict) -> None:
-    import io
-
+    # (matplotlib when a picture is drawn: see scorer.display.plot.leaderboard_plot)
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-
-    from scorer.display.plot import FONT_PT, METADATA, METRIC_COLOURS, RC, _quiet_about_glyphs
-    from scorer.output import write_bytes_atomically
     with matplotlib.rc_context(RC), _quiet_about_glyphs():
         figure = Figure(figsize=(min(width_in, 5.0), 3.0), dpi=100)
         FigureCanvasAgg(figure)
