@@ -11,11 +11,13 @@ raise :class:`~scorer.problems.ScorerError`.
 """
 from __future__ import annotations
 
+from scorer import registry
 from scorer.countstable import reports
 from scorer.countstable.evaluation import Evaluation
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.reportset import Reports
+from scorer.textfile import hash_in_background
 
 #: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).
 TYPE_CHECKING = False
@@ -28,7 +30,6 @@ def sample_set(request, evaluation: Evaluation) -> tuple[SampleSet | None, bool]
         raise ScorerError("give -samples FILE or -bootstrap N, not both")
     if request.samples is not None:
         from scorer.bootstrap import read_samples
-        from scorer.textfile import hash_in_background
         hash_in_background(request.samples)     # for .params, while it is parsed
         return read_samples(request.samples), False
     if request.bootstrap is not None:
@@ -125,7 +126,6 @@ def run(request, problems: Problems) -> Reports:
 def score(request, problems: Problems, samples: SampleSet | None = None) -> Outcome:
     """Score one run: the reports and the evaluation (``samples``: the
     request's samples when the caller has read or drawn them already)."""
-    from scorer import registry
     policy = request.policy
     record = registry.get(policy.task)
     if request.bootstrap is not None and request.seed is None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+from scorer.output import SpooledText
+
 
 class Spool:
     """Text added piece by piece and given back in order: in memory up to
@@ -42,6 +44,5 @@ class Spool:
         if self.file is None:
             yield from self.parts
             return
-        from scorer.output import SpooledText
         self.file.flush()
         yield SpooledText(self.file, os.fstat(self.file.fileno()).st_size)

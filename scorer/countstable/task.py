@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 
+from scorer.countstable.metrics import unit_statistic
 from scorer.problems import ScorerError
+from scorer.results import RunResult, claim_table_rows, wants_statistic
 from scorer.taskrecord import Task, TrackRun, checked_runs, run_name
 
 
@@ -23,6 +25,8 @@ class TableTask(Task):
                          "bootsamples", "png")
 
     def score(self, request, problems, samples=None):
+        # The driver (json, the reports) when this task scores: every task's
+        # record is loaded to read a command line, -version's and Cold Start's too.
         from scorer.countstable import driver
         return driver.score(request, problems, samples=samples)
 
@@ -49,8 +53,6 @@ class TableTask(Task):
 
     def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
-        from scorer.countstable.metrics import unit_statistic
-        from scorer.results import RunResult, claim_table_rows, wants_statistic
         result = RunResult(name, status)
         evaluation = outcome.evaluation
         for metric, value in evaluation.metrics.items():
@@ -77,6 +79,7 @@ class TableTask(Task):
 
     def read_debug(self, path: str, lines: list):
         """This task's ``.debug`` (``lines``: its lines) for scorer.diff."""
+        # (for scorer.diff: dataclasses and inspect, which a run does without)
         from scorer.countstable.debugblocks import read_blocks
         return read_blocks(path, lines, self.debug_layout())
 
@@ -93,6 +96,7 @@ class TableTask(Task):
         keys, key_source = self.reference_gold_keys(files[0])
         if request.samples:
             # Samples of units the gold does not have would fail every submission.
+            # (numpy's samples, and the driver: see score)
             from scorer.bootstrap import read_samples
             from scorer.countstable.driver import check_sample_ids
             check_sample_ids(read_samples(request.samples), request.samples, keys, key_source,
@@ -144,7 +148,7 @@ class TableTask(Task):
         def check(samples) -> None:
             # The gold names the units every run's samples draw (a FEVER run's blind
             # predictions by the gold line they are paired with, whatever their ids).
-            from scorer.countstable.driver import check_sample_ids
+            from scorer.countstable.driver import check_sample_ids    # (see score)
             check_sample_ids(samples, request.samples, keys, key_source, shared[0], self.unit)
 
         samples = plan.samples_of(lambda: [(key, (key,)) for key in keys], check)
