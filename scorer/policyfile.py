@@ -209,7 +209,7 @@ def _policy_loader():
     global _loader_class
     if _loader_class is not None:
         return _loader_class
-    import yaml
+    import yaml                 # (PyYAML for a policy outside the subset alone)
 
     class PolicyLoader(yaml.SafeLoader):
         """YAML 1.1 reads a plain ``1:3`` as the base-60 number 63; in a policy

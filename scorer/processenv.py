@@ -56,7 +56,7 @@ def keep_freed_memory() -> None:
         return
     _keeping = True
     try:
-        import ctypes           # (a long run's alone: 2 ms that a small run does without)
+        import ctypes           # (a long run's alone: a small run does without ctypes)
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError, TypeError):    # not glibc (musl, macOS, Windows)
         return

@@ -188,7 +188,7 @@ def help_lines(switches: dict, width: int = 80) -> list:
     out: ``  -name <value>`` in 27 columns, the text (and default) wrapped at
     ``width`` and indented 29 columns; a word longer than a line (the -fields
     default) stays whole, to be copied as it is."""
-    import textwrap         # (for -help alone: 2 ms of every run otherwise)
+    import textwrap         # (for -help alone: a run does without it)
     lines = []
     for name in sorted(switches):
         switch = switches[name]

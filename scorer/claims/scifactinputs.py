@@ -79,7 +79,7 @@ def _line_types():
     global _TYPES
     if _TYPES is None:
         msgspec = fast_json()
-        from typing import Union
+        from typing import Union    # (typing: a plain run does without it)
         # (defstruct: this module's annotations are text, which msgspec would
         # look up among the module's names)
         rationale = msgspec.defstruct("RationaleSet", [("sentences", list[int]),

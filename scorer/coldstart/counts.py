@@ -72,7 +72,7 @@ def counts_frame(table):
     is returned as it is."""
     if not isinstance(table, dict):
         return table
-    # pandas (a quarter of a second to import) for the track and the API's
+    # pandas (half a second to import) for the track and the API's
     # frames; a command-line run writes its reports from the dict.
     import pandas as pd
     return pd.DataFrame({column: table[column] for column in COLUMNS}, columns=list(COLUMNS))

@@ -169,6 +169,7 @@ def fast_json():
     global _msgspec
     if _msgspec is False:
         try:
+            # (optional, and looked for once: a small file reads without it)
             import msgspec
             import msgspec.json  # noqa: F401
         except ImportError:

@@ -29,7 +29,7 @@ class Spool:
         self.parts += texts
         self.size += sum(map(len, texts))
         if self.size > self.MEMORY_CHARS:
-            import tempfile
+            import tempfile     # (for a large report alone: a small run does without it)
             # Text written through one buffer: no copy of the whole is made.
             self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="",
                                                buffering=1 << 20)
