@@ -51,7 +51,7 @@ class ScoreResult:
         # Claim tasks: (keys, columns) of the counts table; data.per_query is made
         # from it when first asked for (a leaderboard's page reads the columns).
         self._claim_table = claim_table
-        #: the columns whose zeros per_query leaves out (Task.sparse_columns)
+        #: the columns whose zeros per_query leaves out (task.scoring.sparse_columns)
         self.sparse_columns = sparse_columns
         #: report extension -> text, as ``python -m scorer -output_file PREFIX`` writes them
         self.reports = reports
@@ -150,10 +150,10 @@ def score_request(request) -> ScoreResult:
     task = tasks.get(request.policy.task)
     # Rows per unit are made from the counts table when first asked for (when the
     # task has one: ScoreResult.per_query_rows).
-    data = task.run_result("run", outcome, statistics=False, per_query=False)
-    run_ids = task.run_ids(outcome)
-    claim_table = task.unit_table(outcome)
-    sparse = task.sparse_columns(claim_table[1]) if claim_table is not None else frozenset()
+    data = task.scoring.run_result("run", outcome, statistics=False, per_query=False)
+    run_ids = task.scoring.run_ids(outcome)
+    claim_table = task.scoring.unit_table(outcome)
+    sparse = task.scoring.sparse_columns(claim_table[1]) if claim_table is not None else frozenset()
     result = ScoreResult(request.policy.task, data, texts, problems.report(),
                          problems.error_count, run_ids, claim_table,
                          frozenset(problems.names()), sparse)
@@ -169,7 +169,7 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
                 trials: int | None = None, correction: str = "holm",
                 baseline: str | None = None, clusters=None,
                 figure_width: float = 7.0, slices: str | None = None, power=None,
-                **switches):
+                power_method: str = "simulation", **switches):
     """Score a track, as ``python -m scorer.track`` does; writes the track
     folder when ``output_dir`` is given.  Returns a
     :class:`scorer.track.build.TrackResult` (``leaderboard``, ``significance``,
@@ -179,7 +179,8 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     ``trials=None``: 10,000 trials and the tail rule beyond them; ``correction``
     "holm" or "bh"; ``baseline``: a run name; ``clusters``: a clusters file
     (docs/statistics.md); ``slices``: -slices SPEC (label, field:KEY, file:PATH): the
-    result's ``slices`` holds every slice's leaderboard and tests."""
+    result's ``slices`` holds every slice's leaderboard and tests; ``power``: -power's
+    multiples of the units, ``power_method`` "simulation" or "normal"."""
     # The track (numpy, pandas, matplotlib) when one is asked for: see confidence.
     from scorer.track.build import TrackOptions, build, track_request
     jobs = _whole_number(jobs, "jobs")
@@ -189,7 +190,8 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
                         ("clusters", clusters), ("slices", slices)):
         if value is not None and not isinstance(value, (str, os.PathLike)):
             raise ScorerError(f"{name} must be a string, not {type(value).__name__}")
-    for name, value in (("compare", compare), ("correction", correction)):
+    for name, value in (("compare", compare), ("correction", correction),
+                        ("power_method", power_method)):
         if not isinstance(value, str):
             raise ScorerError(f"{name} must be a string, not {type(value).__name__}")
     output_dir = os.fspath(output_dir) if output_dir is not None else None
@@ -207,7 +209,7 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
                            trials=trials, correction=correction, baseline=baseline,
                            clusters=clusters, figure_width=figure_width,
                            slices=os.fspath(slices) if slices is not None else None,
-                           power=_power_sizes(power))
+                           power=_power_sizes(power), power_method=power_method)
     request = track_request(files, policy, **switches)
     return build(request, options)
 

@@ -45,7 +45,7 @@ def interval_frame(task, confidence_texts: list):
     metric, low, high), from a run's ``.confidence`` and ``.apconfidence``
     texts (``task``: the task's record, which keys each code; codes it does
     not show per hop are left out)."""
-    interval_key = task.interval_key
+    interval_key = task.picture.interval_key
     rows = []
     for text in confidence_texts:
         for row in confidence_frame(text).itertuples(index=False):

@@ -53,7 +53,7 @@ def load_side(name: str) -> Side:
     debug = debugfile.read(debug_path)
     side = Side(name, debug)
     if prefix is not None:
-        for extension in registry.get(debug.task).diff_tables:
+        for extension in registry.get(debug.task).diff.tables:
             path = f"{prefix}.{extension}"
             if os.path.isfile(path):
                 setattr(side, extension, read_table(path))

@@ -3,6 +3,7 @@
     python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] [-metric NAME]
                            [-compare all|adjacent | -baseline RUN] [-correction holm|bh]
                            [-trials R] [-clusters FILE] [-slices SPEC]
+                           [-power SIZES [-power_method simulation|normal]]
                            [-figure_width IN] FILES...
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ from scorer.limits import shorten  # noqa: E402
 from scorer.track import errata, published, verify  # noqa: E402
 from scorer.track.build import (COMPARE_CHOICES, CORRECTION_CHOICES, DEFAULT_TRIALS,  # noqa: E402
                                 TrackOptions, build, track_request)
-from scorer.track.power import read_sizes  # noqa: E402
+from scorer.track.power import check_method, read_sizes  # noqa: E402
 from scorer.track.runner import EMPTY  # noqa: E402
 from scorer.display.plot import DEFAULT_WIDTH_IN as DEFAULT_FIGURE_WIDTH, check_width  # noqa: E402
 
@@ -66,6 +67,10 @@ TRACK_SWITCHES = (
                          "significant with 80 % power, uncorrected and corrected for the pairs "
                          "compared), power_pairs.csv (each rank neighbours' units needed), "
                          "power.png"),
+    Switch("power_method", help="How -power finds the 80 % point: simulation (paired bootstrap "
+                                "simulation at each size, under the track's test and "
+                                "correction) or normal (the normal approximation) (Default = "
+                                "simulation)"),
     Switch("errata", help="OLD_TRACK_DIR: a published track; the track is scored again into "
                           "-output_dir, with errata.md, .csv and .tex saying what changed (the "
                           "golds' SHA-256, every run's headline, rank, range and group, the "
@@ -85,11 +90,12 @@ def usage() -> str:
              "intervals on the headline score and test the differences", "",
              "Usage: python -m scorer.track [scorer switches] -output_dir DIR [-jobs N] "
              "[-metric NAME] [-compare all|adjacent | -baseline RUN] [-correction holm|bh] "
-             "[-trials R] [-clusters FILE] [-slices SPEC] [-power SIZES] [-figure_width IN] "
+             "[-trials R] [-clusters FILE] [-slices SPEC] [-power SIZES [-power_method M]] "
+             "[-figure_width IN] "
              "FILES...", "",
              "FILES: the files every run shares, then the runs':"]
     for task in tasks.every():
-        lines += textwrap.wrap(f"{task.title}: {task.track_files_help}", width=80,
+        lines += textwrap.wrap(f"{task.title}: {task.track.files_help}", width=80,
                                initial_indent="  ", subsequent_indent="    ")
     lines += ["", "Track switches:"]
     for switch in TRACK_SWITCHES:
@@ -102,7 +108,7 @@ def usage() -> str:
               "FILE, ...); -output_file, -error_file and -runids are the track's to decide.",
               "", "Metrics (-metric):"]
     for task in tasks.every():
-        for heading, catalogue in task.catalogues():
+        for heading, catalogue in task.scoring.catalogues():
             lines += textwrap.wrap(f"{heading}: " + ", ".join(name for name, _ in catalogue)
                                    + " (the first is the default)",
                                    width=80, initial_indent="  ", subsequent_indent="    ")
@@ -145,7 +151,8 @@ def options_from(given: dict) -> TrackOptions:
                         trials=numbers["trials"], correction=given.get("correction", "holm"),
                         baseline=given.get("baseline"), clusters=given.get("clusters"),
                         figure_width=width, slices=given.get("slices"),
-                        power=_power_sizes(given.get("power")))
+                        power=_power_sizes(given.get("power")),
+                        power_method=_power_method(given))
 
 
 def _power_sizes(text: Optional[str]):
@@ -153,6 +160,16 @@ def _power_sizes(text: Optional[str]):
         return None
     try:
         return read_sizes(text)
+    except ValueError as error:
+        raise UsageError(str(error), brief=True) from None
+
+
+def _power_method(given: dict) -> str:
+    method = given.get("power_method", "simulation")
+    if "power_method" in given and "power" not in given:
+        raise UsageError("-power_method goes with -power SIZES", brief=True)
+    try:
+        return check_method(method)
     except ValueError as error:
         raise UsageError(str(error), brief=True) from None
 
@@ -182,7 +199,7 @@ def main(argv: Optional[list] = None) -> int:
             republished = _errata_inputs(given, options) if "errata" in given else None
             result = build(request, options)
             if republished is not None:
-                shared = tasks.get(request.policy.task).find_runs(list(request.files))[0]
+                shared = tasks.get(request.policy.task).track.find_runs(list(request.files))[0]
                 errata.write(republished[0], result, republished[1], shared,
                              options.output_dir)
     except ScorerError as error:
@@ -219,7 +236,7 @@ def _errata_inputs(given: dict, options) -> tuple:
 def _verify(leaderboard: str, request, options) -> int:
     old = published.read(leaderboard)
     result = build(request, options)
-    shared = tasks.get(request.policy.task).find_runs(list(request.files))[0]
+    shared = tasks.get(request.policy.task).track.find_runs(list(request.files))[0]
     status, text = verify.report(*verify.differences(old, result, shared), leaderboard)
     sys.stdout.write(text)
     return status

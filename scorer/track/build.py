@@ -19,6 +19,7 @@ from scorer.request import PROGRAM, check_each_file_once, sample_settings
 from scorer.results import per_hop, per_query
 from scorer.track import comparisons, folder, power, runner, slices, slicespec, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
+from scorer.track.power import METHODS
 from scorer.track.signaturetext import signature_text
 from scorer.version import __version__
 
@@ -41,6 +42,7 @@ class TrackOptions:
     figure_width: float = 7.0          # inches: the leaderboard picture's (7: two columns)
     slices: Optional[str] = None       # -slices SPEC: leaderboards per slice (track/slices.py)
     power: Optional[tuple] = None      # -power SIZES: multiples of the units (track/power.py)
+    power_method: str = "simulation"   # -power_method: simulation (default) or normal
 
 
 @dataclasses.dataclass
@@ -94,13 +96,13 @@ def build(request, options: TrackOptions) -> TrackResult:
     shared files and the runs' files together, as ``python -m scorer.track``
     takes them."""
     task = tasks.get(request.policy.task)
-    catalogue = task.catalogue(request)
+    catalogue = task.scoring.catalogue(request)
     metric = options.metric or catalogue[0][0]
     _check_options(options, task.name, metric, dict(catalogue))
-    shared, runs = task.find_runs(list(request.files))
+    shared, runs = task.track.find_runs(list(request.files))
     if not runs:
         raise ScorerError(f"no run found among the files (for {task.title}: "
-                          f"{task.track_files_help})")
+                          f"{task.track.files_help})")
     if options.baseline is not None and options.baseline not in {run.name for run in runs}:
         raise ScorerError(f"-baseline {options.baseline}: no run of that name; the runs are "
                           f"{_listed([run.name for run in runs])}")
@@ -118,7 +120,7 @@ def build(request, options: TrackOptions) -> TrackResult:
     # Read (and checked) once for every run: a fatal problem there stops the track
     # before anything is scored; the samples read (or drawn) once for all runs.
     plan = bootstrap.SamplingPlan(request, clusters)
-    samples = task.read_shared_inputs(request, shared, plan)
+    samples = task.track.read_shared_inputs(request, shared, plan)
     if samples is not None:
         # -trials bounded before any run is scored (the units drawn: at least
         # one per element; the exact count after scoring, in _assemble)
@@ -195,6 +197,9 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
     if options.baseline is not None and options.compare != "all":
         raise ScorerError(f"-baseline {options.baseline} compares every run with one run: "
                           f"give it or -compare {options.compare}, not both")
+    if options.power_method not in METHODS:
+        raise ScorerError(f"-power_method must be one of {', '.join(METHODS)}, not "
+                          f"'{options.power_method}'")
     if options.trials is not None and options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
     try:
@@ -219,8 +224,8 @@ def track_request(files, policy=None, *, samples=None, bootstrap=None, seed=None
     samples, count, seed = sample_settings(samples, bootstrap, seed)
     request = scorer.request.build(files, policy, argv=argv, program=program, cwd=cwd, **switches)
     request = request._replace(bootstrap=count, seed=seed, samples=samples)
-    request = tasks.get(request.policy.task).shared_request(request)
-    tasks.get(request.policy.task).check_track_request(request)
+    request = tasks.get(request.policy.task).scoring.shared_request(request)
+    tasks.get(request.policy.task).track.check_request(request)
     return request
 
 
@@ -256,7 +261,7 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
         n_pairs = comparisons.pair_count(len(scored), comparisons.Settings(
             compare=options.compare, baseline=options.baseline))
         powered = power.compute([r.name for r in scored], metric, rule, if_empty, stacked,
-                                options.power, n_pairs)
+                                options.power, n_pairs, options.power_method, _seed(request))
     if slicing is not None:
         if multiplicity is None:
             units = runner.unit_ids(scored, metric)
@@ -314,7 +319,7 @@ def track_signature(task, request, samples, metric: str, options: TrackOptions,
                     clusters: Optional[Clusters] = None) -> str:
     policy = request.policy
     parts = [f"scorer:{__version__}", f"task:{policy.task}",
-             f"policy:{policy.digest()}", f"metric:{metric}", *task.signature_parts(request)]
+             f"policy:{policy.digest()}", f"metric:{metric}", *task.track.signature_parts(request)]
     if samples is not None:
         parts += [f"samples:{bootstrap.samples_digest(samples)}", f"B:{len(samples)}"]
     else:
@@ -334,5 +339,5 @@ def paper_metrics(request, columns) -> list:
     """The metrics a leaderboard shows beside the headline (leaderboard.tex, the
     page's table): the policy's leaderboard, else the task's default (those in
     ``columns``)."""
-    keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard(request)
+    keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard.columns(request)
     return [key for key in keys if key in columns]
