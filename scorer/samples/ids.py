@@ -7,7 +7,7 @@ first line says which.
 """
 from __future__ import annotations
 
-from scorer.coldstart import ids
+from scorer.coldstart.ids import parse_query_id
 from scorer.coldstart.queries import is_hop_limit_text
 from scorer.limits import shorten
 from scorer.problems import ScorerError
@@ -82,7 +82,7 @@ def _query_pair(fields: list, place: str, first: int | None) -> tuple:
     for text, hashed, kind in ((ldc_id, False, "an LDC query id (PREFIX_<digits>)"),
                                (sf_id, True, "an SF query id (PREFIX_<10 hex digits>)")):
         try:
-            parsed = ids.parse_query_id(text)
+            parsed = parse_query_id(text)
         except ScorerError:
             parsed = None
         if parsed is None or parsed.hashed != hashed or parsed.level != 0:
