@@ -219,8 +219,8 @@ def _max_size(own: dict) -> int:
 
 
 def make_bundle(own: dict, request, files: list) -> int:
-    import datetime                              # (see -collect in main)
-
+    # (see -collect in main)
+    import datetime
     from scorer.competition import bundle
     target = own["bundle"]
     output.check_writable(target)
