@@ -13,7 +13,7 @@ its own tests read them), ``evaluator/eval.py`` of a checkout of
 allenai/scifact-evaluator.  The sizes and their targets (ours / theirs, CPU):
 
 - ``fever-real``: the 9,999 real claims of PARITY/fever/real (max_evidence 5): 0.7
-  (issue 33: start-up is where the claim tasks lose at their real sizes);
+  (start-up is where the claim tasks lose at their real sizes);
 - ``fever-100k``: 100,029 claims of ``gen_fever.py --seed 5 --random 100000``
   (../shared/tools): 0.33, and a lower peak memory than the reference's;
 - ``fever-1m``: 1,000,029 claims of the same generator: 0.33 and under 1 GiB
@@ -21,7 +21,7 @@ allenai/scifact-evaluator.  The sizes and their targets (ours / theirs, CPU):
 - ``fever-1m-bootstrap``: ours alone with ``-bootstrap 1000 -seed 7``, judged
   against the reference's time without it: 0.33 and under 1 GiB;
 - ``scifact-1k``: the 1,000 synthetic claims of PARITY/scifact/synthetic: 1.0
-  (issue 33, as fever-real);
+  (start-up, as fever-real);
 - ``scifact-20k``: 20,000 claims of ``gen_scifact.py --seed 5``: 0.5.
 
 Generated files are made once, under bench/out/claims-data.  Each line shows
