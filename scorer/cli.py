@@ -165,7 +165,7 @@ def _add_stage_files(written, outcome) -> None:
     """Cold Start -kb -keep_stages: the chain's files, with the reports, all or none."""
     files = getattr(outcome, "stage_files", None)
     if files:
-        from scorer.coldstart.kbchain import write_stage_files
+        from scorer.coldstart.kbchain import write_stage_files    # (-kb's alone)
         write_stage_files(files, written)
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from scorer.claims.policy import HELP as MAX_EVIDENCE_HELP
 from scorer.claims.policy import read_max_evidence
 from scorer.countstable.task import TableTask
-from scorer.limits import MAX_JSON_DEPTH, json_depth
 from scorer.policy import check_labels, list_value
 from scorer.problems import ScorerError
 from scorer.switches import Switch
@@ -80,9 +79,9 @@ class ClaimTask(TableTask):
 
     def looks_like(self, path: str) -> str | None:
         """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
-        # json at first use: every task's record is loaded to read a command
-        # line, -version's and Cold Start's too (countstable/task.py, score).
+        # (see the note at the top)
         import json
+        from scorer.limits import MAX_JSON_DEPTH, json_depth
         try:
             with open(path, encoding="utf-8") as f:
                 line = f.readline(1 << 20)

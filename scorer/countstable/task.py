@@ -10,9 +10,7 @@ from __future__ import annotations
 import os
 
 from scorer.capabilities import Diff, Leaderboard, Picture, Scoring, Track
-from scorer.countstable.metrics import unit_statistic
 from scorer.problems import ScorerError
-from scorer.results import RunResult, claim_table_rows, wants_statistic
 from scorer.taskrecord import Task, TrackRun, checked_runs, run_name
 
 # The work is imported inside the methods that do it: every run, of any task,
@@ -42,6 +40,9 @@ class TableScoring(Scoring):
 
     def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
+        # (the track's and the API's: see the note at the top)
+        from scorer.countstable.metrics import unit_statistic
+        from scorer.results import RunResult, claim_table_rows, wants_statistic
         result = RunResult(name, status)
         evaluation = outcome.evaluation
         for metric, value in evaluation.metrics.items():
