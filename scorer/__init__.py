@@ -10,6 +10,6 @@ def __getattr__(name):
         from scorer import api
         return getattr(api, name)
     if name == "ScorerError":
-        from scorer.problems import ScorerError
+        from scorer.problems import ScorerError    # (one place of the API's names, as above)
         return ScorerError
     raise AttributeError(f"module 'scorer' has no attribute {name!r}")

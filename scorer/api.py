@@ -22,8 +22,10 @@ from __future__ import annotations
 import functools
 import os
 
+from scorer import quickexit, results, scoring, tasks
 from scorer.limits import shorten
-from scorer.problems import ScorerError
+from scorer.problems import Problems, ScorerError
+from scorer.request import build
 
 
 class InputErrors(ScorerError):
@@ -70,7 +72,6 @@ class ScoreResult:
     def per_query_rows(self) -> list:
         """(query or claim, hop, metric, value) tuples: ``per_query`` without pandas."""
         if self._claim_table is not None and not self._data.per_query:
-            from scorer import results
             self._data.per_query = results.claim_table_rows(*self._claim_table,
                                                             self.sparse_columns)
         return self._data.per_query
@@ -84,13 +85,11 @@ class ScoreResult:
     @functools.cached_property
     def summary(self):
         """Every metric, long format: variant, aggregate, hop, metric, value."""
-        from scorer import results
         return results.per_hop([self._data]).drop(columns="run")
 
     @functools.cached_property
     def per_query(self):
         """Per query (claim) and hop: query, hop, metric, value."""
-        from scorer import results
         self.per_query_rows   # made now if they were left for later
         return results.per_query([self._data]).drop(columns="run")
 
@@ -98,6 +97,8 @@ class ScoreResult:
     def confidence(self):
         """Percentile intervals (None without samples): code, low99, low95, low90,
         mean, score, high90, high95, high99."""
+        # pandas at first use: the leaderboard's scoring program scores through
+        # this module without it (tests/e2e/test_competition_imports.py).
         from scorer import reportframes
         text = self.reports.get("confidence")
         return reportframes.confidence_frame(text) if text is not None else None
@@ -105,7 +106,7 @@ class ScoreResult:
     @functools.cached_property
     def samplescores(self):
         """Every code of every sample (None without samples)."""
-        from scorer import reportframes
+        from scorer import reportframes      # (pandas: see confidence)
         text = self.reports.get("samplescores")
         return reportframes.samplescores_frame(text) if text is not None else None
 
@@ -130,7 +131,6 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
     DataFrames (nothing is written; ``runids`` picks the run of a Cold Start
     file holding several).  Errors in the input raise :class:`InputErrors`
     (fatal ones :class:`~scorer.problems.ScorerError`); warnings are in ``result.errlog``."""
-    from scorer.request import build
     for name in ("output_file", "error_file"):
         if name in switches:
             raise ScorerError(f"score() writes no file; '{name}' has no use here "
@@ -141,8 +141,6 @@ def score(files, policy: str | None = None, **switches) -> ScoreResult:
 def score_request(request) -> ScoreResult:
     """Score a :class:`scorer.request.Request` (nothing is written), as
     :func:`scorer.score` does."""
-    from scorer import quickexit, scoring, tasks
-    from scorer.problems import Problems
     # As if written at a prefix (the reports of a prefix, not of a stream).
     request = request._replace(output_file="run")
     problems = Problems()
@@ -183,6 +181,7 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     (docs/statistics.md); ``slices``: -slices SPEC (label, field:KEY, file:PATH): the
     result's ``slices`` holds every slice's leaderboard and tests; ``power``: -power's
     multiples of the units, ``power_method`` "simulation" or "normal"."""
+    # The track (numpy, pandas, matplotlib) when one is asked for: see confidence.
     from scorer.track.build import TrackOptions, build, track_request
     jobs = _whole_number(jobs, "jobs")
     if trials is not None:
@@ -201,7 +200,7 @@ def score_track(files, policy: str | None = None, output_dir: str | None = None,
     if isinstance(figure_width, bool) or not isinstance(figure_width, (int, float)):
         raise ScorerError(f"figure_width must be a number of inches, not "
                           f"{type(figure_width).__name__}")
-    from scorer.display.plot import check_width
+    from scorer.display.plot import check_width        # (as the track above)
     try:
         figure_width = check_width(figure_width)
     except ValueError as error:          # (10**400 has no float)
@@ -220,7 +219,7 @@ def _power_sizes(power):
     text such as "0.5,1,2,4"), or None."""
     if power is None:
         return None
-    from scorer.track.power import read_sizes
+    from scorer.track.power import read_sizes          # (as the track in score_track)
     text = power if isinstance(power, str) else ",".join(str(float(v)) for v in power)
     try:
         return read_sizes(text)

@@ -17,7 +17,7 @@ from scorer.switches import UsageError
 
 
 def usage(program: str = "scorer") -> str:
-    from scorer.policy import known_keys, shipped_policies
+    from scorer.policy import known_keys, shipped_policies    # (as _score's)
     every = tasks.every()
     lines = [f"{program}:  Score " + ", ".join(task.summary for task in every), "",
              f"Usage: {program} {{-switch {{-switch ...}}}} files... "
@@ -103,6 +103,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
     """Score and write every report of the run, or none of them (README,
     "Reports: all or none"): the reports and the error log form one
     ``output.FileSet``, committed at the very end."""
+    # The scoring modules here: -version and -help answer without them.
     from scorer import reportset, runpicture, scoring
     from scorer.request import from_switches
     problems = Problems()
@@ -142,7 +143,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
             return output.reader_gone()
         except Exception as error:  # a bug: the same cleanup, and the traceback to report it
             with stopping.deferred(raise_pending=False):
-                import traceback
+                import traceback    # (for a bug alone: a run never needs it)
                 traceback.print_exc()
                 return _fail(written, output_file, error_file, problems,
                              f"internal error ({type(error).__name__}: {error}); please report "
@@ -164,7 +165,7 @@ def _add_stage_files(written, outcome) -> None:
     """Cold Start -kb -keep_stages: the chain's files, with the reports, all or none."""
     files = getattr(outcome, "stage_files", None)
     if files:
-        from scorer.coldstart.kbchain import write_stage_files
+        from scorer.coldstart.kbchain import write_stage_files    # (-kb's alone)
         write_stage_files(files, written)
 
 

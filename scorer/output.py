@@ -10,6 +10,7 @@ none of it.  (The Perl scorer truncates its files at start-up, spec §7.30;
 """
 from __future__ import annotations
 
+import codecs
 import errno
 import itertools
 import os
@@ -17,6 +18,7 @@ import sys
 
 from scorer import stopping
 from scorer.problems import ScorerError
+from scorer.progress import Tally
 
 STREAM_NAMES = ("stdout", "stderr")
 _TEMPORARY_SUFFIX = ".tmp"
@@ -49,7 +51,6 @@ class SpooledText:
 
     def texts(self):
         """The text, a megabyte at a time."""
-        import codecs
         self.file.flush()
         descriptor = self.file.fileno()
         # (incremental: a character's bytes may straddle two reads)
@@ -348,7 +349,6 @@ def _copying(pieces, f):
 def _tallied(pieces, path: str):
     """The pieces, the megabytes written shown on a terminal when writing
     takes long (a .samplescores of a million samples holds 1.3 GB)."""
-    from scorer.progress import Tally
     tally = Tally(f"writing {path}")
     for piece in pieces:
         yield piece

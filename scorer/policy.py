@@ -16,8 +16,10 @@ from __future__ import annotations
 import errno
 import os
 
+from scorer import registry
 from scorer.limits import has_lone_surrogate
 from scorer.problems import ScorerError
+from scorer.textfile import sha256
 
 #: The task of a policy that names none (and of a run without -policy): the
 #: Perl scorer's, whose switches ``python -m scorer`` takes.
@@ -74,9 +76,7 @@ class Policy:
         """A short, stable fingerprint of every setting that changes a number
         (for ``.params`` signatures): not the layout (Cold Start's ``fields``)
         nor which columns a leaderboard shows."""
-        from scorer import registry
         text = repr(registry.get(self.task).digest_values(self)).encode("utf-8")
-        from scorer.textfile import sha256
         return sha256(text).hexdigest()[:12]
 
     def __eq__(self, other) -> bool:
@@ -163,7 +163,6 @@ def known_keys() -> dict:
     """Every key a policy file may hold (of any task) -> its meaning: the
     common keys, then each task's own in task order (a key two tasks share,
     once)."""
-    from scorer import registry
     names = registry.names()
     keys = {"task": f"{COMMON_KEYS['task']}: {', '.join(names[:-1])} or {names[-1]}"}
     for record in registry.every():
@@ -243,6 +242,8 @@ def policy_path(value: str) -> str:
 
 def load_policy_file(path: str) -> dict:
     """Read a YAML policy file into a plain dict of known keys."""
+    # policyfile compiles its patterns as it is imported: -version, -help and a run
+    # without a policy file do without them (1 ms, -X importtime).
     from scorer import policyfile
     data = policyfile.load(policyfile.read(path, MAX_POLICY_BYTES), path)
     if data is None:
@@ -264,7 +265,6 @@ def build_policy(file_settings: dict, switches: dict, source: str = "policy") ->
     ``switches`` holds only switches given on the command line, with the
     Perl's spellings (``right`` as ``INCORRECT:INEXACT`` strings and so on).
     """
-    from scorer import registry
     merged = dict(file_settings)
     merged.update({key: value for key, value in switches.items() if value is not None})
     name = str(merged.get("task", DEFAULT_TASK)).lower()
@@ -321,7 +321,6 @@ def validate_leaderboard(policy: Policy, source: str = "policy") -> None:
     (whether it needs -expand is checked where -expand is known)."""
     if not policy.leaderboard:
         return
-    from scorer import registry
     known = registry.get(policy.task).scoring.metric_names(policy)
     unknown = [name for name in policy.leaderboard if name not in known]
     if unknown:

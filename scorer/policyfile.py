@@ -31,6 +31,7 @@ import stat
 
 from scorer.limits import MAX_DIGITS, shorten
 from scorer.problems import ScorerError
+from scorer.textfile import decode
 
 #: Words YAML 1.1 resolves to something other than text (yes, On, NULL...),
 #: in lower case; any spelling of them goes to PyYAML.
@@ -160,8 +161,6 @@ def read(path: str, max_bytes: int) -> str:
     ``max_bytes`` bytes, read no further than that (a device such as
     ``/dev/zero``, a pipe or a file that keeps growing is refused at once,
     not read until memory runs out)."""
-    from scorer.textfile import decode
-
     def check(mode: int) -> None:
         if stat.S_ISDIR(mode):
             raise ScorerError(f"Could not open policy file {path}: {os.strerror(errno.EISDIR)}")
@@ -210,7 +209,7 @@ def _policy_loader():
     global _loader_class
     if _loader_class is not None:
         return _loader_class
-    import yaml
+    import yaml                 # (PyYAML for a policy outside the subset alone)
 
     class PolicyLoader(yaml.SafeLoader):
         """YAML 1.1 reads a plain ``1:3`` as the base-60 number 63; in a policy
@@ -281,7 +280,7 @@ def _policy_loader():
 def load_with_pyyaml(text: str, path: str):
     """The value of the policy file ``path`` as PyYAML reads it; its errors as
     ScorerError naming the file and line."""
-    import yaml
+    import yaml                 # (only for a policy outside the subset: see _policy_loader)
     try:
         loader = _policy_loader()(text)
         loader.name = path

@@ -56,7 +56,7 @@ def keep_freed_memory() -> None:
         return
     _keeping = True
     try:
-        import ctypes
+        import ctypes           # (a long run's alone: a small run does without ctypes)
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError, TypeError):    # not glibc (musl, macOS, Windows)
         return

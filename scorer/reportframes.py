@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
+
 from scorer.results import INTERVAL_COLUMNS
 
 #: The columns of a ``.confidence`` report, in its order.
@@ -29,7 +31,6 @@ def _number(text: str) -> float:
 
 def confidence_frame(text: str):
     """A ``.confidence`` (or ``.apconfidence``) report as a DataFrame."""
-    import pandas as pd
     rows = []
     for line in text.splitlines()[1:]:
         cells = _COLDSTART_LINE.fullmatch(line)
@@ -44,7 +45,6 @@ def interval_frame(task, confidence_texts: list):
     metric, low, high), from a run's ``.confidence`` and ``.apconfidence``
     texts (``task``: the task's record, which keys each code; codes it does
     not show per hop are left out)."""
-    import pandas as pd
     interval_key = task.picture.interval_key
     rows = []
     for text in confidence_texts:
@@ -57,7 +57,6 @@ def interval_frame(task, confidence_texts: list):
 
 def samplescores_frame(text: str):
     """A ``.samplescores`` report as a DataFrame: ``sample``, then one column a code."""
-    import pandas as pd
     lines = text.splitlines()
     header = [h for h in lines[0].split() if h != "#RUNID"]
     rows = []

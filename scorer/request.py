@@ -9,10 +9,15 @@ off its argv.  Tasks read the request, never the switches.
 from __future__ import annotations
 
 import os
+import shlex
 from collections import namedtuple
 
-from scorer.limits import shorten
+from scorer import switches as switch_table
+from scorer import tasks
+from scorer.limits import shorten, whole_number
+from scorer.policy import Policy, build_policy, load_policy_file, policy_path
 from scorer.problems import ScorerError
+from scorer.switches import COMMON
 
 #: What a request's command line starts with, unless another program built it.
 PROGRAM = "python -m scorer"
@@ -86,7 +91,6 @@ class Request(namedtuple("Request", tuple(_FIELDS), defaults=tuple(_FIELDS.value
 
     def invocation(self) -> str:
         """``cwd$ program arguments...``, for ``.params``."""
-        import shlex
         return f"{self.cwd}$ {self.program} " + " ".join(map(shlex.quote, self.arguments()))
 
 
@@ -101,8 +105,6 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
     flag; None or False: not given).
     Every check of the command line is made here; a mistake is a ScorerError
     with the command line's message."""
-    from scorer import switches as switch_table
-    from scorer.policy import Policy, build_policy, load_policy_file, policy_path
     table = switch_table.scorer_table()
     files = input_paths(files)
     given_policy = policy if isinstance(policy, Policy) else None
@@ -132,7 +134,6 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
                          else load_policy_file(policy_file) if policy_file else {})
         policy = build_policy(file_settings, policy_switches,
                               source=policy_file or "command line")
-    from scorer import tasks
     task = tasks.get(policy.task)
     _check_switches_apply(task, named, policy_file)
     samples_file, bootstrap_count, seed_value = sample_settings(samples, bootstrap, seed)
@@ -245,7 +246,6 @@ def _what(switch) -> str:
 def _check_switches_apply(task, named: dict, policy_file) -> None:
     """Another task's switches are refused: ignoring them would give numbers
     that look right for a run that was not asked for."""
-    from scorer import tasks
     own = {switch.name for switch in task.switches}
     others = []
     for other in tasks.every():
@@ -263,7 +263,6 @@ def sample_settings(samples=None, bootstrap=None, seed=None) -> tuple:
     """(-samples FILE, -bootstrap N, -seed S), checked: the file's name, and
     the numbers (None where not given); each argument typed as :func:`build`
     takes them (the command line's texts, or numbers and paths)."""
-    from scorer.switches import COMMON
     table = {switch.name: switch for switch in COMMON}
     samples = _text(table["samples"], samples)
     bootstrap_count, seed_value = bootstrap_settings(_text(table["bootstrap"], bootstrap),
@@ -276,8 +275,9 @@ def bootstrap_settings(bootstrap: str | None, seed: str | None, samples: str | N
     each argument is the switch's text, None when not given."""
     count = None
     if bootstrap is not None:
+        # scorer.bootstrap (numpy) for the samples alone: a plain run imports none
+        # of it (tests/e2e/test_imports.py).
         from scorer.bootstrap import MAX_SAMPLES
-        from scorer.limits import whole_number
         if bootstrap.strip().startswith("-"):
             raise ScorerError("-bootstrap must not be negative")
         count = whole_number(bootstrap, "-bootstrap (the number of samples)", MAX_SAMPLES)
@@ -291,7 +291,7 @@ def bootstrap_settings(bootstrap: str | None, seed: str | None, samples: str | N
             raise ScorerError("give either -samples FILE or -bootstrap N -seed S, not both")
     seed_value = None
     if seed is not None:
-        from scorer.bootstrap import seed_from_text
+        from scorer.bootstrap import seed_from_text    # (see -bootstrap above)
         seed_value = seed_from_text(seed)
     return count, seed_value
 

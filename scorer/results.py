@@ -6,6 +6,8 @@ Shared by the track and the Python API, so both report the same numbers.
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 
 class RunResult:
     """One scored run, as data (small enough to send between processes).  A
@@ -105,7 +107,6 @@ def capped_per_query(rows: list, metric: str, most: int) -> tuple:
     of the sort metric at hop ALL (``look.view.TrackView.sort_metric``: the
     headline metric where the rows have it, else AP, else F1, else the first),
     lowest first, blanks last, ties in the order of the rows."""
-    from operator import itemgetter
     units = dict.fromkeys(map(itemgetter(0), rows))
     if len(units) <= most:
         return rows, len(units)
@@ -156,6 +157,7 @@ def _csv_field(text: str) -> str:
 
 def per_query(results: list):
     """Per run, unit and hop, every statistic: a DataFrame of PER_QUERY_COLUMNS."""
+    # pandas here: the scoring program and a plain run use this module without it.
     import pandas as pd
     records = [(r.name, query, hop, metric, value)
                for r in results for query, hop, metric, value in r.per_query]
@@ -164,6 +166,6 @@ def per_query(results: list):
 
 def per_hop(results: list):
     """Per run, every aggregate score: a DataFrame of PER_HOP_COLUMNS."""
-    import pandas as pd
+    import pandas as pd                  # (see per_query)
     records = [(r.name,) + tuple(row) for r in results for row in r.per_hop]
     return pd.DataFrame.from_records(records, columns=list(PER_HOP_COLUMNS))

@@ -4,10 +4,12 @@ as the task says, so that a track's run draws the very picture of the single
 run.  The command line and the track's runs add it to their report sets."""
 from __future__ import annotations
 
+from scorer import tasks
+
 
 def draw(task: str, outcome) -> bytes:
     """The PNG of ``outcome`` (scored by ``task``)."""
-    from scorer import tasks
+    # pandas and matplotlib for -plot alone (a plain run imports neither).
     from scorer.display.plot import run_png
     from scorer.reportframes import interval_frame
     from scorer.results import per_hop

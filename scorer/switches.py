@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import sys
 
+from scorer import registry
 from scorer.limits import has_lone_surrogate
+from scorer.version import PERL_REFERENCE_VERSION, __version__
 
 
 class Switch:
@@ -110,13 +112,12 @@ def table(*groups) -> dict:
 
 def scorer_table() -> dict:
     """Every switch of ``python -m scorer``: the common ones and each task's."""
-    from scorer import registry
     return table(COMMON, *(record.switches for record in registry.every()))
 
 
 def suggestion(name: str, switches: dict) -> str:
     """ " (did you mean -X?)" where one switch is close to ``name``."""
-    import difflib
+    import difflib          # (for this message alone: a run never needs it)
     bare = name.lstrip("-")
     if bare in switches:
         return f" (did you mean -{bare}?)"
@@ -187,7 +188,7 @@ def help_lines(switches: dict, width: int = 80) -> list:
     out: ``  -name <value>`` in 27 columns, the text (and default) wrapped at
     ``width`` and indented 29 columns; a word longer than a line (the -fields
     default) stays whole, to be copied as it is."""
-    import textwrap
+    import textwrap         # (for -help alone: a run does without it)
     lines = []
     for name in sorted(switches):
         switch = switches[name]
@@ -216,6 +217,5 @@ def answered(given: dict, usage) -> bool:
 
 def version_text() -> str:
     """What -version prints, on every command."""
-    from scorer.version import PERL_REFERENCE_VERSION, __version__
     return (f"scorer version {__version__} (Cold Start reports as CS-Score-MASTER.pl version "
             f"{PERL_REFERENCE_VERSION})\n")

@@ -6,6 +6,7 @@ import errno
 import os
 import stat
 
+from scorer import processenv
 from scorer.problems import ScorerError
 
 
@@ -119,6 +120,7 @@ SMALL_INPUT_BYTES = 1 << 20
 def sha256(data: bytes = b"", small: bool = True):
     """A SHA-256 hash object (``hashlib``'s interface): Python's own
     implementation for ``small`` inputs when it is there, else OpenSSL's."""
+    # Each implementation imported at first use (see SMALL_INPUT_BYTES).
     if small:
         try:
             from _sha256 import sha256 as builtin            # Python <= 3.11
@@ -203,7 +205,6 @@ def hash_in_background(path: str) -> None:
     still the same.  Only in a command-line process, which forks nothing
     meanwhile (a thread alive at a fork is not in the child) and ends soon
     after, whatever happens (a program importing scorer gets no thread)."""
-    from scorer import processenv
     if not processenv.is_command_line():
         return
     try:
@@ -212,7 +213,7 @@ def hash_in_background(path: str) -> None:
         return                  # reported when the file is read
     if identity[2] < BACKGROUND_BYTES or path in _background:
         return
-    import threading
+    import threading        # (for a large file alone: small runs start faster without it)
     done: list = []
 
     def work():

@@ -15,6 +15,7 @@ and an element is just ``<ID>``.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import operator
 from typing import Iterable, Optional, Sequence
 
@@ -350,7 +351,6 @@ def read_samples(path: str) -> SampleSet:
 
 def samples_digest(samples: Optional[SampleSet]) -> str:
     """A short fingerprint of the samples (for ``.params`` signatures)."""
-    import hashlib
     if samples is None:
         return "none"
     known = samples.__dict__.get("_digest")

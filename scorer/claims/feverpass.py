@@ -54,7 +54,7 @@ def _line_types():
     global _TYPES
     if _TYPES is None:
         msgspec = fast_json()
-        from typing import Optional, Union
+        from typing import Optional, Union    # (typing: a plain run does without it)
         unset = msgspec.UnsetType
         # Ids of any other kind (floats, lists, ...), entries of other lengths
         # or kinds, sentences that are not [string, whole number] pairs: the

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from scorer.countstable.evaluation import claim_keys, claim_names
-from scorer.countstable.jsonl import decode_fast, object_blocks, show, type_name
+from scorer.countstable.jsonl import decode_fast, fast_json, object_blocks, show, type_name
 from scorer.problems import ScorerError
 
 NEI = "NOT_ENOUGH_INFO"
@@ -78,9 +78,8 @@ def _line_types():
     standard library and checked by the general rules."""
     global _TYPES
     if _TYPES is None:
-        from scorer.countstable.jsonl import fast_json
         msgspec = fast_json()
-        from typing import Union
+        from typing import Union    # (typing: a plain run does without it)
         # (defstruct: this module's annotations are text, which msgspec would
         # look up among the module's names)
         rationale = msgspec.defstruct("RationaleSet", [("sentences", list[int]),

@@ -79,6 +79,7 @@ class ClaimTask(TableTask):
 
     def looks_like(self, path: str) -> str | None:
         """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
+        # (see the note at the top)
         import json
         from scorer.limits import MAX_JSON_DEPTH, json_depth
         try:
@@ -103,7 +104,7 @@ class ClaimTask(TableTask):
         return None
 
     def debug_pieces(self, evaluation):
-        from scorer.countstable import reports
+        from scorer.countstable import reports      # (as json in looks_like)
         return reports.debug_pieces(evaluation)
 
     # -- a leaderboard and a track: the gold file is the reference --------------------

@@ -3,6 +3,7 @@ code), and the toolkit's tools in front of it.
 
 The tools' functions (``scorer.coldstart.validate_queries`` and the others) are
 loaded when first asked for, so that scoring pays nothing for them."""
+import importlib
 
 #: The toolkit's API: function name -> the module of its tool.
 _TOOL_FUNCTIONS = {
@@ -20,7 +21,6 @@ def __getattr__(name):
     module = _TOOL_FUNCTIONS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
     return getattr(importlib.import_module(module), name)
 
 

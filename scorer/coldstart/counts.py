@@ -72,6 +72,8 @@ def counts_frame(table):
     is returned as it is."""
     if not isinstance(table, dict):
         return table
+    # pandas (half a second to import) for the track and the API's
+    # frames; a command-line run writes its reports from the dict.
     import pandas as pd
     return pd.DataFrame({column: table[column] for column in COLUMNS}, columns=list(COLUMNS))
 

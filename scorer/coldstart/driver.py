@@ -4,6 +4,8 @@ write order (spec §1.7).  Reads the inputs; never writes files itself.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import os
 import sys
 
 from scorer import output
@@ -18,7 +20,7 @@ from scorer.coldstart.policy import justification_limits
 from scorer.coldstart.projections import RunStructure
 from scorer.coldstart.reports import ap as ap_report
 from scorer.coldstart.reports import debug, ldc, params, prepare, sf, summary
-from scorer.coldstart.runs import expand_run_paths, read_run_files
+from scorer.coldstart.runs import ASSESSMENT, expand_run_paths, identify_file_type, read_run_files
 from scorer.coldstart.validation import SubmissionValidator
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
@@ -115,7 +117,8 @@ def score(request, problems: Problems, samples=None) -> Outcome:
         validator.check(run_files)
 
     if request.samples or request.bootstrap is not None or samples is not None:
-        # Imported here: a run without samples uses none of them.
+        # Imported here: a run without samples uses none of them (nor numpy's
+        # draws; tests/e2e/test_imports.py holds a plain run to that).
         from scorer import bootstrap
         from scorer.coldstart import resample
         from scorer.coldstart.reports import confidence
@@ -223,7 +226,7 @@ def read_shared_inputs(request, assessment_paths, problems: Problems, plan=None)
     without samples.  The samples draw LDC queries, whose groups are the
     SF queries of each, with -expand; without it the plan draws the SF
     queries once the runs are scored."""
-    from scorer import bootstrap
+    from scorer import bootstrap    # (only with samples: see score)
     asked = options(request)
     query_paths = [f for f in request.files if f.endswith(".xml")]
     queries, index, queries_to_score = _read_queries(query_paths, asked, problems,
@@ -242,8 +245,6 @@ def check_references(request, files: list) -> None:
     assessment file(s), read as every submission's run reads them (a run
     among them would be scored with every submission); a problem that would
     fail every submission is a ScorerError naming the file."""
-    import itertools
-    from scorer.coldstart.runs import ASSESSMENT, identify_file_type
     # The split a scoring run makes (scorer/coldstart/driver.py): XML is queries.
     query_paths = [f for f in files if f.endswith(".xml")]
     assessment_paths = [f for f in files if not f.endswith(".xml")]
@@ -272,7 +273,6 @@ def check_references(request, files: list) -> None:
 
 def _input_files(request, query_paths, run_paths) -> tuple:
     """Every file the numbers were read from, for ``.params``."""
-    import os
     paths = list(query_paths) + expand_run_paths(run_paths)
     selection = options(request).queries
     if selection is not None and os.path.isfile(selection):
@@ -302,7 +302,7 @@ def _check_runids(asked: list, present: set, problems: Problems) -> None:
     for runid in asked:
         if runid in present:
             continue
-        import difflib
+        import difflib              # (for this message alone: a run never needs it)
         close = difflib.get_close_matches(runid, sorted(present), n=1, cutoff=0.6)
         problems.record("UNKNOWN_RUNID", runid, ", ".join(sorted(present)) or "none",
                         f" (did you mean {close[0]}?)" if close else "")
@@ -310,7 +310,7 @@ def _check_runids(asked: list, present: set, problems: Problems) -> None:
 
 def _samplescores_bytes(n_samples: int, runids) -> int:
     """The size of ``.samplescores``: a line per sample and run, 21 bytes a code."""
-    from scorer.coldstart import resample
+    from scorer.coldstart import resample    # (only with samples: see score)
     return sum(n_samples * (len(resample.codes()) * 21 + 10 + len(runid)) for runid in runids)
 
 
@@ -355,6 +355,7 @@ def _sample_groups(queries, index: dict, queries_to_score: dict) -> list:
 
 
 def _add_bootstrap_reports(reports, structure, samples, runid, problems) -> None:
+    # (only with samples: see score)
     from scorer.coldstart import resample
     from scorer.coldstart.reports import confidence
     values = resample.sample_values(structure, samples, show_progress=sys.stderr.isatty())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import json
 import re
 from typing import Optional
 
@@ -70,7 +71,6 @@ def target_query_short_id(full_query_id: str, value: str, provenance: str) -> st
         # Printable ASCII without quotes or backslashes: escaping and the double
         # encoding leave it as it is.
         return _nil_uuid3_tail(text.encode("ascii"), 12)
-    import json     # (rare: most texts take the branch above)
     escaped = json.dumps(text, ensure_ascii=False)[1:-1]
     twice = escaped.encode("utf-8", "surrogateescape").decode("latin-1").encode("utf-8")
     return _nil_uuid3_tail(twice, 12)

@@ -137,6 +137,7 @@ CATEGORY_HELP = {
 def help_lines() -> list:
     """What -help says of the disciplines, the fields and the categories, as
     the Perl scorer says it."""
+    # (for -help alone: this module is loaded with the task's record by every run)
     from scorer.coldstart.reports.columns import FIELDS
     lines = ["-discipline is one of the following:"]
     lines += [f"  {name + ':':14}{DISCIPLINE_HELP[name]}" for name in DISCIPLINES]

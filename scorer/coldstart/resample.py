@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorer import processenv
+from scorer import processenv, unitstatistic
 from scorer.coldstart import ids
+from scorer.coldstart.metrics import BY_NAME
 from scorer.coldstart.projections import MACRO, MICRO, all_aggregates, full_data
 from scorer.progress import Progress
 
@@ -147,8 +148,6 @@ def ap_sample_values(run_units, samples) -> tuple:
     full-data text.  The Perl's bootstrap covers P/R/F1 only; the AP macro
     means are resampled here from the per-query AP values, each drawn LDC
     query counting once per draw."""
-    from scorer import unitstatistic
-    from scorer.coldstart.metrics import BY_NAME
     metric_of = {"SF": BY_NAME["sf_ap"], "LDCMEAN": BY_NAME["ldcmean_ap"]}
     present = []
     for code, variant, level in AP_CODES:

@@ -15,6 +15,7 @@ from scorer.coldstart.provenance import parse_provenance, perl_split
 from scorer.coldstart.queries import QuerySet, generate_query
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError, Where
+from scorer.taskrecord import TrackRun, checked_runs, run_name
 from scorer.textfile import read_text
 
 ASSESSMENT = "ASSESSMENT"
@@ -443,7 +444,6 @@ def track_runs(paths: list) -> tuple:
     it, every response counted twice).  A file whose kind cannot be told is a
     run of its own (named after the file), which then fails with that file's
     error in its own ``run.errlog``."""
-    from scorer.taskrecord import TrackRun, checked_runs, run_name
     shared, file_of_run, unreadable = [], {}, []
     runids_of_file: dict = {}
     for path in expand_run_paths(paths):

@@ -11,11 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from scorer import unitstatistic
-from scorer.coldstart.ap import ldc_mean_ap_lines, macro_ap, sf_ap_lines
+from scorer.coldstart.ap import LEVEL_ORDER, ldc_mean_ap_lines, macro_ap, sf_ap_lines
 from scorer.coldstart.counts import COUNT_COLUMNS
 from scorer.coldstart.metrics import Metric, available
-from scorer.coldstart.projections import (MACRO, MICRO, all_aggregates, full_data,
-                                          ldc_max_choice, ldc_mean_rows)
+from scorer.coldstart.projections import (MACRO, MICRO, all_aggregates, full_data, ldc_max_choice,
+                                          ldc_mean_rows)
+from scorer.prf import prf_arrays
+from scorer.results import RunResult, wants_statistic
 
 _GT = COUNT_COLUMNS.index("GT")
 _SUBMITTED = COUNT_COLUMNS.index("SUBMITTED")
@@ -123,9 +125,6 @@ def run_result(run_name: str, outcome, status: str = "ok", statistics=True):
     """The data of one scored run (scorer.results.RunResult; ``outcome``: the
     driver's, its first run id), the per-unit statistics only of the metrics
     asked for (scorer.results.wants_statistic)."""
-    from scorer.coldstart.ap import LEVEL_ORDER
-    from scorer.results import RunResult, wants_statistic
-    from scorer.prf import prf_arrays
     result = RunResult(run_name, status)
     if not outcome.runs:
         return result

@@ -20,10 +20,12 @@ import sys
 import tempfile
 
 from scorer import output, quickexit, stopping, switches, tasks
-from scorer.processenv import prepare_command_line_process
-from scorer.competition import archive, layout, submissions
+from scorer.competition import archive, layout, references, submissions
 from scorer.limits import whole_number
+from scorer.policy import policy_path
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError
+from scorer.processenv import prepare_command_line_process
+from scorer.request import from_switches
 from scorer.switches import Switch, UsageError
 
 def _a_file_not_a_switch(value: str):
@@ -129,12 +131,15 @@ def _read_argv(argv: list, phased: bool = False) -> tuple:
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "-collect" in argv:
+        # Here, not above, as for the bundles: the scoring program imports
+        # neither the track (numpy, pandas) nor the phases' datetime nor PyYAML
+        # (tests/e2e/test_competition_imports.py: within 1.5x of a direct run).
         from scorer.competition import collect
         return collect.main(argv)
     try:
         repeated = {}
         if any(argument[1:] in PHASE_NAMES for argument in argv if argument.startswith("-")):
-            from scorer.competition import phases
+            from scorer.competition import phases    # (see -collect above)
             argv, repeated = phases.take_repeated(argv)
         own, given, files = _read_argv(argv, any(repeated.values()))
     except ScorerError as error:
@@ -199,7 +204,6 @@ def _score_into(setup, find, output_dir: str | None) -> int:
 def _setup_request(given: dict, files: list):
     """The request of the reference files and the switches, exactly as
     python -m scorer builds it (every submission adds its file)."""
-    from scorer.request import from_switches
     request = from_switches(given, files, None, os.getcwd())
     return tasks.get(request.policy.task).scoring.shared_request(request)
 
@@ -215,8 +219,9 @@ def _max_size(own: dict) -> int:
 
 
 def make_bundle(own: dict, request, files: list) -> int:
+    # (see -collect in main)
     import datetime
-    from scorer.competition import bundle, references
+    from scorer.competition import bundle
     target = own["bundle"]
     output.check_writable(target)
     table = switches.scorer_table()
@@ -253,8 +258,7 @@ def _has_section(given: dict) -> bool:
     (phases, or a format); ``ranked_submission`` alone is -collect's."""
     if not given.get("policy"):
         return False
-    from scorer.competition import phases
-    from scorer.policy import policy_path
+    from scorer.competition import phases        # (see -collect in main)
     section = phases.read_section(policy_path(given["policy"]))
     return bool(section.get("phases") or section.get("format"))
 
@@ -262,8 +266,7 @@ def _has_section(given: dict) -> bool:
 def make_phased_bundle(own: dict, given: dict, files: list, repeated: dict) -> int:
     """A bundle of phases (or of one, for CodaLab): each phase's request made
     and its reference files read as make_bundle reads them."""
-    from scorer.competition import phasebundle, phases, references
-    from scorer.policy import policy_path
+    from scorer.competition import bundle, phasebundle, phases   # (see -collect in main)
     section = phases.read_section(policy_path(given["policy"])) if given.get("policy") else {}
     phase_list = phases.from_settings(repeated or {}, section, own.get("start"))
     if phase_list and files:
@@ -296,14 +299,12 @@ def make_phased_bundle(own: dict, given: dict, files: list, repeated: dict) -> i
     keys = submissions.leaderboard_keys(requests[0])
     for request, phase in zip(requests, phase_list):
         references.check(request, list(phase.references))
-    from scorer.competition.bundle import BundleOptions, DOCKER_IMAGE
     title = own.get("title") or section.get("title") or f"{requests[0].policy.task} leaderboard"
-    options = BundleOptions(title=str(title), start=phases.written(phase_list[0].start),
-                            docker_image=own.get("docker_image") or DOCKER_IMAGE,
-                            max_size=_max_size(own))
+    options = bundle.BundleOptions(title=str(title), start=phases.written(phase_list[0].start),
+                                   docker_image=own.get("docker_image") or bundle.DOCKER_IMAGE,
+                                   max_size=_max_size(own))
     ranked = section.get("ranked_submission", "last")
     entries = phasebundle.entries(requests, phase_list, options, fmt, ranked)
-    from scorer.competition import bundle
     output.write_bytes_atomically(target, bundle.zip_bytes(entries))
     sys.stdout.write(f"Wrote {target} ({fmt}): phases "
                      f"{', '.join(phase.name for phase in phase_list)}; leaderboard "
@@ -312,7 +313,6 @@ def make_phased_bundle(own: dict, given: dict, files: list, repeated: dict) -> i
 
 
 def validate(own: dict, request, files: list) -> int:
-    from scorer.competition import references
     keys = submissions.leaderboard_keys(request)
     references.check_files(files)
     policy_dir = tempfile.mkdtemp(prefix="scorer-competition-policy-")

@@ -43,10 +43,17 @@ import unicodedata
 import zipfile
 from typing import Optional
 
-from scorer import output
-from scorer.competition import archive, layout, submissions
+from scorer import output, stopping, switches, tasks
+from scorer.competition import archive, layout, phases, references, submissions
+from scorer.limits import whole_number
+from scorer.policy import policy_path
 from scorer.problems import ScorerError
-from scorer.switches import Switch
+from scorer.progress import Progress
+from scorer.request import build as build_request
+from scorer.switches import Switch, UsageError
+from scorer.track import folder as track_folder
+from scorer.track.__main__ import TRACK_SWITCHES, options_from
+from scorer.track.build import build, track_request
 
 #: -collect's own switches (besides scorer.track's and scorer's).
 COLLECT_SWITCHES = (
@@ -282,7 +289,6 @@ def score_each(found: list, setup, metric: str, scratch: str) -> None:
     """Every submission checked and scored as the leaderboard would (each
     entry's score, or its status 'failed' and the message); progress on a
     terminal."""
-    from scorer.progress import Progress
     progress = Progress("collect: submissions checked", len(found), enabled=len(found) > 1)
     try:
         for number, entry in enumerate(found):
@@ -425,9 +431,6 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
             argv: list, phase: Optional[str] = None) -> int:
     """Read, check, score, choose, then the track; the listing written beside
     it.  ``request``: the gold's request (switches as scorer.track takes them)."""
-    from scorer import tasks
-    from scorer.track.build import build, track_request
-    from scorer.track import folder as track_folder
     task = tasks.get(request.policy.task)
     metric = options.metric or task.scoring.catalogue(request)[0][0]
     if options.output_dir is not None:
@@ -470,7 +473,6 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
 
 def _setup(request, gold: list, max_size: int, scratch: str):
     """How the leaderboard scored each submission (as -validate does)."""
-    from scorer.competition import references
     keys = submissions.leaderboard_keys(request)
     references.check(request, gold)
     return layout.leaderboard_setup(request, keys, gold, scratch, max_size)
@@ -488,9 +490,6 @@ def zip_of(members: dict) -> bytes:
 def main(argv: list) -> int:
     """``-collect EXPORT`` and its switches: scorer.track's and scorer's, and
     ``-ranked_submission``, ``-max_size``."""
-    from scorer import stopping, switches
-    from scorer.switches import UsageError
-    from scorer.track.__main__ import TRACK_SWITCHES, options_from
     own = COLLECT_SWITCHES
     usage = ("Usage: python -m scorer.competition -collect EXPORT -policy P -output_dir DIR "
              "[-ranked_submission last|best|all] [track and scorer switches] GOLD_FILES...\n")
@@ -507,10 +506,6 @@ def main(argv: list) -> int:
     scorer_given = {k: v for k, v in given.items() if k not in names}
     try:
         with stopping.stop_on_signals():
-            from scorer.competition import phases
-            from scorer.policy import policy_path
-            from scorer.request import build
-            from scorer.track.build import track_request
             policy = scorer_given.pop("policy", None)
             section = phases.read_section(policy_path(policy)) if policy else {}
             ranked = given.get("ranked_submission") or section.get("ranked_submission", "last")
@@ -519,7 +514,6 @@ def main(argv: list) -> int:
                                   f"{', '.join(phases.RANKED)}, not '{ranked}'")
             max_size = archive.DEFAULT_MAX_SIZE
             if given.get("max_size"):
-                from scorer.limits import whole_number
                 max_size = whole_number(given["max_size"], "-max_size (bytes)")
             # (the track's checks of its switches, on the gold alone)
             track_request(list(files), policy, samples=scorer_given.get("samples"),
@@ -527,9 +521,10 @@ def main(argv: list) -> int:
                           seed=scorer_given.get("seed"), **{
                               k: v for k, v in scorer_given.items()
                               if k not in ("samples", "bootstrap", "seed")})
-            request = build(list(files), policy, samples=scorer_given.pop("samples", None),
-                            bootstrap=scorer_given.pop("bootstrap", None),
-                            seed=scorer_given.pop("seed", None), **scorer_given)
+            request = build_request(list(files), policy,
+                                    samples=scorer_given.pop("samples", None),
+                                    bootstrap=scorer_given.pop("bootstrap", None),
+                                    seed=scorer_given.pop("seed", None), **scorer_given)
             return collect(given["collect"], request, list(files), options, ranked, max_size,
                            argv, given.get("phase_id"))
     except ScorerError as error:

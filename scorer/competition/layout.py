@@ -24,9 +24,12 @@ import os
 import stat
 from collections import namedtuple
 
+from scorer import switches as switch_table
+from scorer import tasks
 from scorer.competition import archive
 from scorer.competition.references import check_files
 from scorer.problems import ScorerError
+from scorer.request import build
 
 FORMAT = 1
 SCORING_FILE = "scoring.yaml"
@@ -55,7 +58,6 @@ class Setup(namedtuple("Setup", "task references policy_path switches leaderboar
     def request(self, submission: str):
         """The request that scores the submission file ``submission`` (a
         name relative to the current folder)."""
-        from scorer.request import build
         switches = dict(self.switches)
         settings = {name: switches.pop(name, None) for name in SAMPLE_SWITCHES}
         return build(list(self.references) + [submission], self.policy_path,
@@ -66,8 +68,6 @@ def run_switches(request) -> dict:
     """The switches besides the policy a leaderboard fixes, as scoring.yaml
     holds them: the task's own (but those that pick runs: a submission is
     the run), then the samples'."""
-    from scorer import switches as switch_table
-    from scorer import tasks
     table = switch_table.scorer_table()
     task = tasks.get(request.policy.task)
     found = {name: value for name, value in request.switches
@@ -96,7 +96,6 @@ def leaderboard_setup(request, keys, references, folder: str, max_size: int) -> 
 
 
 def _names_file(name: str) -> bool:
-    from scorer import switches as switch_table
     switch = switch_table.scorer_table().get(name)
     return switch is not None and switch.names_file
 
@@ -105,7 +104,6 @@ def _names_file(name: str) -> bool:
 
 def policy_settings(policy) -> dict:
     """Every key of the effective policy, as a policy file holds it."""
-    from scorer import tasks
     task = tasks.get(policy.task)
     settings = {"task": policy.task}
     for key in task.policy_keys:
@@ -117,6 +115,8 @@ def policy_settings(policy) -> dict:
 
 
 def policy_text(policy) -> str:
+    # PyYAML here and below, not at the top: the scoring program, which
+    # imports this module, reads JSON and policyfile's subset without it.
     import yaml
     return ("# The effective policy of this leaderboard (python -m scorer -policy policy.yaml)\n"
             + yaml.safe_dump(policy_settings(policy), sort_keys=False, allow_unicode=True))
@@ -263,7 +263,7 @@ def _scoring_data(text: str, path: str):
             return json.loads(body)
         except ValueError:
             pass
-    import yaml
+    import yaml                                  # (see policy_text)
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as error:
@@ -324,7 +324,6 @@ def _one(found: list, where: str, expected: str) -> str:
 
 
 def _expected(task: str) -> str:
-    from scorer import tasks
     try:
         what = tasks.get(task).leaderboard.submission
     except ScorerError:

@@ -31,6 +31,7 @@ import os
 import re
 from typing import Optional
 
+from scorer.policy import load_policy_file
 from scorer.problems import ScorerError
 
 #: What a participant sees of a scored submission: everything (the scores,
@@ -136,7 +137,6 @@ def read_section(policy_file: Optional[str]) -> dict:
     phases' gold files relative to the policy file's folder."""
     if not policy_file:
         return {}
-    from scorer.policy import load_policy_file
     section = load_policy_file(policy_file).get("competition")
     if section is None:
         return {}

@@ -10,7 +10,8 @@ import math
 import os
 from collections import namedtuple
 
-from scorer import tasks
+from scorer import api, tasks
+from scorer.competition import details
 from scorer.problems import ScorerError
 
 #: What each report file of the set is called in OUTPUT (``submission.summary``, ...).
@@ -71,7 +72,6 @@ def _inside(folder: str):
 
 def score(setup, submission) -> Scored:
     """Score the submission; a mistake in it raises SubmissionRefused."""
-    from scorer import api
     try:
         with _inside(submission.base):
             request = setup.request(submission.name)
@@ -112,7 +112,6 @@ def output_texts(scored: Scored, phase: dict | None = None) -> dict:
     page, then the scores (the files a leaderboard reads come last).  A
     phase that shows less (scorer/competition/phases.py) gets no report set
     and a page of the scores alone, or of the receipt alone."""
-    from scorer.competition import details
     shows = (phase or {}).get("shows", "details")
     task = tasks.get(scored.request.policy.task)
     titles = dict(task.scoring.catalogue(scored.request))

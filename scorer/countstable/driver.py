@@ -11,11 +11,13 @@ raise :class:`~scorer.problems.ScorerError`.
 """
 from __future__ import annotations
 
+from scorer import registry
 from scorer.countstable import reports
 from scorer.countstable.evaluation import Evaluation
 from scorer.limits import shorten
 from scorer.problems import Problems, ScorerError
 from scorer.reportset import Reports
+from scorer.textfile import hash_in_background
 
 #: typing.TYPE_CHECKING without importing typing (start-up time of a plain run).
 TYPE_CHECKING = False
@@ -27,17 +29,18 @@ def sample_set(request, evaluation: Evaluation) -> tuple[SampleSet | None, bool]
     if request.samples is not None and request.bootstrap is not None:
         raise ScorerError("give -samples FILE or -bootstrap N, not both")
     if request.samples is not None:
+        # The samples' modules (numpy) here and below: a plain claims run
+        # imports none of them (tests/e2e/test_imports.py).
         from scorer.bootstrap import read_samples
-        from scorer.textfile import hash_in_background
         hash_in_background(request.samples)     # for .params, while it is parsed
         return read_samples(request.samples), False
     if request.bootstrap is not None:
         if request.bootstrap < 0:
             raise ScorerError("the number of bootstrap samples must not be negative")
-        from scorer.bootstrap import MAX_DRAWS, generate
+        from scorer.bootstrap import MAX_DRAWS, generate       # (see -samples above)
         if request.bootstrap * len(evaluation.keys) > MAX_DRAWS and \
                 request.bootstrap <= resample_bound():
-            from scorer.countstable.resample import DrawnClaims
+            from scorer.countstable.resample import DrawnClaims    # (as above)
             return DrawnClaims(evaluation.keys, request.bootstrap, request.seed), True
         groups = [(key, (key,)) for key in evaluation.keys]
         return generate(groups, request.bootstrap, request.seed), True
@@ -48,7 +51,7 @@ def resample_bound() -> int:
     """The most samples drawn without keeping them (``resample.DrawnClaims``):
     many claims, not many samples, are what it is for; more samples than this
     are refused as too many draws (their values and reports grow with them)."""
-    from scorer.countstable.resample import DrawnClaims
+    from scorer.countstable.resample import DrawnClaims    # (see sample_set)
     return DrawnClaims.MAX_SAMPLES
 
 
@@ -60,6 +63,7 @@ _BLOCK_CELLS = 4_000_000
 
 def _sample_values(evaluation: Evaluation, samples: SampleSet):
     """Every metric for every sample, a block of samples at a time."""
+    # (pandas and the resampling with samples alone: see sample_set)
     import pandas as pd
     from scorer.countstable import resample
     n_samples = len(samples)
@@ -125,7 +129,6 @@ def run(request, problems: Problems) -> Reports:
 def score(request, problems: Problems, samples: SampleSet | None = None) -> Outcome:
     """Score one run: the reports and the evaluation (``samples``: the
     request's samples when the caller has read or drawn them already)."""
-    from scorer import registry
     policy = request.policy
     record = registry.get(policy.task)
     if request.bootstrap is not None and request.seed is None:
@@ -154,7 +157,7 @@ def score(request, problems: Problems, samples: SampleSet | None = None) -> Outc
     ]
     if samples is None:
         return Outcome(Reports.from_pairs(texts), evaluation)
-    from scorer.countstable import resample
+    from scorer.countstable import resample    # (see sample_set)
     drawn = isinstance(samples, resample.DrawnClaims)
     values = samples.values(evaluation.declared, evaluation.columns) if drawn else \
         _sample_values(evaluation, samples)

@@ -65,6 +65,8 @@ def claim_columns(rows: list, columns: tuple) -> dict:
 
 def counts_frame(columns: dict, keys: list):
     """The counts table as a DataFrame (index: the claim keys)."""
+    # pandas (half a second to import) for the API and the samples: a plain run
+    # writes its reports from the columns.
     import pandas as pd
     table = pd.DataFrame(columns) if keys else \
         pd.DataFrame({column: pd.Series(dtype="int64") for column in columns})

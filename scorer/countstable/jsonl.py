@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from itertools import compress, count
 from json.encoder import encode_basestring
 
@@ -168,6 +169,7 @@ def fast_json():
     global _msgspec
     if _msgspec is False:
         try:
+            # (optional, and looked for once: a small file reads without it)
             import msgspec
             import msgspec.json  # noqa: F401
         except ImportError:
@@ -208,7 +210,6 @@ def any_decoder(path: str):
 def _int_digits() -> int:
     """The most digits ``int()`` converts (``sys.get_int_max_str_digits``;
     msgspec's own limit is the same 4,300)."""
-    import sys
     limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
     return min(limit, 4300) if limit else 4300
 

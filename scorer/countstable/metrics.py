@@ -84,7 +84,7 @@ class Mean:
 def mean(values) -> float:
     """The mean of ``values`` as numpy (and so scikit-learn) computes it:
     a pairwise sum divided by the count."""
-    import numpy as np
+    import numpy as np      # (here: a plain SciFact or FEVER run imports no numpy)
     return float(np.add.reduce(np.asarray(values, dtype=np.float64)) / len(values))
 
 
@@ -147,7 +147,7 @@ def unit_statistic(declared: tuple, name: str, table, keys: list):
     """Metric ``name`` as per-claim statistics (:class:`scorer.unitstatistic.UnitStatistic`):
     the claim is the unit, and the metric's ratio (or harmonic mean of two,
     or mean of several) finishes the column sums, as the full-data values do."""
-    from scorer import unitstatistic
+    from scorer import unitstatistic    # (numpy: see mean)
     by_name = {metric.name: metric for metric in declared}
     metric = by_name[name]
 
@@ -174,5 +174,5 @@ def unit_statistic(declared: tuple, name: str, table, keys: list):
 
 
 def _stack(columns: list, rows: int):
-    import numpy as np
+    import numpy as np      # (see mean)
     return np.stack(columns, axis=1) if rows else np.zeros((0, len(columns)))

@@ -59,7 +59,7 @@ def _samples_digest(samples: SampleSet | None) -> str:
         return "none"
     if hasattr(samples, "digest"):          # resample.DrawnClaims: not kept
         return samples.digest()
-    from scorer.bootstrap import samples_digest
+    from scorer.bootstrap import samples_digest     # (numpy: with samples alone)
     return samples_digest(samples)
 
 

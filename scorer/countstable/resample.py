@@ -19,13 +19,16 @@ from __future__ import annotations
 import math
 import operator
 import os
+import threading
 
 import numpy as np
 import pandas as pd
 
-from scorer.bootstrap import doubles, stream_of_doubles
+from scorer.bootstrap import MAX_SAMPLES, doubles, stream_of_doubles
 from scorer.countstable.metrics import HarmonicMean, Mean, Ratio
 from scorer.percentile import CONFIDENCE_LEVELS, percentile_indices
+from scorer.problems import ScorerError
+from scorer.textfile import sha256
 
 #: Above this many distinct values a fractional column is summed group by group
 #: (``reduceat``) instead of through an indicator matrix.
@@ -188,8 +191,6 @@ class DrawnClaims:
     MAX_SAMPLES = 100_000
 
     def __init__(self, keys: list, n_samples: int, seed: int):
-        from scorer.bootstrap import MAX_SAMPLES
-        from scorer.problems import ScorerError
         if n_samples > MAX_SAMPLES:
             raise ScorerError(f"-bootstrap {n_samples:,}: at most {MAX_SAMPLES:,} samples")
         if n_samples * len(keys) > self.MAX_DRAWS:
@@ -215,7 +216,6 @@ class DrawnClaims:
     def digest(self) -> str:
         """A short fingerprint of the samples: of how they are drawn (the
         generator's rule, the seed, their number) and of the claims drawn from."""
-        from scorer.textfile import sha256
         claims = sha256(small=False)
         if self.keys:
             # Each key and a line end, in string order: one update of them all.
@@ -256,7 +256,6 @@ class DrawnClaims:
         if workers == 1:
             self._count(parts[0], rows, kind_drawn, n_kinds, counts)
         else:
-            import threading
             failures: list = []
 
             def work(part: list) -> None:

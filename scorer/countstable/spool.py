@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+from scorer.output import SpooledText
+
 
 class Spool:
     """Text added piece by piece and given back in order: in memory up to
@@ -27,7 +29,7 @@ class Spool:
         self.parts += texts
         self.size += sum(map(len, texts))
         if self.size > self.MEMORY_CHARS:
-            import tempfile
+            import tempfile     # (for a large report alone: a small run does without it)
             # Text written through one buffer: no copy of the whole is made.
             self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="",
                                                buffering=1 << 20)
@@ -42,6 +44,5 @@ class Spool:
         if self.file is None:
             yield from self.parts
             return
-        from scorer.output import SpooledText
         self.file.flush()
         yield SpooledText(self.file, os.fstat(self.file.fileno()).st_size)

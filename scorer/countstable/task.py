@@ -26,6 +26,8 @@ class TableScoring(Scoring):
     __slots__ = ()
 
     def score(self, request, problems, samples=None):
+        # The driver (json, the reports) when this task scores: every task's
+        # record is loaded to read a command line, -version's and Cold Start's too.
         from scorer.countstable import driver
         return driver.score(request, problems, samples=samples)
 
@@ -38,6 +40,7 @@ class TableScoring(Scoring):
 
     def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
+        # (the track's and the API's: see the note at the top)
         from scorer.countstable.metrics import unit_statistic
         from scorer.results import RunResult, claim_table_rows, wants_statistic
         result = RunResult(name, status)
@@ -99,7 +102,7 @@ class TableTrack(Track):
         def check(samples) -> None:
             # The gold names the units every run's samples draw (a FEVER run's blind
             # predictions by the gold line they are paired with, whatever their ids).
-            from scorer.countstable.driver import check_sample_ids
+            from scorer.countstable.driver import check_sample_ids    # (see score)
             check_sample_ids(samples, request.samples, keys, key_source, shared[0], task.unit)
 
         samples = plan.samples_of(lambda: [(key, (key,)) for key in keys], check)
@@ -116,6 +119,7 @@ class TableDiff(Diff):
     __slots__ = ()
 
     def read(self, path: str, lines: list):
+        # (for scorer.diff: dataclasses and inspect, which a run does without)
         from scorer.countstable.debugblocks import read_blocks
         return read_blocks(path, lines, self.task.debug_layout())
 
@@ -135,7 +139,8 @@ class TableLeaderboard(Leaderboard):
                               f"{len(files)} files given: {' '.join(files)}")
         keys, key_source = task.reference_gold_keys(files[0])
         if request.samples:
-            # Samples of units the gold does not have would fail every submission.
+            # Samples of units the gold does not have would fail every submission
+            # (numpy's samples, and the driver: see score).
             from scorer.bootstrap import read_samples
             from scorer.countstable.driver import check_sample_ids
             check_sample_ids(read_samples(request.samples), request.samples, keys, key_source,

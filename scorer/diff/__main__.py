@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-from scorer import gcpause, output, quickexit, stopping, switches
+from scorer import gcpause, output, quickexit, registry, stopping, switches
 from scorer.diff import align, debugfile, render
 from scorer.diff.changes import Side
 from scorer.diff.scoretables import read_table
@@ -53,7 +53,6 @@ def load_side(name: str) -> Side:
     debug = debugfile.read(debug_path)
     side = Side(name, debug)
     if prefix is not None:
-        from scorer import registry
         for extension in registry.get(debug.task).diff.tables:
             path = f"{prefix}.{extension}"
             if os.path.isfile(path):

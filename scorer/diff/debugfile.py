@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from scorer import registry
 from scorer.linereader import LineReader, clip
 from scorer.problems import ScorerError
 from scorer.textfile import read_text
@@ -123,7 +124,6 @@ def read(path: str):
                               f"(its last line does not end)")
     if not lines:
         raise ScorerError(f"{path} line 1: empty file: not a .debug report")
-    from scorer import registry
     first = lines[0]
     named = first[1:].split(":", 1)[0] if first.startswith("#") and ":" in first else None
     readable = [record for record in registry.every() if record.diff]

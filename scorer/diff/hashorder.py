@@ -14,6 +14,8 @@ shows them as what they are rather than as scoring differences.
 """
 from __future__ import annotations
 
+from scorer import prf
+
 
 def _groups(table: dict) -> dict:
     """{(query, run): {(suffix, hop): cells}}: a table's rows by query (the
@@ -35,8 +37,6 @@ def _signature(rows: dict) -> frozenset:
 
 def _combined_f1(rows: dict) -> float:
     """F1 of the summed counts of all rows of an SF query (spec §4.4, §4.1)."""
-    from scorer import prf
-
     def total(column):
         return sum(int(cells.get(column, 0) or 0) for cells in rows.values())
     right = total("Right")

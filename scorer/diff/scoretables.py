@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from scorer import prf
 from scorer.problems import ScorerError
 from scorer.textfile import read_text
 
@@ -132,7 +133,6 @@ def exact_f1(row: dict):
     computes them, so the very same double), or None when the row lacks a
     count (a -fields list left it out) or its printed scores are not what its
     counts give (then only the printed 4 decimals are known)."""
-    from scorer import prf
     try:
         right, gt = int(row["Right"]), int(row["GT"])
         denominator = int(row["Submitted"]) - int(row["Ignored"])

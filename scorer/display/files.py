@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 
+from scorer.display import page, plot
 from scorer.display.view import TrackView
 from scorer.output import write_text_atomically
 
@@ -23,8 +24,6 @@ def write_track_files(view: TrackView, directory: str, figure_width_in: float = 
     same picture for a paper in parts no taller than a page (DIR/leaderboard.pdf,
     then leaderboard-2.pdf, ... when it is taller), and DIR/index.html (each
     through a temporary name and a rename); returns their paths."""
-    from scorer.display import page, plot
-
     png, svg, pdf, index = (os.path.join(directory, name) for name in TRACK_FILES)
     parts = plot.leaderboard_plot(view, png, svg, pdf, width_in=figure_width_in)
     with open(svg, encoding="utf-8") as f:

@@ -14,12 +14,14 @@ import dataclasses
 import io
 import math
 import re
+import warnings
 from typing import Optional
 
 import pandas as pd
 
-from scorer.display.view import ERRORS_NOTE, INTERVAL_COLUMNS, METRIC_ORDER, RUN_SCORE_COLUMNS, \
-    SCORE_KEY, SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns
+from scorer import linebreaks
+from scorer.display.view import (ERRORS_NOTE, INTERVAL_COLUMNS, METRIC_ORDER, RUN_SCORE_COLUMNS,
+                                 SCORE_KEY, SIGNIFICANCE_LEVEL, TrackView, ordered, require_columns)
 from scorer.metricnames import metric_named
 from scorer.output import write_bytes_atomically
 
@@ -116,8 +118,9 @@ def leaderboard_plot(view: TrackView, png_path: str, svg_path: str, pdf_path=Non
     leaderboard has them; the metric named once (the score axis), the signature
     whole in a footnote.  The layout is computed from the text it holds, so
     that no name or label is cut.  Returns the PDF files written."""
+    # matplotlib (half a second to import) only when a picture is drawn: the
+    # API, -help and the refusals of switches and files do without it.
     import matplotlib
-
     with matplotlib.rc_context(RC), _quiet_about_glyphs():
         whole, parts = leaderboard_figures(view, check_width(width_in))
         write_bytes_atomically(png_path, _render(whole, "png", LEADERBOARD_DPI))
@@ -153,6 +156,7 @@ def _render(figure, fmt: str, dpi: int = DPI) -> bytes:
 
 
 def _new_figure(width_in: float, height_in: float):
+    # (matplotlib: see leaderboard_plot)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -182,6 +186,7 @@ class _TextMeasure:
     layout of 100 long names take seconds)."""
 
     def __init__(self, figure, size_pt: float):
+        # (matplotlib: see leaderboard_plot)
         from matplotlib.font_manager import FontProperties
         self.renderer = figure.canvas.get_renderer()
         self.font = FontProperties(size=size_pt)
@@ -310,8 +315,6 @@ def _plot_pt(shared: _Shared, rows: int) -> float:
 
 def _shared(view: TrackView, width_in: float) -> _Shared:
     """The names broken over lines, the rows' height, each run's style."""
-    from scorer import linebreaks
-
     board = view.leaderboard
     width_pt = width_in * 72.0
     figure = _new_figure(width_in, 1.0)
@@ -364,9 +367,8 @@ def _figure(view: TrackView, width_in: float, shared: _Shared, rows: range, note
     """The picture of the runs at ``rows`` (rank positions), ``note`` above the
     signature, and the note on runs with errors where ``errors_note`` (None:
     where one of the runs shown has a '*')."""
+    # (matplotlib: see leaderboard_plot)
     from matplotlib.lines import Line2D
-
-    from scorer import linebreaks
 
     board = view.leaderboard
     width_pt = width_in * 72.0
@@ -463,7 +465,6 @@ def _figure(view: TrackView, width_in: float, shared: _Shared, rows: range, note
 def _signature_lines(signature: str, most_pt: float, measure) -> list:
     """'signature: ...' broken after a '|' only (never inside a part, unless
     one part alone is wider than the figure) to fit the width."""
-    from scorer import linebreaks
     parts = signature.split("|")
     words = ["signature: " + parts[0]] + parts[1:]
     lines, current = [], ""
@@ -484,7 +485,6 @@ def _signature_lines(signature: str, most_pt: float, measure) -> list:
 def _legend(figure, handles: list, most_pt: float, font_pt: float):
     """The legend below the plot: as many entries a row as fit the width,
     labels broken over lines when one alone is too wide."""
-    from scorer import linebreaks
     measure = _TextMeasure(figure, font_pt)
     handle_pt = 2.0 * font_pt + 0.8 * font_pt   # handle length and the space after it
     spacing_pt = 2.0 * font_pt                  # between columns
@@ -572,6 +572,7 @@ def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str,
 def run_png(per_hop: pd.DataFrame, intervals, title: str, variant_order: tuple = ()) -> bytes:
     """:func:`run_plot`'s picture as PNG bytes (for a caller that writes it
     with the rest of a report set)."""
+    # (matplotlib: see leaderboard_plot)
     import matplotlib
 
     require_columns(per_hop, RUN_SCORE_COLUMNS, "per_hop")
@@ -591,7 +592,6 @@ def _quiet_about_glyphs():
     time the text is measured or drawn, some thirty lines of what looks like a
     traceback on the terminal.  The picture shows such a character as a box;
     the tables and the page show it."""
-    import warnings
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font",
                                 category=UserWarning)

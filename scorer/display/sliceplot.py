@@ -5,10 +5,11 @@ by all panels so that they compare.  The same bytes for the same numbers
 (plot.py's settings: no dates, a fixed SVG salt, text kept as text)."""
 from __future__ import annotations
 
+import io
 import math
 
-from scorer.display.plot import FONT_PT, FOOTNOTE_PT, INTERVAL_COLOUR, METADATA, OTHER_COLOUR, \
-    RC, _quiet_about_glyphs
+from scorer.display.plot import (FONT_PT, FOOTNOTE_PT, INTERVAL_COLOUR, METADATA, OTHER_COLOUR, RC,
+                                 _quiet_about_glyphs)
 from scorer.output import write_bytes_atomically
 
 #: Panels side by side at most.
@@ -22,6 +23,7 @@ DPI = 200
 
 def figure(table, slice_names: list, sizes: dict, metric: str, width_in: float):
     """The matplotlib figure of ``table`` (slices.run_slice_table's rows)."""
+    # (matplotlib when a picture is drawn: see scorer.display.plot.leaderboard_plot)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -78,8 +80,7 @@ def _finite(value) -> bool:
 def write(table, slice_names: list, sizes: dict, metric: str, width_in: float,
           paths: dict) -> None:
     """The picture into ``paths`` (format -> path: png, svg, pdf)."""
-    import io
-
+    # (matplotlib when a picture is drawn: see scorer.display.plot.leaderboard_plot)
     import matplotlib
     with matplotlib.rc_context(RC), _quiet_about_glyphs():
         shown = figure(table, slice_names, sizes, metric, width_in)

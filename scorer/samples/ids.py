@@ -7,8 +7,11 @@ first line says which.
 """
 from __future__ import annotations
 
+from scorer.coldstart.ids import parse_query_id
+from scorer.coldstart.queries import is_hop_limit_text
 from scorer.limits import shorten
 from scorer.problems import ScorerError
+from scorer.textfile import read_text
 
 #: What an ids file holds, for messages.
 _IDS_FORMAT = "'LDC_ID SF_ID [HOP]' lines (Cold Start) or one claim id per line"
@@ -21,7 +24,6 @@ def read_ids(path: str) -> list:
     repeated query lines are skipped, a repeated claim id refused; any other line that is not of the file's
     format (its first line's) is refused with the file and line, as is a
     file without ids: samples of junk would score as intervals of nothing."""
-    from scorer.textfile import read_text
     groups: dict = {}
     seen: dict = {}     # member id -> (group, line), to refuse one under two groups
     claims = first = None
@@ -71,8 +73,6 @@ def _claim_id(fields: list, place: str, first: int) -> str:
 def _query_pair(fields: list, place: str, first: int | None) -> tuple:
     """``(LDC id, SF id)`` of a Cold Start line, each checked to be of its kind
     (``first``: the file's first line, which set the format; None for that line)."""
-    from scorer.coldstart import ids
-    from scorer.coldstart.queries import is_hop_limit_text
     if len(fields) not in (2, 3):
         if first is None:
             raise ScorerError(f"{place}: {len(fields)} columns; expected {_IDS_FORMAT}")
@@ -82,7 +82,7 @@ def _query_pair(fields: list, place: str, first: int | None) -> tuple:
     for text, hashed, kind in ((ldc_id, False, "an LDC query id (PREFIX_<digits>)"),
                                (sf_id, True, "an SF query id (PREFIX_<10 hex digits>)")):
         try:
-            parsed = ids.parse_query_id(text)
+            parsed = parse_query_id(text)
         except ScorerError:
             parsed = None
         if parsed is None or parsed.hashed != hashed or parsed.level != 0:

@@ -15,6 +15,7 @@ if __name__ == "__main__":
     from scorer.processenv import prepare_command_line_process
     prepare_command_line_process()
 
+import dataclasses  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
 import textwrap  # noqa: E402
@@ -24,8 +25,10 @@ from scorer import stopping, switches, tasks  # noqa: E402
 from scorer.problems import ERROR_EXIT_STATUS, ScorerError  # noqa: E402
 from scorer.switches import Switch, UsageError  # noqa: E402
 from scorer.limits import shorten  # noqa: E402
+from scorer.track import errata, published, verify  # noqa: E402
 from scorer.track.build import (COMPARE_CHOICES, CORRECTION_CHOICES, DEFAULT_TRIALS,  # noqa: E402
                                 TrackOptions, build, track_request)
+from scorer.track.power import check_method, read_sizes  # noqa: E402
 from scorer.track.runner import EMPTY  # noqa: E402
 from scorer.display.plot import DEFAULT_WIDTH_IN as DEFAULT_FIGURE_WIDTH, check_width  # noqa: E402
 
@@ -118,7 +121,6 @@ def options_from(given: dict) -> TrackOptions:
             raise UsageError("-verify recomputes without writing: give no -output_dir")
         if "errata" in given:
             raise UsageError("give -verify or -errata, not both")
-        import dataclasses
         others = {name: value for name, value in given.items() if name != "verify"}
         # (the other switches read as for a track, which writes nothing here)
         return dataclasses.replace(options_from({**others, "output_dir": "-"}),
@@ -156,7 +158,6 @@ def options_from(given: dict) -> TrackOptions:
 def _power_sizes(text: Optional[str]):
     if text is None:
         return None
-    from scorer.track.power import read_sizes
     try:
         return read_sizes(text)
     except ValueError as error:
@@ -167,7 +168,6 @@ def _power_method(given: dict) -> str:
     method = given.get("power_method", "simulation")
     if "power_method" in given and "power" not in given:
         raise UsageError("-power_method goes with -power SIZES", brief=True)
-    from scorer.track.power import check_method
     try:
         return check_method(method)
     except ValueError as error:
@@ -199,7 +199,6 @@ def main(argv: Optional[list] = None) -> int:
             republished = _errata_inputs(given, options) if "errata" in given else None
             result = build(request, options)
             if republished is not None:
-                from scorer.track import errata
                 shared = tasks.get(request.policy.task).track.find_runs(list(request.files))[0]
                 errata.write(republished[0], result, republished[1], shared,
                              options.output_dir)
@@ -223,7 +222,6 @@ def main(argv: Optional[list] = None) -> int:
 
 def _errata_inputs(given: dict, options) -> tuple:
     """The published track and its gold, read before anything is scored."""
-    from scorer.track import errata, published
     if not os.path.isdir(given["errata"]):
         raise ScorerError(f"-errata {given['errata']}: not a folder; give the published track's "
                           f"folder (its leaderboard.json and track.params)")
@@ -236,7 +234,6 @@ def _errata_inputs(given: dict, options) -> tuple:
 
 
 def _verify(leaderboard: str, request, options) -> int:
-    from scorer.track import published, verify
     old = published.read(leaderboard)
     result = build(request, options)
     shared = tasks.get(request.policy.task).track.find_runs(list(request.files))[0]

@@ -13,11 +13,13 @@ from typing import Optional
 
 import scorer.request
 from scorer import bootstrap, stopping, tasks
+from scorer.display.plot import check_width
 from scorer.problems import ScorerError
 from scorer.request import PROGRAM, check_each_file_once, sample_settings
 from scorer.results import per_hop, per_query
-from scorer.track import comparisons, folder, runner, statistics, tables
+from scorer.track import comparisons, folder, power, runner, slices, slicespec, statistics, tables
 from scorer.track.clusters import Clusters, read_clusters
+from scorer.track.power import METHODS
 from scorer.track.signaturetext import signature_text
 from scorer.version import __version__
 
@@ -110,7 +112,6 @@ def build(request, options: TrackOptions) -> TrackResult:
     clusters = _read_clusters(options, request)
     slicing = None
     if options.slices is not None:
-        from scorer.track import slicespec
         slicing = slicespec.read(options.slices, task, shared)
     # As found in the folders (a file holding several run ids serves each of them).
     named = list(dict.fromkeys(shared + [path for run in runs for path in run.files]))
@@ -196,13 +197,11 @@ def _check_options(options: TrackOptions, task: str, metric: str, titles: dict) 
     if options.baseline is not None and options.compare != "all":
         raise ScorerError(f"-baseline {options.baseline} compares every run with one run: "
                           f"give it or -compare {options.compare}, not both")
-    from scorer.track.power import METHODS
     if options.power_method not in METHODS:
         raise ScorerError(f"-power_method must be one of {', '.join(METHODS)}, not "
                           f"'{options.power_method}'")
     if options.trials is not None and options.trials < 1:
         raise ScorerError("-trials must be a whole number of at least 1")
-    from scorer.display.plot import check_width
     try:
         check_width(options.figure_width)
     except ValueError as error:
@@ -257,7 +256,6 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
                                      found.intervals, found.rank_ranges, found.groups)
     sliced = powered = None
     if options.power is not None and scored:
-        from scorer.track import power
         units = runner.unit_ids(scored, metric)
         rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
         n_pairs = comparisons.pair_count(len(scored), comparisons.Settings(
@@ -265,7 +263,6 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
         powered = power.compute([r.name for r in scored], metric, rule, if_empty, stacked,
                                 options.power, n_pairs, options.power_method, _seed(request))
     if slicing is not None:
-        from scorer.track import slices
         if multiplicity is None:
             units = runner.unit_ids(scored, metric)
             rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units) \

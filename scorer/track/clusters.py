@@ -10,9 +10,11 @@ not part of the first id.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
 import numpy as np
 
+from scorer.limits import shorten
 from scorer.problems import ScorerError
 from scorer.textfile import read_text
 
@@ -33,7 +35,6 @@ class Clusters:
                                   f"resampled: claims, or queries)")
         missing = [unit for unit in units if unit not in self.cluster_of]
         if missing:
-            from scorer.limits import shorten
             shown = ", ".join(map(shorten, missing[:5])) + (", ..." if len(missing) > 5 else "")
             raise ScorerError(f"-clusters {self.path}: {len(missing)} unit(s) of the gold have "
                               f"no cluster ({shown}); every unit needs a line")
@@ -52,7 +53,6 @@ class Clusters:
         return sorted((cluster, tuple(found)) for cluster, found in members.items())
 
     def digest(self) -> str:
-        import hashlib
         text = "".join(f"{unit}\t{cluster}\n" for unit, cluster in sorted(self.cluster_of.items()))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -92,5 +92,4 @@ def read_clusters(path: str) -> Clusters:
 
 
 def _shown(text: str) -> str:
-    from scorer.limits import shorten
     return repr(shorten(text))

@@ -25,6 +25,8 @@ from scorer import output
 from scorer.problems import ScorerError
 from scorer.textfile import fingerprints
 from scorer.track import published as published_module
+from scorer.track.folder import read_per_query
+from scorer.track.latex import escape
 from scorer.track.published import same_number
 
 FIELDS = ("score", "ci95_low", "ci95_high", "rank", "rank_low", "rank_high", "group")
@@ -235,7 +237,6 @@ def csv_text(golds: list, signatures: tuple, rows: list, changes: list) -> str:
 
 
 def tex(golds: list, signatures: tuple, rows: list, changes: list, metric: str, task: str) -> str:
-    from scorer.track.latex import escape
     lines = ["% errata.tex: the track scored again (python -m scorer.track -errata)\n"]
     for (old_path, old_digest), (new_path, new_digest) in golds:
         lines.append(f"% gold {os.path.basename(new_path)} SHA-256: published {old_digest}, "
@@ -273,7 +274,6 @@ def write(published, result, old_golds: list, new_shared: list, output_dir: str)
     signatures = (published.signature, result.signature)
     old_per_query = None
     if published.per_query:
-        from scorer.track.folder import read_per_query
         old_per_query = read_per_query(published.per_query)
     rows = run_rows(published.rows, published_module.new_rows(result),
                     flipped(old_per_query, result.per_query))

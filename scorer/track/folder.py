@@ -6,17 +6,23 @@ track.bootsamples, track.params, the pictures and the page."""
 from __future__ import annotations
 
 import errno
+import gzip
 import os
 import re
 import shutil
 import tempfile
 from typing import Optional
 
+import pandas as pd
+
 from scorer import output, stopping, tasks
+from scorer.display.files import PART_NAME, write_track_files
+from scorer.display.view import TrackView
 from scorer.problems import ScorerError
 from scorer.results import PER_QUERY_HEADER, per_query
 from scorer.textfile import fingerprints
 from scorer.track import papertables, power, runner, slicefiles, tables
+from scorer.track.slices import signature_part
 
 #: Names a track folder holds (an existing folder holding only these may be replaced).
 TRACK_NAMES = {"runs", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.tex",
@@ -35,7 +41,6 @@ def exact_floats() -> dict:
     the last bit now and then (pandas 2.0: 814 of 21,294 per-query values of a
     Cold Start track) and the round-trip one is exact; pandas 3's default is
     exact and deprecates the option."""
-    import pandas as pd
     major = int(pd.__version__.split(".", 1)[0])
     return {"float_precision": "round_trip"} if major < 3 else {}
 
@@ -43,7 +48,6 @@ def exact_floats() -> dict:
 def read_per_query(path: str):
     """per_query.csv.gz as the DataFrame it was written from (ids, hops and
     metric names as text, values as doubles, exactly; an empty value as NaN)."""
-    import pandas as pd
     return pd.read_csv(path, dtype={"run": str, "query": str, "hop": str, "metric": str},
                        keep_default_na=False, na_values={"value": [""]}, **exact_floats())
 
@@ -60,7 +64,6 @@ def check_output_dir(path: str) -> None:
     if os.path.exists(path) and not os.path.isdir(path):
         raise ScorerError(f"-output_dir {path} exists and is not a folder")
     if os.path.isdir(path):
-        from scorer.display.files import PART_NAME
         strangers = sorted(name for name in set(os.listdir(path)) - TRACK_NAMES
                            if not PART_NAME.match(name))
         if strangers:
@@ -160,7 +163,6 @@ def write(staging, result, request, samples, runs, shared, figure_width,
                              runner.linked_store(staging, "bootsamples"))
     runner.drop_linked_store(staging)
     write("track.params", params_text(result, request, runs, shared))
-    from scorer.display.files import write_track_files
     write_track_files(track_view(result), staging, figure_width_in=figure_width,
                       extra_sections=sections)
 
@@ -174,7 +176,6 @@ PER_QUERY_PARTS = ".per_query"
 def _join_per_query(staging: str, runs: list) -> None:
     """per_query.csv.gz: the header, then each run's part (a gzip member its
     process wrote: ``runner.write_per_query``) in run order."""
-    import gzip
     parts = os.path.join(staging, PER_QUERY_PARTS)
     header = gzip.compress(PER_QUERY_HEADER.encode("utf-8"),
                            compresslevel=runner.PER_QUERY_LEVEL, mtime=0)
@@ -195,7 +196,6 @@ def track_view(result):
     """What the pictures and the page show (scorer.display): the per-query scores
     over all hops, not the counts, to keep the page small (per_query.csv has
     everything)."""
-    from scorer.display.view import TrackView
     task = tasks.get(result.task)
     # The rows the runs sent back: every row, or (a track written to a
     # folder) those of the units the page shows first.
@@ -236,7 +236,6 @@ def params_text(result, request, runs, shared) -> str:
     if result.warnings:
         lines += ["", "#Warnings:"] + [f"  WARNING: {warning}" for warning in result.warnings]
     if result.slices is not None:
-        from scorer.track.slices import signature_part
         lines += ["", "#Slices (spec@digest of the slices and their units):",
                   f"  {signature_part(result.slices)}"]
     lines += ["", "#Signature:", result.signature]

@@ -28,15 +28,19 @@ step of Holm, and of Benjamini-Hochberg for one discovery).
 """
 from __future__ import annotations
 
+import io
 import math
+import os
 from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
 from scorer import unitstatistic
+from scorer.display.plot import FONT_PT, METADATA, METRIC_COLOURS, RC, _quiet_about_glyphs
+from scorer.output import write_bytes_atomically
 from scorer.results import SIGNIFICANCE_LEVEL
-from scorer.track import statistics
+from scorer.track import statistics, tables
 
 POWER = 0.8
 DEFAULT_SIZES = (0.5, 1.0, 2.0, 4.0)
@@ -186,6 +190,7 @@ class Differences:
         significant ``q`` is where ``P(W < w*) = u``, ``w*`` the fewest wins
         significant: ``q = 1 − I⁻¹(u; n − w* + 1, w*)`` (the regularized
         incomplete beta), and the difference ``c (n / m) (2q − 1)``."""
+        # scipy for -power alone: a track without it never imports scipy.
         from scipy import special
         differing = units - rng.binomial(units, self.ties, size=SIMULATIONS)
         uniform = rng.random(SIMULATIONS)
@@ -201,7 +206,7 @@ class Differences:
 def _fewest_significant_wins(differing: np.ndarray, alpha: float) -> np.ndarray:
     """For each ``n``, the fewest wins ``w > n/2`` whose exact two-sided sign-test
     p, ``2 P(W ≥ w)``, is below ``alpha`` (``n + 1`` where none is)."""
-    from scipy import special
+    from scipy import special    # (see sign_test_shifts)
     n = differing.astype(np.int64)
     low = n // 2                        # not significant (p = 1 at w = n/2)
     high = n + 1                        # "significant" by convention
@@ -362,9 +367,6 @@ def compute(names: list, metric: str, rule: str, if_empty: tuple, stacked: np.nd
 def write(write, folder: str, frames: tuple, metric: str, width_in: float) -> None:
     """power.csv/.json/.md, power_pairs.csv/.json/.md and the curve
     (power.png/.svg/.pdf: the smallest detectable difference against units)."""
-    import os
-
-    from scorer.track import tables
     sizes, pairs = frames
     note = (f"Smallest difference of {metric} significant with {POWER:.0%} power "
             f"(docs/statistics.md#power).")
@@ -384,14 +386,10 @@ NAMES = tuple(f"{stem}.{ext}" for stem in ("power", "power_pairs")
 
 
 def _curve(sizes, metric: str, width_in: float, paths: dict) -> None:
-    import io
-
+    # (matplotlib when a picture is drawn: see scorer.display.plot.leaderboard_plot)
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-
-    from scorer.display.plot import FONT_PT, METADATA, METRIC_COLOURS, RC, _quiet_about_glyphs
-    from scorer.output import write_bytes_atomically
     with matplotlib.rc_context(RC), _quiet_about_glyphs():
         figure = Figure(figsize=(min(width_in, 5.0), 3.0), dpi=100)
         FigureCanvasAgg(figure)

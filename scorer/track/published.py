@@ -13,6 +13,7 @@ import os
 from typing import Optional
 
 from scorer.problems import ScorerError
+from scorer.track import tables
 
 
 @dataclasses.dataclass
@@ -97,7 +98,6 @@ def read(folder_or_leaderboard: str) -> Published:
 
 def new_rows(result) -> list:
     """A TrackResult's leaderboard as leaderboard.json holds it."""
-    from scorer.track import tables
     return json.loads(tables.json_text(result.leaderboard))
 
 

@@ -9,14 +9,24 @@ of processes.
 from __future__ import annotations
 
 import dataclasses
+import gzip
+import hashlib
+import multiprocessing
 import os
+import shutil
+import signal
+from concurrent.futures import ProcessPoolExecutor, TimeoutError as WaitedTooLong
+from concurrent.futures.process import BrokenProcessPool
 from typing import Optional
 
+import numpy as np
+
 from scorer import output, reportset, runpicture, scoring, tasks
+from scorer.problems import Problems, ScorerError
 from scorer.progress import Progress
 from scorer.results import RunResult, capped_per_query, per_query_lines
 from scorer.taskrecord import TrackRun
-from scorer.problems import Problems, ScorerError
+from scorer.track.statistics import stack
 
 
 # -- scoring one run ------------------------------------------------------------------
@@ -67,7 +77,6 @@ def linked_store(staging: str, extension: str) -> str:
 
 
 def drop_linked_store(staging: str) -> None:
-    import shutil
     shutil.rmtree(os.path.join(staging, _LINKED_STORE), ignore_errors=True)
 
 
@@ -93,7 +102,6 @@ def link_or_write(path: str, pieces, store: str) -> None:
     try:
         os.link(store, path)
     except OSError:
-        import shutil
         shutil.copyfile(store, path)
 
 
@@ -101,7 +109,6 @@ def per_query_part(folder: str, run: str) -> str:
     """The file of a run's per-query lines, named by a digest of the run's
     name: the name itself, with '.csv.gz' after it, is too long for the file
     system when the run's file name is (a run named by 250 bytes)."""
-    import hashlib
     digest = hashlib.sha256(run.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return os.path.join(folder, digest + ".csv.gz")
 
@@ -111,7 +118,6 @@ def write_per_query(folder: str, run: str, rows: list) -> None:
     (``per_query_part``), which the track joins in run order: members one
     after another are one gzip file.  No name or time in the header, so the
     bytes depend on the lines alone (whatever -jobs)."""
-    import gzip
     path = per_query_part(folder, run)
     try:
         os.makedirs(folder, exist_ok=True)
@@ -214,9 +220,6 @@ def _score_in_processes(runs: list, workers: int):
     """Results in run order from ``workers`` forked processes.  The workers
     leave signals to this process (which stops them and cleans up); a worker
     that dies (killed, out of memory) ends the track with an error, not a hang."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
 
     executor = ProcessPoolExecutor(max_workers=workers,
                                    mp_context=multiprocessing.get_context("fork"),
@@ -249,8 +252,6 @@ def _result(future, executor):
     """The future's result; BrokenProcessPool as soon as a worker has died,
     even when the pool itself cannot tell (its thread stuck on the pipe of a
     worker killed while it wrote)."""
-    from concurrent.futures import TimeoutError as WaitedTooLong
-    from concurrent.futures.process import BrokenProcessPool
     while True:
         try:
             return future.result(timeout=_POLL_SECONDS)
@@ -262,7 +263,6 @@ def _result(future, executor):
 def _quiet_worker() -> None:
     """A worker ends at once on SIGTERM and SIGHUP, and ignores SIGINT (Ctrl-C
     reaches the whole terminal group; the main process handles it)."""
-    import signal
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGHUP"):
@@ -284,8 +284,6 @@ def stacked_statistics(run_results: list, metric: str, units: list):
     (each run's matrix aligned with ``units``, zeros for units it lacks, as
     ``UnitStatistic.aligned`` makes it; runs that share their list of units
     (``share_units``) share the rows' order, found once)."""
-    import numpy as np
-    from scorer.track.statistics import stack
     present = [r.statistics[metric] for r in run_results if metric in r.statistics]
     if not present:
         return None

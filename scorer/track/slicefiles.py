@@ -5,12 +5,18 @@ as Markdown for people and CSV and JSON for programs; the table also as LaTeX
 (``slice_table.tex``, laid out by :mod:`scorer.track.latex`)."""
 from __future__ import annotations
 
+import os
+
+import pandas as pd
+
+from scorer.display import blocks, sliceplot
+from scorer.display.page import inline_svg
 from scorer.results import CORRECTION_NAMES, SIGNIFICANCE_LEVEL
 from scorer.track import tables
 from scorer.track.interaction import PERMUTATIONS
-from scorer.track.slices import signature_part
 from scorer.track.latex import Column, escape, render
 from scorer.track.papertables import RUN_WIDTH_PT, _present, _signature_tt, label_for, number
+from scorer.track.slices import signature_part
 
 #: The names the files take in a track folder (track/folder.py TRACK_NAMES).
 NAMES = tuple(f"{stem}.{extension}" for stem in ("slice_leaderboards", "slice_significance",
@@ -58,7 +64,6 @@ def write(write, result) -> None:
 def readable_table(sliced):
     """The run x slice table for reading: a cell per slice, 'score [low, high]'
     at 4 decimals (slice_table.csv has every digit, a column each)."""
-    import pandas as pd
     table = sliced.table
     shown = pd.DataFrame({"run": table["run"], "rank": table["rank"]})
 
@@ -112,18 +117,13 @@ def table_tex(result, sliced) -> str:
 def page_section(folder: str, result, width_in: float) -> tuple:
     """The pictures (slices.png, .svg, .pdf) into ``folder``, and the page's
     section: the run x slice table, the picture, the interaction tests."""
-    import os
-
-    from scorer.display import blocks, sliceplot
-    from scorer.display.blocks import Column
-    from scorer.display.page import inline_svg
     sliced = result.slices
     paths = {fmt: os.path.join(folder, f"slices.{fmt}") for fmt in ("png", "svg", "pdf")}
     sliceplot.write(sliced.table, sliced.names, sliced.sizes, result.metric, width_in, paths)
     with open(paths["svg"], encoding="utf-8") as f:
         svg = f.read()
     readable = readable_table(sliced)
-    columns = [Column(str(name), numeric=name == "rank") for name in readable.columns]
+    columns = [blocks.Column(str(name), numeric=name == "rank") for name in readable.columns]
     rows = [[None if (isinstance(v, float) and v != v) else v for v in row]
             for row in readable.itertuples(index=False, name=None)]
     parts = [f"<p>{blocks.esc(notes(result, sliced))}</p>",
@@ -138,7 +138,8 @@ def page_section(folder: str, result, width_in: float) -> tuple:
                  "p_holm", "p_bh", "significant"]
         parts += [f"<h3>{blocks.esc('Does the difference depend on the slice?')}</h3>",
                   f"<p>{blocks.esc(notes(result, sliced, 'slice_interaction'))}</p>",
-                  blocks.table([Column(c, numeric=c not in ('run_a', 'run_b', 'significant'))
+                  blocks.table([blocks.Column(c, numeric=c not in ("run_a", "run_b",
+                                                                   "significant"))
                                 for c in shown],
                                [[("yes" if v else "no") if c == "significant" else v
                                  for c, v in zip(shown, row)]

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from scorer.results import SIGNIFICANCE_COLUMNS, SIGNIFICANCE_LEVEL
-from scorer.track import comparisons, statistics, tables
+from scorer.track import comparisons, interaction, statistics, tables
+from scorer.track.signaturetext import signature_text
 
 #: Columns added before a leaderboard's and a significance table's own.
 SLICE_COLUMNS = ("slice", "units")
@@ -155,7 +156,6 @@ def run_slice_table(overall, leaderboards) -> pd.DataFrame:
 
 
 def signature_part(result: SliceResult) -> str:
-    from scorer.track.signaturetext import signature_text
     return f"slices:{signature_text(result.spec)}@{result.digest}"
 
 
@@ -164,7 +164,6 @@ def _interaction(slicing, scored: list, metric: str, units: list, position: dict
                  settings: comparisons.Settings) -> pd.DataFrame:
     """The permutation test of the run x slice interaction, a row per pair the
     track compares (track/interaction.py)."""
-    from scorer.track import interaction
     names = [r.name for r in scored]
     pairs = comparisons.pairs_for(names, settings)
     if not has_samples or len(slicing.slices) < 2 or not pairs:

@@ -13,7 +13,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
-from scorer.problems import ScorerError
+from scorer.coldstart.queries import _query_blocks, parse_query
+from scorer.countstable.jsonl import read_objects
+from scorer.problems import Problems, ScorerError
+from scorer.textfile import read_text
 
 #: The built-in slicings of the tasks that do not declare theirs (``track.slicings``).
 BUILT_IN = {"scifact": ("label",), "fever": ("label",), "coldstart": ("slot", "language")}
@@ -87,7 +90,6 @@ def read(spec: str, task, shared: list) -> Slicing:
 def _read_file(spec: str, path: str) -> Slicing:
     if not path:
         raise ScorerError("-slices file:PATH needs a file of two columns, unit id and slice")
-    from scorer.textfile import read_text
     try:
         text = read_text(path)
     except OSError as error:
@@ -167,7 +169,6 @@ def _gold_records(task, path: str) -> list:
     """``(line, unit id as the track names it, record)`` of every gold line."""
     if task.track.slicings:
         return task.track.slice_records(path)
-    from scorer.countstable.jsonl import read_objects
     objects = read_objects(path, lenient=True)
     keys, _source = task.read_gold_keys(path)
     if len(keys) != len(objects):
@@ -215,9 +216,6 @@ def _query_slicing(spec: str, shared: list) -> Slicing:
     by the language of their entry points' documents (``language``: a query
     with entry points in several languages sits in each; the query is scored
     whole, every entry point, in each)."""
-    from scorer.coldstart.queries import _query_blocks, parse_query
-    from scorer.problems import Problems
-    from scorer.textfile import read_text
     found: dict = {}              # full id -> (path, line, query); a later one wins
     paths = [path for path in shared if _is_xml(path)]
     for path in paths:

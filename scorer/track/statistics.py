@@ -9,11 +9,12 @@ samples or trials serves every run and every pair.
 """
 from __future__ import annotations
 
+import hashlib
 import math
 
 import numpy as np
 
-from scorer import unitstatistic
+from scorer import processenv, unitstatistic
 from scorer.percentile import percentile_indices
 
 #: Trials computed at once (bounds memory whatever -trials is) ...
@@ -132,7 +133,6 @@ def randomization_hits(rule: str, if_empty: tuple, stacked: np.ndarray, n_runs: 
         return hits
     # Blocks of swaps of 100+ MB, made and freed one after another: kept by
     # the allocator for the next (a command line's process only).
-    from scorer import processenv
     processenv.keep_freed_memory()
     columns, restore = _distinct_columns(stacked)
     first = np.array([a for a, _b in pairs], dtype=np.intp)
@@ -174,7 +174,6 @@ def _distinct_columns(stacked: np.ndarray) -> tuple:
             not np.array_equal(stacked, np.floor(stacked)) or \
             float(np.abs(stacked).sum(axis=0).max()) >= 2.0 ** 53:
         return stacked, None
-    import hashlib
     first: dict = {}                    # a column's digest -> its distinct columns' places
     kept, restore = [], np.empty(stacked.shape[1], dtype=np.intp)
     for j in range(stacked.shape[1]):

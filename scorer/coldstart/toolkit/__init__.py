@@ -17,6 +17,7 @@ none), ``predicates.py`` (the predicates and their domains and ranges),
 from __future__ import annotations
 
 from collections import namedtuple
+from importlib.util import find_spec
 
 #: A tool of the toolkit: its command name, the module holding it, the Perl
 #: script it stands for, what it does (one line, for ``-help``).
@@ -49,7 +50,6 @@ TOOLS = (
 
 def available() -> tuple:
     """The tools whose module is present (the others are still being built)."""
-    from importlib.util import find_spec
     return tuple(tool for tool in TOOLS if find_spec(tool.module) is not None)
 
 

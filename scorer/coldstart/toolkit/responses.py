@@ -23,9 +23,11 @@ from typing import Optional
 
 from scorer.coldstart import ids, slots
 from scorer.coldstart.justifications import check_justifications
+from scorer.coldstart.policy import justification_limits
 from scorer.coldstart.provenance import perl_split
 from scorer.coldstart.runs import normalised_confidence
 from scorer.coldstart.toolkit.documents import WHITE_SPACE, checked_text
+from scorer.coldstart.toolkit.pooling import keep_best_nodes
 from scorer.coldstart.toolkit.provenance import read_spans
 from scorer.coldstart.toolkit.queryfile import EntryPoint, Query, infer_language
 from scorer.limits import shorten
@@ -285,7 +287,6 @@ def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
     lines (with warnings), and with ``depth`` (``(scheme, d)``, NIST's pooling)
     the nodes beyond the best d.  ``data``: path -> the bytes to read for it
     instead of the file's (the scorer's -validate of one run id of a file)."""
-    from scorer.coldstart.policy import justification_limits
     per_document, total = justification_limits(justifications)
     responses = Responses()
     for argument in paths:
@@ -300,7 +301,6 @@ def read_responses(paths, queries, log, justifications: str = "1:3", depth=None,
             if schema.justified:
                 check_justifications(responses, per_document, total, log)
             if depth is not None:
-                from scorer.coldstart.toolkit.pooling import keep_best_nodes
                 keep_best_nodes(responses, depth, total, log)
     return responses
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import textwrap
 
 from scorer import output, switches
 from scorer.coldstart.toolkit.problemlog import Fatal, count_line
@@ -58,7 +59,6 @@ def is_stream(target: str) -> bool:
 def usage_text(tool: str, description: str, table: dict, params) -> str:
     """The tool's -help: what it does, its command line, its switches and
     parameters (``params``: (name, required, help) in order)."""
-    import textwrap
     names = " ".join(name if required else "{" + name + "}" for name, required, _ in params)
     lines = textwrap.wrap(description, 80)
     lines += ["", f"Usage: python -m scorer.coldstart {tool} {{-switch {{-switch ...}}}} {names}",
