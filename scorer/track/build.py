@@ -256,14 +256,6 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
                                      found.intervals, found.rank_ranges, found.groups)
     sliced = powered = None
-    if options.power is not None and scored:
-        from scorer.track import power
-        units = runner.unit_ids(scored, metric)
-        rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
-        n_pairs = comparisons.pair_count(len(scored), comparisons.Settings(
-            compare=options.compare, baseline=options.baseline))
-        powered = power.compute([r.name for r in scored], metric, rule, if_empty, stacked,
-                                options.power, n_pairs, options.power_method, _seed(request))
     if slicing is not None:
         from scorer.track import slices
         if multiplicity is None:
@@ -273,6 +265,20 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
         slicing.check_units(units, task.units)
         sliced = slices.compute(slicing, results, metric, units, rule, if_empty, stacked,
                                 multiplicity, settings or comparisons.Settings(), leaderboard)
+    if options.power is not None and scored:
+        from scorer.track import power
+        if multiplicity is None and slicing is None:
+            units = runner.unit_ids(scored, metric)
+            rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
+        n_pairs = comparisons.pair_count(len(scored), comparisons.Settings(
+            compare=options.compare, baseline=options.baseline))
+        names_scored = [r.name for r in scored]
+        powered = power.compute(names_scored, metric, rule, if_empty, stacked, options.power,
+                                n_pairs, options.power_method, _seed(request))
+        if sliced is not None:
+            powered = power.compute_sliced(powered, sliced, names_scored, metric, rule,
+                                           if_empty, stacked, units, slicing, options.power,
+                                           options.power_method, _seed(request))
     signature = track_signature(task, request, samples, metric, options, clusters)
     written = any(r.units is not None for r in results)      # (rows in per_query.csv.gz)
     return TrackResult(task.name, metric, titles[metric], leaderboard,
