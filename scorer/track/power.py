@@ -510,6 +510,13 @@ def _curve(sizes, metric: str, width_in: float, paths: dict) -> None:
                 axes.errorbar(rows["units"], point, yerr=[below, above], color=colour,
                               lw=1.2, ms=3.5, marker="o", capsize=2, label=test)
         axes.set_xscale("log")
+        # the sizes asked for as the ticks, as whole numbers (the log axis's own
+        # labels are mathtext, which the house's settings do not render)
+        from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
+        axes.xaxis.set_major_locator(FixedLocator(sorted(set(overall["units"].tolist()))))
+        axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+        axes.xaxis.set_minor_locator(NullLocator())
+        axes.xaxis.set_minor_formatter(NullFormatter())
         axes.set_xlabel("units", fontsize=FONT_PT)
         axes.set_ylabel(f"smallest {metric} difference\n({POWER:.0%} power)", fontsize=FONT_PT)
         axes.tick_params(labelsize=FONT_PT - 1)
