@@ -49,7 +49,7 @@ class ScoreResult:
         # Claim tasks: (keys, columns) of the counts table; data.per_query is made
         # from it when first asked for (a leaderboard's page reads the columns).
         self._claim_table = claim_table
-        #: the columns whose zeros per_query leaves out (Task.sparse_columns)
+        #: the columns whose zeros per_query leaves out (task.scoring.sparse_columns)
         self.sparse_columns = sparse_columns
         #: report extension -> text, as ``python -m scorer -output_file PREFIX`` writes them
         self.reports = reports
@@ -152,10 +152,10 @@ def score_request(request) -> ScoreResult:
     task = tasks.get(request.policy.task)
     # Rows per unit are made from the counts table when first asked for (when the
     # task has one: ScoreResult.per_query_rows).
-    data = task.run_result("run", outcome, statistics=False, per_query=False)
-    run_ids = task.run_ids(outcome)
-    claim_table = task.unit_table(outcome)
-    sparse = task.sparse_columns(claim_table[1]) if claim_table is not None else frozenset()
+    data = task.scoring.run_result("run", outcome, statistics=False, per_query=False)
+    run_ids = task.scoring.run_ids(outcome)
+    claim_table = task.scoring.unit_table(outcome)
+    sparse = task.scoring.sparse_columns(claim_table[1]) if claim_table is not None else frozenset()
     result = ScoreResult(request.policy.task, data, texts, problems.report(),
                          problems.error_count, run_ids, claim_table,
                          frozenset(problems.names()), sparse)

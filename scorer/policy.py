@@ -322,7 +322,7 @@ def validate_leaderboard(policy: Policy, source: str = "policy") -> None:
     if not policy.leaderboard:
         return
     from scorer import registry
-    known = registry.get(policy.task).metric_names(policy)
+    known = registry.get(policy.task).scoring.metric_names(policy)
     unknown = [name for name in policy.leaderboard if name not in known]
     if unknown:
         raise ScorerError(f"{source}: leaderboard metric(s) {', '.join(unknown)} unknown for "

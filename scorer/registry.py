@@ -1,7 +1,8 @@
 """The registry of tasks: one module a task in ``scorer/tasks/``, whose
 ``TASK`` is its record (:class:`scorer.taskrecord.Task`).  :func:`~scorer.registry.get` finds
 a record by name (``scorer.tasks.get`` is the same), importing the task's
-module when its task is first asked for."""
+module when its task is first asked for.  A task defined elsewhere (a
+plugin, a test's toy task) is known once :func:`~scorer.registry.add` has been given its record."""
 from __future__ import annotations
 
 import os
@@ -10,18 +11,21 @@ from scorer.problems import ScorerError
 
 _FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tasks")
 _LOADED: dict = {}
+#: The records given to add(), by name.
+_ADDED: dict = {}
 
 
 def names() -> tuple:
-    """Every task's name, sorted: the modules of ``scorer/tasks/``."""
-    return tuple(sorted(name[:-3] for name in os.listdir(_FOLDER)
-                        if name.endswith(".py") and not name.startswith("_")))
+    """Every task's name, sorted: the modules of ``scorer/tasks/``, and the
+    tasks added."""
+    return tuple(sorted({name[:-3] for name in os.listdir(_FOLDER)
+                         if name.endswith(".py") and not name.startswith("_")} | set(_ADDED)))
 
 
 def get(name: str):
     """The record of the task ``name``; a ScorerError for an unknown name.  A
     task's module is imported when its task is first asked for."""
-    task = _LOADED.get(name)
+    task = _LOADED.get(name) or _ADDED.get(name)
     if task is None:
         if name not in names():
             raise ScorerError(f"unknown task '{name}'; known tasks: {', '.join(names())}")
@@ -33,3 +37,18 @@ def get(name: str):
 def every() -> list:
     """Every task's record, in name order."""
     return [get(name) for name in names()]
+
+
+def add(record) -> None:
+    """Make a task defined outside ``scorer/tasks/`` known, by its record's
+    name, to this process and those it forks (a track's workers).  A name
+    already known is refused."""
+    if not record.name or record.name in names():
+        raise ScorerError(f"a task named '{record.name}' cannot be added: "
+                          f"{'it is known already' if record.name else 'it has no name'}")
+    _ADDED[record.name] = record
+
+
+def remove(name: str) -> None:
+    """Forget a task :func:`add` made known (a test's toy task, after the test)."""
+    del _ADDED[name]

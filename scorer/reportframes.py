@@ -45,7 +45,7 @@ def interval_frame(task, confidence_texts: list):
     texts (``task``: the task's record, which keys each code; codes it does
     not show per hop are left out)."""
     import pandas as pd
-    interval_key = task.interval_key
+    interval_key = task.picture.interval_key
     rows = []
     for text in confidence_texts:
         for row in confidence_frame(text).itertuples(index=False):

@@ -146,8 +146,8 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
                       plot=bool(texts["plot"]), switches=tuple(named.items()),
                       argv=None if argv is None else tuple(argv), program=program,
                       cwd=os.getcwd() if cwd is None else cwd)
-    task.check_request(request)
-    check_each_file_once(task.input_paths(files))
+    task.scoring.check_request(request)
+    check_each_file_once(task.scoring.input_paths(files))
     return request
 
 

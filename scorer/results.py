@@ -47,7 +47,7 @@ def wants_statistic(statistics, metric: str) -> bool:
 def claim_table_rows(keys: list, columns: dict, sparse: frozenset = frozenset()) -> list:
     """A claim task's per-query rows, (claim, "ALL", column, value), from its
     counts table's column lists (no pandas for a plain run); a zero of a
-    column in ``sparse`` (``Task.sparse_columns``) has no row."""
+    column in ``sparse`` (``task.scoring.sparse_columns``) has no row."""
     rows = []
     items = list(columns.items())
     if sparse:

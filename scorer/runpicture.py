@@ -13,9 +13,9 @@ def draw(task: str, outcome) -> bytes:
     from scorer.results import per_hop
     record = tasks.get(task)
     # The scores per hop alone: no per-unit statistics or rows.
-    data = record.run_result("run", outcome, statistics=False, per_query=False)
+    data = record.scoring.run_result("run", outcome, statistics=False, per_query=False)
     texts = dict(outcome.reports.files())
-    confidence = [texts[name] for name in record.interval_reports if texts.get(name)]
+    confidence = [texts[name] for name in record.picture.interval_reports if texts.get(name)]
     intervals = interval_frame(record, confidence) if confidence else None
-    return run_png(per_hop([data]).drop(columns="run"), intervals, record.picture_title(outcome),
-                   record.variant_order)
+    return run_png(per_hop([data]).drop(columns="run"), intervals, record.picture.title(outcome),
+                   record.picture.variant_order)

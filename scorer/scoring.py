@@ -14,4 +14,4 @@ def score(request, problems, samples=None):
     them."""
     task = tasks.get(request.policy.task)
     with gcpause.paused():
-        return task.score(request, problems, samples)
+        return task.scoring.score(request, problems, samples)

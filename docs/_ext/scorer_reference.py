@@ -177,7 +177,7 @@ def track_metrics() -> list:
     """(heading, [(name, title), ...]) of the metrics a track can rank by, per
     task (and kind of run, where the metrics differ)."""
     from scorer import tasks
-    return [entry for task in tasks.every() for entry in task.catalogues()]
+    return [entry for task in tasks.every() for entry in task.scoring.catalogues()]
 
 
 def task_records() -> list:

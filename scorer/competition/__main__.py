@@ -201,7 +201,7 @@ def _setup_request(given: dict, files: list):
     python -m scorer builds it (every submission adds its file)."""
     from scorer.request import from_switches
     request = from_switches(given, files, None, os.getcwd())
-    return tasks.get(request.policy.task).shared_request(request)
+    return tasks.get(request.policy.task).scoring.shared_request(request)
 
 
 def _max_size(own: dict) -> int:

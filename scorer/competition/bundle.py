@@ -131,11 +131,11 @@ def metadata_yaml() -> str:
 
 def pages(request, keys: tuple, references: list, switches: dict) -> dict:
     task = tasks.get(request.policy.task)
-    explanations = dict(task.catalogue(request))
+    explanations = dict(task.scoring.catalogue(request))
     metric_lines = "".join(f"| `{key}` | {submissions.column_title(key, task)} | "
                            f"{explanations.get(key, '')} |\n" for key in keys)
     others = [(name, text) for name, text in explanations.items() if name not in keys]
-    what = task.submission
+    what = task.leaderboard.submission
     shown = " ".join(f"-{k}" + ("" if v is True else f" {os.path.basename(str(v))}")
                      for k, v in switches.items())
     overview = (

@@ -367,7 +367,7 @@ def _name_runs(chosen: list, paths: list, task, gold: list) -> None:
     """Each ranked entry's run as the track names it: its file's name for a
     claim task, the run id(s) its file holds for Cold Start."""
     try:
-        _shared, runs = task.find_runs(gold + paths)
+        _shared, runs = task.track.find_runs(gold + paths)
     except ScorerError:
         return              # (the track says what is wrong)
     names: dict = {}
@@ -429,7 +429,7 @@ def collect(export: str, request, gold: list, options, ranked: str, max_size: in
     from scorer.track.build import build, track_request
     from scorer.track import folder as track_folder
     task = tasks.get(request.policy.task)
-    metric = options.metric or task.catalogue(request)[0][0]
+    metric = options.metric or task.scoring.catalogue(request)[0][0]
     if options.output_dir is not None:
         track_folder.check_output_dir(options.output_dir)
     scratch = tempfile.mkdtemp(prefix="scorer-collect-")

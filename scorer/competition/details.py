@@ -95,7 +95,7 @@ def _counted(result, unit: str) -> str:
 
 
 #: The most cells the "What counted" table shows before it leaves out the
-#: columns that are zero for most units (Task.sparse_columns).
+#: columns that are zero for most units (``task.scoring.sparse_columns``).
 GRID_CELLS = 1_000_000
 
 

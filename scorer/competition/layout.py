@@ -326,7 +326,7 @@ def _one(found: list, where: str, expected: str) -> str:
 def _expected(task: str) -> str:
     from scorer import tasks
     try:
-        what = tasks.get(task).submission
+        what = tasks.get(task).leaderboard.submission
     except ScorerError:
         what = "one submission file"
     return f"{what}, at the top or inside one folder, or one .zip holding it"

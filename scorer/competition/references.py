@@ -5,7 +5,7 @@ scored against is never written, and a mistake in the references is not
 reported as one in the submission.
 
 Which files are right, and how they are read, is the task's to say
-(``Task.check_references``): Cold Start's are the query XML file(s) and the
+(``task.leaderboard.check_references``): Cold Start's are the query XML file(s) and the
 assessment file(s) (a run among them would be scored with every submission);
 a claim task's, the gold file alone (the participant's predictions are the
 other file).
@@ -44,4 +44,4 @@ def check(request, files: list) -> None:
     submission is a ScorerError naming the file."""
     check_files(files)
     check_files(path for path in (request.samples,) if path)
-    tasks.get(request.policy.task).check_references(request, files)
+    tasks.get(request.policy.task).leaderboard.check_references(request, files)

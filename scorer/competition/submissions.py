@@ -28,12 +28,12 @@ def leaderboard_keys(request) -> tuple:
     """The policy's leaderboard, or the task's default; every key one this
     request computes (checked when the bundle is made)."""
     task = tasks.get(request.policy.task)
-    keys = request.policy.leaderboard or task.leaderboard(request)
-    known = [name for name, _ in task.catalogue(request)]
+    keys = request.policy.leaderboard or task.leaderboard.columns(request)
+    known = [name for name, _ in task.scoring.catalogue(request)]
     missing = [key for key in keys if key not in known]
     if missing:
         raise ScorerError(f"leaderboard metric(s) {', '.join(missing)} are not computed for "
-                          f"{task.name} with these switches{task.missing_metrics_hint(request)}; "
+                          f"{task.name} with these switches{task.leaderboard.missing_metrics_hint(request)}; "
                           f"the metrics are: {', '.join(known)}")
     return tuple(keys)
 
@@ -45,7 +45,7 @@ def column_title(key: str, task) -> str:
     """A leaderboard column's title (Codabench allows 36 characters): the
     metric's name, its words as people write them (``task``: the record,
     whose own words are in ``title_words``)."""
-    words = [task.title_words.get(word) or _WORDS.get(word, word) for word in key.split("_")]
+    words = [task.leaderboard.title_words.get(word) or _WORDS.get(word, word) for word in key.split("_")]
     title = " ".join(words)
     return (title[0].upper() + title[1:])[:36]
 
@@ -76,7 +76,7 @@ def score(setup, submission) -> Scored:
             result = api.score_request(request)
     except ScorerError as error:
         raise SubmissionRefused(_refusal(submission, str(error)))
-    problem = tasks.get(setup.task).submission_problem(result, submission.name)
+    problem = tasks.get(setup.task).leaderboard.submission_problem(result, submission.name)
     if problem:
         raise SubmissionRefused(_refusal(submission, problem))
     missing = [key for key in setup.leaderboard if key not in result.values]
@@ -113,7 +113,7 @@ def output_texts(scored: Scored, phase: dict | None = None) -> dict:
     from scorer.competition import details
     shows = (phase or {}).get("shows", "details")
     task = tasks.get(scored.request.policy.task)
-    titles = dict(task.catalogue(scored.request))
+    titles = dict(task.scoring.catalogue(scored.request))
     headings = {key: column_title(key, task) for key in scored.scores}
     if shows == "details":
         texts = {f"{REPORT_PREFIX}.{extension}": text

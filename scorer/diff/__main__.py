@@ -54,7 +54,7 @@ def load_side(name: str) -> Side:
     side = Side(name, debug)
     if prefix is not None:
         from scorer import registry
-        for extension in registry.get(debug.task).diff_tables:
+        for extension in registry.get(debug.task).diff.tables:
             path = f"{prefix}.{extension}"
             if os.path.isfile(path):
                 setattr(side, extension, read_table(path))

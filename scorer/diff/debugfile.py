@@ -1,7 +1,7 @@
 """Reading a ``.debug`` report back into keyed rows, for ``python -m scorer.diff``.
 
 Two layouts are read, each by the task whose ``.debug`` it is (the task's
-record says which: ``Task.read_debug``):
+record says which: ``task.diff.read``):
 
 * Cold Start (ours, and CS-Score-MASTER.pl 2017.2.0's, which is the same
   layout, spec §5.4): per run, part 1 lists per SF row the responses whose
@@ -126,14 +126,18 @@ def read(path: str):
     from scorer import registry
     first = lines[0]
     named = first[1:].split(":", 1)[0] if first.startswith("#") and ":" in first else None
-    headed = [record for record in registry.every() if record.debug_header]
+    readable = [record for record in registry.every() if record.diff]
+    headed = [record for record in readable if record.diff.header]
     for record in headed:
         if record.name == named:
-            return record.read_debug(path, lines)
+            return record.diff.read(path, lines)
+    if named in registry.names() and not registry.get(named).diff:
+        raise ScorerError(f"{path} line 1: a .debug of the task {named}, which has no diff "
+                          f"(scorer.diff cannot read its reports)")
     if first in (RULE, "", AP_BEGINS):
-        perl = [record for record in registry.every() if not record.debug_header]
+        perl = [record for record in readable if not record.diff.header]
         if perl:
-            return perl[0].read_debug(path, lines)
+            return perl[0].diff.read(path, lines)
     shown = "/".join(f"'#{record.name}:'" for record in headed)
     raise ScorerError(f"{path} line 1: unknown .debug layout: expected a Cold Start "
                       f"report (a '=' rule) or a {shown} header, "

@@ -564,7 +564,7 @@ def run_plot(per_hop: pd.DataFrame, intervals, title: str, png_path: str,
     with the columns variant, aggregate, hop, metric, low, high
     (``results.INTERVAL_COLUMNS``), matched to ``per_hop`` on the first four.
     ``variant_order``: the variants in the order they are drawn (the task's
-    ``Task.variant_order``); others after them, as they come.
+    ``task.picture.variant_order``); others after them, as they come.
     """
     write_bytes_atomically(png_path, run_png(per_hop, intervals, title, variant_order))
 

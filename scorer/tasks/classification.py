@@ -36,7 +36,7 @@ import unicodedata
 
 from scorer.policy import list_value
 from scorer.problems import ScorerError
-from scorer.countstable.task import TableTask
+from scorer.countstable.task import TableLeaderboard, TableScoring, TableTask, TableTrack
 from scorer.taskrecord import PolicyKey
 
 #: What a per-label metric name keeps of a label (anything else becomes "_"):
@@ -56,6 +56,39 @@ def label_name(label: str) -> str:
     return _NAME_CHARACTERS.sub("_", label)
 
 
+class ClassificationScoring(TableScoring):
+    def sparse_columns(self, columns) -> frozenset:
+        """The per-label counts: an item has them for its gold and predicted
+        labels alone (zeros for every other label: rows by the million with
+        a few hundred labels)."""
+        return frozenset(column for column in columns if ":" in column)
+
+
+class ClassificationTrack(TableTrack):
+    #: scorer.track -slices: the built-in slicing (the gold's labels)
+    slicings = ("label",)
+
+    def slice_records(self, path: str) -> list:
+        """``(line, unit id as the track names it, record)`` of every gold
+        item, for ``scorer.track -slices``: the record its JSON object (none
+        for id<TAB>label lines) with its ``label``."""
+        from scorer.countstable.jsonl import read_objects
+        items = read_items(path, "gold")
+        keys, _source = self.task.gold_keys(path)
+        objects = {}
+        if any(True for _ in items) and _starts_json_lines(path):
+            objects = dict(read_objects(path, lenient=True))
+        return [(line, unit, {**objects.get(line, {}), "label": label})
+                for (line, _id, label), unit in zip(items, keys)]
+
+
+class ClassificationLeaderboard(TableLeaderboard):
+    submission = "one predictions file (JSON lines {\"id\", \"label\"} or id<TAB>label lines)"
+
+    def columns(self, request) -> tuple:
+        return ("macro_f1", "accuracy", "micro_f1", "macro_precision", "macro_recall")
+
+
 class Classification(TableTask):
     name = "classification"
     title = "Classification"
@@ -68,27 +101,11 @@ class Classification(TableTask):
     )
     summary = "classification labels (accuracy and F1 as scikit-learn computes them)"
     files_help = "gold then predictions, JSON lines {\"id\", \"label\"} or id<TAB>label lines"
-    track_files_help = ("the gold file, then one predictions file per run (named by the file "
-                        "name without extension; a folder stands for its *.jsonl and *.tsv "
-                        "files)")
     run_suffixes = (".jsonl", ".tsv")
-    submission = "one predictions file (JSON lines {\"id\", \"label\"} or id<TAB>label lines)"
-    #: scorer.track -slices: the built-in slicing (the gold's labels)
-    slicings = ("label",)
-
-    def slice_records(self, path: str) -> list:
-        """``(line, unit id as the track names it, record)`` of every gold
-        item, for ``scorer.track -slices``: the record its JSON object (none
-        for id<TAB>label lines) with its ``label``."""
-        from scorer.countstable.jsonl import read_objects
-        items = read_items(path, "gold")
-        keys, _source = self.gold_keys(path)
-        objects = {}
-        if any(True for _ in items) and _starts_json_lines(path):
-            objects = dict(read_objects(path, lenient=True))
-        return [(line, unit, {**objects.get(line, {}), "label": label})
-                for (line, _id, label), unit in zip(items, keys)]
     headline = "macro_f1"
+    scoring = ClassificationScoring
+    track = ClassificationTrack
+    leaderboard = ClassificationLeaderboard
 
     # -- the policy -------------------------------------------------------------
 
@@ -146,12 +163,6 @@ class Classification(TableTask):
                               f"predictions; {len(files)} given")
         return evaluate(policy, tuple(files))
 
-    def sparse_columns(self, columns) -> frozenset:
-        """The per-label counts: an item has them for its gold and predicted
-        labels alone (zeros for every other label: rows by the million with
-        a few hundred labels)."""
-        return frozenset(column for column in columns if ":" in column)
-
     def debug_pieces(self, evaluation):
         yield f"#{self.name}: {len(evaluation.keys)} item(s)\n"
         for item_id, gold_line, line, gold, predicted in evaluation.outcomes:
@@ -173,9 +184,6 @@ class Classification(TableTask):
             from scorer.policy import build_policy
             policy = build_policy({"task": self.name, "labels": ["LABEL"]}, {})
         return declarations(policy)
-
-    def leaderboard(self, request) -> tuple:
-        return ("macro_f1", "accuracy", "micro_f1", "macro_precision", "macro_recall")
 
     # -- a leaderboard and a track: the gold file is the reference ------------------
 

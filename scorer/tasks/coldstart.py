@@ -3,19 +3,154 @@ scores it (its switches, its reports byte for byte): the task's record.  The
 work is in ``scorer/coldstart/``."""
 from __future__ import annotations
 
+from scorer.capabilities import Diff, Leaderboard, Picture, Scoring, Track
 from scorer.coldstart import metrics as declared
 from scorer.coldstart.policy import DEFAULTS, DISCIPLINES
 from scorer.policy import flag_value, list_value, single_value
+from scorer.problems import Problems, ScorerError
 from scorer.switches import Switch
 from scorer.taskrecord import PolicyKey, Task
 from scorer.version import PERL_REFERENCE_VERSION
+
+
+class ColdStartScoring(Scoring):
+    """Scoring as CS-Score-MASTER.pl does (scorer/coldstart/driver.py)."""
+
+    def check_request(self, request) -> None:
+        if request.option("docs") and request.policy.validate is False:
+            # The document lengths are the validator's; without it they would check nothing.
+            raise ScorerError("-docs is read by the validator (it checks the provenance "
+                              "against it), which the policy's validate: false turns off: "
+                              "leave one of them out")
+        if (request.samples or request.bootstrap is not None) and not request.option("expand"):
+            # The Perl dies here after writing half its reports (spec §7.24).
+            raise ScorerError("-samples and -bootstrap need -expand: bootstrap samples are "
+                              "drawn over LDC queries")
+
+    def input_paths(self, files) -> list:
+        from scorer.coldstart.runs import expand_run_paths
+        return expand_run_paths(files)
+
+    def score(self, request, problems, samples=None):
+        from scorer.coldstart import driver
+        return driver.score(request, problems, samples=samples)
+
+    # LDC-MEAN and LDC-MAX need the SF -> LDC index of -expand.
+
+    def catalogue(self, request) -> list:
+        return declared.catalogue(bool(request is not None and request.option("expand")))
+
+    def catalogues(self) -> list:
+        return [("Cold Start with -expand", declared.catalogue(True)),
+                ("Cold Start without -expand", declared.catalogue(False))]
+
+    def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
+                   per_query: bool = True):
+        from scorer.coldstart.units import run_result
+        return run_result(name, outcome, status, statistics)
+
+    def run_ids(self, outcome) -> tuple:
+        # Every run id of the submission files, scored (the numbers are the first's);
+        # validated, those the files held (the validator scores one run a file).
+        return tuple(getattr(outcome, "submitted_runids", ())) or \
+            tuple(run.runid for run in outcome.runs or ())
+
+    def shared_request(self, request):
+        # A track and a leaderboard validate each submission first, unless the
+        # policy says validate: false.
+        if request.policy.validate is None:
+            return request._replace(policy=request.policy.replace(validate=True))
+        return request
+
+
+class ColdStartTrack(Track):
+    """Every run id is a run; the samples draw LDC queries (-expand)."""
+
+    files_help = ("the query XML, the assessment file(s), then run files or folders "
+                  "(every run id is a run)")
+
+    def find_runs(self, paths: list) -> tuple:
+        from scorer.coldstart.runs import track_runs
+        return track_runs(paths)
+
+    def check_request(self, request) -> None:
+        if request.samples and not request.option("expand"):
+            raise ScorerError("-samples needs -expand (its samples draw LDC queries); without "
+                              "-expand use -bootstrap N -seed S, which draws SF queries")
+
+    def read_shared_inputs(self, request, shared: list, plan):
+        from scorer.coldstart import driver
+        _queries, samples = driver.read_shared_inputs(
+            request._replace(files=tuple(shared)), [f for f in shared if not f.endswith(".xml")],
+            Problems(), plan=plan)
+        return samples
+
+    def signature_parts(self, request) -> list:
+        from scorer.coldstart.validation import signature_part
+        return [f"expand:{request.option('expand') or 'none'}",
+                f"queries:{request.option('queries') or 'all'}", signature_part(request)]
+
+    def shown_per_query(self, per_query):
+        # The scores over all hops, not the counts, to keep the page small.
+        return per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])
+                         & (per_query["hop"] == "ALL")]
+
+
+class ColdStartDiff(Diff):
+    """The Perl's .debug, with the .sf and .ldcmax beside it."""
+
+    header = False
+    tables = ("sf", "ldcmax", "summary")
+
+    def read(self, path: str, lines: list):
+        from scorer.diff.debugfile import read_coldstart
+        return read_coldstart(path, lines, self.task.name)
+
+
+class ColdStartLeaderboard(Leaderboard):
+    """One run (one run id) a submission; the query XML and assessments the
+    references."""
+
+    submission = "one Cold Start submission file (9 tab-separated columns, one run)"
+    title_words = {"sf": "SF", "ldcmean": "LDC-MEAN", "ldcmax": "LDC-MAX"}
+
+    def columns(self, request) -> tuple:
+        if request.option("expand"):
+            return ("ldcmean_ap", "ldcmean_macro_p", "ldcmean_macro_r", "ldcmean_macro_f1")
+        return ("sf_ap", "sf_macro_p", "sf_macro_r", "sf_macro_f1")
+
+    def missing_metrics_hint(self, request) -> str:
+        return "" if request.option("expand") else " (they need -expand)"
+
+    def submission_problem(self, result, name: str) -> str | None:
+        if len(result.run_ids) == 1:
+            return None
+        held = f"runs {', '.join(result.run_ids)}" if result.run_ids else "no run"
+        return f"{name}: holds {held}; a submission is one run (one run id)"
+
+    def check_references(self, request, files: list) -> None:
+        from scorer.coldstart.driver import check_references
+        check_references(request, files)
+
+
+class ColdStartPicture(Picture):
+    """Per hop, the all-entry-point scores."""
+
+    interval_reports = ("confidence", "apconfidence")
+    variant_order = ("SF", "LDCMAX", "LDCMEAN")
+
+    def title(self, outcome) -> str:
+        return outcome.runs[0].runid if outcome.runs else "no run"
+
+    def interval_key(self, code: str):
+        from scorer.coldstart.reports.confidence import per_hop_key
+        return per_hop_key(code)
 
 
 class ColdStart(Task):
     name = "coldstart"
     title = "Cold Start"
     unit, units = "query", "queries"
-    title_words = {"sf": "SF", "ldcmean": "LDC-MEAN", "ldcmax": "LDC-MAX"}
     # (in the order a leaderboard's policy.yaml has always listed them)
     policy_keys = (
         PolicyKey("right", "Cold Start: pre-policy categories counted as right (list)",
@@ -92,9 +227,6 @@ class ColdStart(Task):
     summary = ("TAC Cold Start slot-filling runs (byte-identical to CS-Score-MASTER.pl "
                f"{PERL_REFERENCE_VERSION})")
     files_help = "query file (.xml), assessment files, then submission files"
-    track_files_help = ("the query XML, the assessment file(s), then run files or folders "
-                        "(every run id is a run)")
-    submission = "one Cold Start submission file (9 tab-separated columns, one run)"
 
     def validate_policy(self, policy, where, origin, source: str) -> None:
         from scorer.coldstart.policy import validate
@@ -111,128 +243,17 @@ class ColdStart(Task):
         from scorer.coldstart.policy import help_lines
         return help_lines()
 
-    def check_request(self, request) -> None:
-        from scorer.problems import ScorerError
-        if request.option("docs") and request.policy.validate is False:
-            # The document lengths are the validator's; without it they would check nothing.
-            raise ScorerError("-docs is read by the validator (it checks the provenance "
-                              "against it), which the policy's validate: false turns off: "
-                              "leave one of them out")
-        if (request.samples or request.bootstrap is not None) and not request.option("expand"):
-            # The Perl dies here after writing half its reports (spec §7.24).
-            raise ScorerError("-samples and -bootstrap need -expand: bootstrap samples are "
-                              "drawn over LDC queries")
-
-    def input_paths(self, files) -> list:
-        from scorer.coldstart.runs import expand_run_paths
-        return expand_run_paths(files)
-
-    def score(self, request, problems, samples=None):
-        from scorer.coldstart import driver
-        return driver.score(request, problems, samples=samples)
-
     # -- metrics: LDC-MEAN and LDC-MAX need the SF -> LDC index of -expand -----------
 
     metrics = declared.METRICS
-
-    def catalogue(self, request) -> list:
-        return declared.catalogue(bool(request is not None and request.option("expand")))
-
-    def catalogues(self) -> list:
-        return [("Cold Start with -expand", declared.catalogue(True)),
-                ("Cold Start without -expand", declared.catalogue(False))]
-
-    def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
-                   per_query: bool = True):
-        from scorer.coldstart.units import run_result
-        return run_result(name, outcome, status, statistics)
-
-    def run_ids(self, outcome) -> tuple:
-        # Every run id of the submission files, scored (the numbers are the first's);
-        # validated, those the files held (the validator scores one run a file).
-        return tuple(getattr(outcome, "submitted_runids", ())) or \
-            tuple(run.runid for run in outcome.runs or ())
-
-    # -- a leaderboard: one run (one run id) a submission ----------------------------
-
-    def leaderboard(self, request) -> tuple:
-        if request.option("expand"):
-            return ("ldcmean_ap", "ldcmean_macro_p", "ldcmean_macro_r", "ldcmean_macro_f1")
-        return ("sf_ap", "sf_macro_p", "sf_macro_r", "sf_macro_f1")
-
-    def missing_metrics_hint(self, request) -> str:
-        return "" if request.option("expand") else " (they need -expand)"
-
-    def submission_problem(self, result, name: str) -> str | None:
-        if len(result.run_ids) == 1:
-            return None
-        held = f"runs {', '.join(result.run_ids)}" if result.run_ids else "no run"
-        return f"{name}: holds {held}; a submission is one run (one run id)"
-
-    def check_references(self, request, files: list) -> None:
-        from scorer.coldstart.driver import check_references
-        check_references(request, files)
-
-    def shared_request(self, request):
-        # A track and a leaderboard validate each submission first, unless the
-        # policy says validate: false.
-        if request.policy.validate is None:
-            return request._replace(policy=request.policy.replace(validate=True))
-        return request
-
-    # -- scorer.diff: the Perl's .debug, with the .sf and .ldcmax beside it -----------
-
-    debug_header = False
-    diff_tables = ("sf", "ldcmax", "summary")
-
-    def read_debug(self, path: str, lines: list):
-        from scorer.diff.debugfile import read_coldstart
-        return read_coldstart(path, lines, self.name)
-
-    # -- pictures: per hop, the all-entry-point scores -------------------------------
-
-    def picture_title(self, outcome) -> str:
-        return outcome.runs[0].runid if outcome.runs else "no run"
-
-    interval_reports = ("confidence", "apconfidence")
-    variant_order = ("SF", "LDCMAX", "LDCMEAN")
-
-    def interval_key(self, code: str):
-        from scorer.coldstart.reports.confidence import per_hop_key
-        return per_hop_key(code)
-
-    # -- a track: every run id is a run; the samples draw LDC queries (-expand) ------
-
+    #: switches that pick runs: a track scores every run id
     run_switches = ("runids",)
 
-    def find_runs(self, paths: list) -> tuple:
-        from scorer.coldstart.runs import track_runs
-        return track_runs(paths)
-
-    def check_track_request(self, request) -> None:
-        from scorer.problems import ScorerError
-        if request.samples and not request.option("expand"):
-            raise ScorerError("-samples needs -expand (its samples draw LDC queries); without "
-                              "-expand use -bootstrap N -seed S, which draws SF queries")
-
-    def read_shared_inputs(self, request, shared: list, plan):
-        from scorer.coldstart import driver
-        from scorer.problems import Problems
-        _queries, samples = driver.read_shared_inputs(
-            request._replace(files=tuple(shared)), [f for f in shared if not f.endswith(".xml")],
-            Problems(), plan=plan)
-        return samples
-
-    def signature_parts(self, request) -> list:
-        from scorer.coldstart.validation import signature_part
-        return [f"expand:{request.option('expand') or 'none'}",
-                f"queries:{request.option('queries') or 'all'}", signature_part(request)]
-
-    def shown_per_query(self, per_query):
-        # The scores over all hops, not the counts, to keep the page small.
-        return per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])
-                         & (per_query["hop"] == "ALL")]
-
+    scoring = ColdStartScoring
+    track = ColdStartTrack
+    diff = ColdStartDiff
+    leaderboard = ColdStartLeaderboard
+    picture = ColdStartPicture
 
 
 TASK = ColdStart()

@@ -5,6 +5,24 @@ from __future__ import annotations
 
 from scorer.claims import fevermetrics
 from scorer.claims.task import ClaimTask
+from scorer.countstable.task import TableLeaderboard
+
+
+class FeverLeaderboard(TableLeaderboard):
+    submission = "one FEVER predictions file (JSON lines)"
+
+    def columns(self, request) -> tuple:
+        return ("strict_score", "label_accuracy", "precision", "recall", "f1")
+
+    def submission_problem(self, result, name: str) -> str | None:
+        if "CLAIM_OWN_GOLD" in result.problem_names:
+            # The reference would score these predictions against their own label
+            # and evidence: on a leaderboard, a strict score of 1.0 for the asking.
+            return (f"{name}: predictions carry their own 'label' and 'evidence'; the "
+                    f"leaderboard scores every prediction against its own gold only: remove "
+                    f"those keys (a prediction holds 'id', 'predicted_label' and "
+                    f"'predicted_evidence')")
+        return None
 
 
 class Fever(ClaimTask):
@@ -14,7 +32,7 @@ class Fever(ClaimTask):
     labels = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
     metrics = fevermetrics.METRICS
     headline = "strict_score"
-    submission = "one FEVER predictions file (JSON lines)"
+    leaderboard = FeverLeaderboard
     gold_only_keys = ("label", "evidence")
     prediction_only_keys = ("predicted_label", "predicted_evidence")
 
@@ -39,19 +57,6 @@ class Fever(ClaimTask):
         from scorer.claims.claimblocks import fever_claim
         from scorer.countstable.debugblocks import BlockLayout
         return BlockLayout("CLAIM", "RECALL", fever_claim, ("strict", "strict", "-"))
-
-    def leaderboard(self, request) -> tuple:
-        return ("strict_score", "label_accuracy", "precision", "recall", "f1")
-
-    def submission_problem(self, result, name: str) -> str | None:
-        if "CLAIM_OWN_GOLD" in result.problem_names:
-            # The reference would score these predictions against their own label
-            # and evidence: on a leaderboard, a strict score of 1.0 for the asking.
-            return (f"{name}: predictions carry their own 'label' and 'evidence'; the "
-                    f"leaderboard scores every prediction against its own gold only: remove "
-                    f"those keys (a prediction holds 'id', 'predicted_label' and "
-                    f"'predicted_evidence')")
-        return None
 
 
 TASK = Fever()

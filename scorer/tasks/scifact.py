@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from scorer.claims import scifactmetrics
 from scorer.claims.task import ClaimTask
+from scorer.countstable.task import TableLeaderboard
 from scorer.problems import ScorerError
+
+
+class SciFactLeaderboard(TableLeaderboard):
+    submission = "one SciFact predictions file (JSON lines)"
+
+    def columns(self, request) -> tuple:
+        return tuple(f"{kind}_{measure}"
+                     for kind in ("abstract_label_only", "abstract_rationalized",
+                                  "sentence_selection", "sentence_label")
+                     for measure in ("precision", "recall", "f1"))
 
 
 class SciFact(ClaimTask):
@@ -15,7 +26,7 @@ class SciFact(ClaimTask):
     labels = ("SUPPORT", "CONTRADICT")
     metrics = scifactmetrics.METRICS
     headline = "sentence_label_f1"
-    submission = "one SciFact predictions file (JSON lines)"
+    leaderboard = SciFactLeaderboard
     gold_only_keys = ("claim", "cited_doc_ids")
 
     def read_and_score(self, policy, files: tuple, problems):
@@ -37,12 +48,6 @@ class SciFact(ClaimTask):
         from scorer.countstable.debugblocks import BlockLayout
         return BlockLayout("CLAIM", "SENTENCE COUNTS", scifact_claim,
                            ("rationalized", "rationalized abstracts", "none"))
-
-    def leaderboard(self, request) -> tuple:
-        return tuple(f"{kind}_{measure}"
-                     for kind in ("abstract_label_only", "abstract_rationalized",
-                                  "sentence_selection", "sentence_label")
-                     for measure in ("precision", "recall", "f1"))
 
 
 TASK = SciFact()

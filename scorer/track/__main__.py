@@ -92,7 +92,7 @@ def usage() -> str:
              "FILES...", "",
              "FILES: the files every run shares, then the runs':"]
     for task in tasks.every():
-        lines += textwrap.wrap(f"{task.title}: {task.track_files_help}", width=80,
+        lines += textwrap.wrap(f"{task.title}: {task.track.files_help}", width=80,
                                initial_indent="  ", subsequent_indent="    ")
     lines += ["", "Track switches:"]
     for switch in TRACK_SWITCHES:
@@ -105,7 +105,7 @@ def usage() -> str:
               "FILE, ...); -output_file, -error_file and -runids are the track's to decide.",
               "", "Metrics (-metric):"]
     for task in tasks.every():
-        for heading, catalogue in task.catalogues():
+        for heading, catalogue in task.scoring.catalogues():
             lines += textwrap.wrap(f"{heading}: " + ", ".join(name for name, _ in catalogue)
                                    + " (the first is the default)",
                                    width=80, initial_indent="  ", subsequent_indent="    ")
@@ -200,7 +200,7 @@ def main(argv: Optional[list] = None) -> int:
             result = build(request, options)
             if republished is not None:
                 from scorer.track import errata
-                shared = tasks.get(request.policy.task).find_runs(list(request.files))[0]
+                shared = tasks.get(request.policy.task).track.find_runs(list(request.files))[0]
                 errata.write(republished[0], result, republished[1], shared,
                              options.output_dir)
     except ScorerError as error:
@@ -239,7 +239,7 @@ def _verify(leaderboard: str, request, options) -> int:
     from scorer.track import published, verify
     old = published.read(leaderboard)
     result = build(request, options)
-    shared = tasks.get(request.policy.task).find_runs(list(request.files))[0]
+    shared = tasks.get(request.policy.task).track.find_runs(list(request.files))[0]
     status, text = verify.report(*verify.differences(old, result, shared), leaderboard)
     sys.stdout.write(text)
     return status

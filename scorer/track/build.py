@@ -94,13 +94,13 @@ def build(request, options: TrackOptions) -> TrackResult:
     shared files and the runs' files together, as ``python -m scorer.track``
     takes them."""
     task = tasks.get(request.policy.task)
-    catalogue = task.catalogue(request)
+    catalogue = task.scoring.catalogue(request)
     metric = options.metric or catalogue[0][0]
     _check_options(options, task.name, metric, dict(catalogue))
-    shared, runs = task.find_runs(list(request.files))
+    shared, runs = task.track.find_runs(list(request.files))
     if not runs:
         raise ScorerError(f"no run found among the files (for {task.title}: "
-                          f"{task.track_files_help})")
+                          f"{task.track.files_help})")
     if options.baseline is not None and options.baseline not in {run.name for run in runs}:
         raise ScorerError(f"-baseline {options.baseline}: no run of that name; the runs are "
                           f"{_listed([run.name for run in runs])}")
@@ -119,7 +119,7 @@ def build(request, options: TrackOptions) -> TrackResult:
     # Read (and checked) once for every run: a fatal problem there stops the track
     # before anything is scored; the samples read (or drawn) once for all runs.
     plan = bootstrap.SamplingPlan(request, clusters)
-    samples = task.read_shared_inputs(request, shared, plan)
+    samples = task.track.read_shared_inputs(request, shared, plan)
     if samples is not None:
         # -trials bounded before any run is scored (the units drawn: at least
         # one per element; the exact count after scoring, in _assemble)
@@ -225,8 +225,8 @@ def track_request(files, policy=None, *, samples=None, bootstrap=None, seed=None
     samples, count, seed = sample_settings(samples, bootstrap, seed)
     request = scorer.request.build(files, policy, argv=argv, program=program, cwd=cwd, **switches)
     request = request._replace(bootstrap=count, seed=seed, samples=samples)
-    request = tasks.get(request.policy.task).shared_request(request)
-    tasks.get(request.policy.task).check_track_request(request)
+    request = tasks.get(request.policy.task).scoring.shared_request(request)
+    tasks.get(request.policy.task).track.check_request(request)
     return request
 
 
@@ -328,7 +328,7 @@ def track_signature(task, request, samples, metric: str, options: TrackOptions,
                     clusters: Optional[Clusters] = None) -> str:
     policy = request.policy
     parts = [f"scorer:{__version__}", f"task:{policy.task}",
-             f"policy:{policy.digest()}", f"metric:{metric}", *task.signature_parts(request)]
+             f"policy:{policy.digest()}", f"metric:{metric}", *task.track.signature_parts(request)]
     if samples is not None:
         parts += [f"samples:{bootstrap.samples_digest(samples)}", f"B:{len(samples)}"]
     else:
@@ -348,5 +348,5 @@ def paper_metrics(request, columns) -> list:
     """The metrics a leaderboard shows beside the headline (leaderboard.tex, the
     page's table): the policy's leaderboard, else the task's default (those in
     ``columns``)."""
-    keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard(request)
+    keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard.columns(request)
     return [key for key in keys if key in columns]

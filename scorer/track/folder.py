@@ -200,7 +200,7 @@ def track_view(result):
     task = tasks.get(result.task)
     # The rows the runs sent back: every row, or (a track written to a
     # folder) those of the units the page shows first.
-    scores = task.shown_per_query(per_query(result.results))
+    scores = task.track.shown_per_query(per_query(result.results))
     totals = {r.name: r.units for r in result.results if r.units is not None}
     # -jobs changes no number: the page leaves it out, so it is the same for every N.
     invocation = re.sub(r" -jobs \S+", "", result.invocation)

@@ -164,7 +164,7 @@ def score_run(run: TrackRun) -> RunResult:
         output.write_error_log(prefix + ".errlog", problems.report_fatal(str(error)))
         return RunResult(run.name, "errors", fatal=str(error),
                          report_files=[os.path.join("runs", run.name, "run.errlog")])
-    result = tasks.get(request.policy.task).run_result(
+    result = tasks.get(request.policy.task).scoring.run_result(
         run.name, outcome, "errors" if problems.error_count else "ok",
         statistics=True if job.metric is None else (job.metric,))
     if job.per_query_dir is not None:

@@ -1,7 +1,7 @@
 """``-slices SPEC``: which units of a track make up each slice.
 
 A task's built-in slicing (``label`` for the claim tasks and the label
-tasks, which declare theirs: a task's ``slicings`` and ``slice_records``),
+tasks, which declare theirs: a task's ``track.slicings`` and ``track.slice_records``),
 ``field:KEY`` (a key of every gold line), or ``file:PATH`` (two columns, unit
 id then slice name; a unit may sit in several slices).  Read and checked
 before any run is scored; the units are checked against the track's own
@@ -15,13 +15,13 @@ import hashlib
 
 from scorer.problems import ScorerError
 
-#: The built-in slicings of the tasks that do not declare theirs (``slicings``).
+#: The built-in slicings of the tasks that do not declare theirs (``track.slicings``).
 BUILT_IN = {"scifact": ("label",), "fever": ("label",), "coldstart": ("slot", "language")}
 
 
 def built_in(task) -> tuple:
     """A task's built-in slicings: its own declaration, else :data:`BUILT_IN`'s."""
-    return tuple(getattr(task, "slicings", None) or BUILT_IN.get(task.name, ()))
+    return tuple(task.track.slicings or BUILT_IN.get(task.name, ()))
 #: Cold Start's languages, in the order the slices take (the documents' prefixes).
 COLDSTART_LANGUAGES = ("ENGLISH", "CHINESE", "SPANISH")
 #: SciFact's claims without evidence (the dataset's own name for the label).
@@ -165,8 +165,8 @@ def _label_order(task) -> tuple:
 
 def _gold_records(task, path: str) -> list:
     """``(line, unit id as the track names it, record)`` of every gold line."""
-    if hasattr(task, "slice_records"):
-        return task.slice_records(path)
+    if task.track.slicings:
+        return task.track.slice_records(path)
     from scorer.countstable.jsonl import read_objects
     objects = read_objects(path, lenient=True)
     keys, _source = task.read_gold_keys(path)

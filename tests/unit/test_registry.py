@@ -31,3 +31,18 @@ def test_an_unknown_task_is_refused_naming_the_known_ones():
     with pytest.raises(ScorerError) as caught:
         registry.get("stance")
     assert str(caught.value) == f"unknown task 'stance'; known tasks: {', '.join(registry.names())}"
+
+
+def test_an_added_task_is_known_until_removed_and_a_known_name_refused():
+    record = type("Toy", (Task,), {"name": "toy"})()
+    registry.add(record)
+    try:
+        assert "toy" in registry.names() and registry.get("toy") is record
+        with pytest.raises(ScorerError, match="^a task named 'toy' cannot be added: it is "
+                                              "known already$"):
+            registry.add(record)
+    finally:
+        registry.remove("toy")
+    assert "toy" not in registry.names()
+    with pytest.raises(ScorerError, match="known already"):
+        registry.add(registry.get("fever"))

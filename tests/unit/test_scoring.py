@@ -19,17 +19,17 @@ def test_a_request_is_scored_by_its_tasks_record(monkeypatch):
                              str(ROOT / "configs" / "fever.yaml"), max_evidence=1)
     seen = []
     record = tasks.get("fever")
-    original = type(record).score
+    original = type(record.scoring).score
 
     def score(self, request_, problems, samples=None):
         seen.append(gc.isenabled())
         return original(self, request_, problems, samples)
 
-    monkeypatch.setattr(type(record), "score", score)
+    monkeypatch.setattr(type(record.scoring), "score", score)
     outcome = scoring.score(request, Problems())
     monkeypatch.undo()
     assert seen == [False] and gc.isenabled()
-    direct = tasks.get("fever").score(request, Problems())
+    direct = tasks.get("fever").scoring.score(request, Problems())
     assert outcome.reports.text("summary") == direct.reports.text("summary") == \
         (BLIND / "expected" / "run.summary").read_text(encoding="utf-8")
     gc.unfreeze()

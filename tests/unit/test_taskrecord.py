@@ -19,7 +19,7 @@ from places import DEMO, FIXTURES, ROOT
 def test_every_record_says_what_the_shared_code_asks(name):
     record = registry.get(name)
     assert record.title and record.unit and record.units and record.summary
-    assert record.files_help and record.track_files_help and record.submission
+    assert record.files_help and record.track.files_help and record.leaderboard.submission
     assert "png" in record.report_extensions          # -plot's picture, whatever the task
     assert len(set(record.report_extensions)) == len(record.report_extensions)
     keys = [key.name for key in record.policy_keys]
@@ -29,7 +29,7 @@ def test_every_record_says_what_the_shared_code_asks(name):
         assert not switch.sets_policy or switch.name in keys, switch.name
         assert switch.help, switch.name
     assert set(record.run_switches) <= {switch.name for switch in record.switches}
-    for heading, catalogue in record.catalogues():
+    for heading, catalogue in record.scoring.catalogues():
         names = [metric for metric, _title in catalogue]
         assert heading and names and len(set(names)) == len(names)
     explained = dict(record.explanations())
@@ -47,7 +47,7 @@ def test_the_default_policy_of_every_task_has_its_records_defaults(name):
         if key.name not in settings:
             assert getattr(policy, key.name) == key.default, key.name
     # The headline (what a track ranks by, first in the catalogue) is a metric of the policy.
-    assert record.catalogue(None)[0][0] in record.metric_names(policy)
+    assert record.scoring.catalogue(None)[0][0] in record.scoring.metric_names(policy)
 
 
 def test_a_switch_two_tasks_share_is_one_switch():
@@ -99,10 +99,22 @@ def test_run_result_makes_the_statistics_asked_for(name, files, given):
     request = build([str(folder / file) for file in files], policy, **given)
     outcome = scoring.score(request, Problems())
     record = registry.get(name)
-    every = record.run_result("run", outcome)
-    headline = record.catalogue(request)[0][0]
-    alone = record.run_result("run", outcome, statistics=(headline,))
+    every = record.scoring.run_result("run", outcome)
+    headline = record.scoring.catalogue(request)[0][0]
+    alone = record.scoring.run_result("run", outcome, statistics=(headline,))
     assert set(every.statistics) == set(every.values) and set(alone.statistics) == {headline}
     assert alone.values == every.values and alone.per_hop == every.per_hop
     assert np.array_equal(alone.statistics[headline].matrix, every.statistics[headline].matrix)
-    assert record.run_result("run", outcome, statistics=False).statistics == {}
+    assert record.scoring.run_result("run", outcome, statistics=False).statistics == {}
+
+
+def test_a_capability_a_task_lacks_is_false_and_its_use_a_scorer_error():
+    import copy
+    import pickle
+    record = type("Bare", (Task,), {"name": "bare"})()
+    assert record.scoring and not record.track and not record.diff
+    for kind in ("track", "diff", "leaderboard", "picture"):
+        with pytest.raises(ScorerError, match=f"^task bare has no {kind}$"):
+            getattr(getattr(record, kind), "anything")
+    # (copies and pickles, as a track's workers make, still work)
+    assert not copy.copy(record.diff) and not pickle.loads(pickle.dumps(record.diff))

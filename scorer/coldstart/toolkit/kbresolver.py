@@ -23,7 +23,9 @@ ids (one of the orders the Perl can take).
 """
 from __future__ import annotations
 
+import os
 import re
+from array import array
 
 from scorer.coldstart import ids
 from scorer.coldstart.provenance import perl_split
@@ -32,6 +34,7 @@ from scorer.coldstart.toolkit.kbreader import _COMMENT, trim
 from scorer.coldstart.toolkit.kbreader import _SPACE as _WHITE
 from scorer.coldstart.toolkit.provenance import read_spans
 from scorer.coldstart.toolkit.problemlog import Fatal
+from scorer.textfile import open_input
 
 _CONFIDENCE = re.compile(r"\d+\.\d+$")
 _ENTITY_DEFS_CONFIDENCE = re.compile(r"\d+\.\d+$|\d+$")
@@ -69,6 +72,11 @@ _PLAIN = re.compile(r"(\S+)\t(\S+)\t(\S(?:[^\t]*\S)?)\t(([^\s:;,]+):([0-9]+)-([0
 _PLAIN_TYPE = re.compile(r"(\S+)\t(type)\t(\S+)\t?")
 
 
+def _strip_comment(text: str) -> str:
+    match = _COMMENT.match(text)
+    return match.group(1) if match is not None else text
+
+
 def parse_line(text: str, position: int, where: str, texts=None) -> Line:
     """One line's assertion (``texts``: one copy of each text repeated)."""
     match = _PLAIN.fullmatch(text)
@@ -76,18 +84,21 @@ def parse_line(text: str, position: int, where: str, texts=None) -> Line:
         match = None        # (a type or link with provenance: the long way refuses it)
     elif match is None:
         match = _PLAIN_TYPE.fullmatch(text)
-    if match is not None and texts is not None:
+    if match is not None:
         line = Line(position)
         groups = match.groups()
-        line.entity = texts.setdefault(groups[0], groups[0])
-        predicate = texts.setdefault(groups[1], groups[1])
-        obj = groups[2]
-        line.object = texts.setdefault(obj, obj) if len(obj) < 48 else obj
+        if texts is None:
+            line.entity, predicate, line.object = groups[:3]
+        else:
+            line.entity = texts.setdefault(groups[0], groups[0])
+            predicate = texts.setdefault(groups[1], groups[1])
+            obj = groups[2]
+            line.object = texts.setdefault(obj, obj) if len(obj) < 48 else obj
         if len(groups) > 3:
             line.offsets = groups[3]
-            line.docid = docid = texts.setdefault(groups[4], groups[4])
+            line.docid = docid = groups[4]
             line.justification = (docid, groups[5], groups[6])
-            line.confidence = texts.setdefault(groups[7], groups[7])
+            line.confidence = groups[7]
         else:
             line.offsets = None
             line.confidence = "1.0"
@@ -160,7 +171,11 @@ class Hop:
 
 
 class Resolver:
-    """The Perl's TaskSet over one KB file's lines (read once, kept parsed)."""
+    """The Perl's TaskSet over one KB file's lines.  The file is read once;
+    what is kept of it is compact (a line's place in the file and the id of
+    its node, for the lines a task may match): a line a task looks at is
+    read again from the file (kept as text when the file is not a regular
+    one, a pipe), so that memory grows with the KB's nodes, not its text."""
 
     def __init__(self, path: str, lines, queries: list):
         self.path = path
@@ -168,7 +183,6 @@ class Resolver:
         self.runid = None
         self.runid_line = None
         self.types: dict = {}
-        self.canonical: dict = {}
         self.at: dict = {}
         self.count = 0
         self.slot_index: dict = {}
@@ -177,56 +191,134 @@ class Resolver:
         self.stats = {"ENTRYPOINTS_FOUND": 0, "FILLS_FOUND": 0, "FINAL_STRING_FILLS_FOUND": 0,
                       "TOTAL": 0, "Entity2NameTask": 0, "FillSlotTask": 0,
                       "FindEntrypointsTask": 0}
-        #: each line's assertion where a slot or name task may match it, else None
-        self.parsed: list = []
+        #: node -> its id (1, 2, ...): the nodes of the lines a task may match
+        self.ids: dict = {}
+        #: each line's node id where a slot or name task may match it, else 0
+        self.line_nodes = array("l")
+        #: node id -> how many tasks look for its lines now
+        self.active: list = [0]
+        #: each line's byte offset in the file (when read again from it), or
+        #: line index -> text (when not)
+        self.offsets = array("q")
+        self.held = None if os.path.isfile(path) else {}
+        #: node -> the lines of its canonical mentions (no realis), and the
+        #: Perl's EntityDefs of them once read (docid -> spans)
+        self.canonical_lines: dict = {}
+        self.canonical: dict = {}
+        self.parsed: dict = {}
+        self._file = None
         self.entry_tasks = [Task("FindEntrypointsTask", hop) for hop in queries]
         self._read(lines)
 
     def _read(self, lines) -> None:
         """Every line read once, as the resolver reads it: the entry points
         found (the Perl's first two passes, which only look for them), the
-        nodes' types, the canonical mentions as the Perl's EntityDefs reads
-        them; only the lines the later passes can match are kept (slot
-        assertions, canonical mentions), repeated texts once."""
-        texts: dict = {}
-        parsed = self.parsed
+        nodes' types, where the lines the later passes can match are (slot
+        assertions, canonical mentions)."""
         entry_points: dict = {}
         for task in self.entry_tasks:
             entry_points.setdefault(task.query.docid, []).append(task)
+        ids, active, line_nodes, held = self.ids, self.active, self.line_nodes, self.held
+        offsets = self.offsets
+        types, kinds = self.types, {}
+        canonical_lines = self.canonical_lines
+        offset = 0
+        plain = _PLAIN.fullmatch
         for index, text in enumerate(lines):
+            if held is None:
+                offsets.append(offset)
+                offset += (len(text) if text.isascii() else len(text.encode("utf-8"))) + 1
             if index == 0:
                 self.runid_line = text
-                parsed.append(None)
+                line_nodes.append(0)
                 continue
             if "#" in text:
-                match = _COMMENT.match(text)
-                if match is not None:
-                    text = match.group(1)
-            if not text.strip(_WHITE):
-                parsed.append(None)
-                continue
-            line = parse_line(text, index, f"{self.path} line {index + 1}", texts)
-            predicate = line.predicate
-            if line.realis == "generic":
-                parsed.append(None)
+                text = _strip_comment(text)
+            match = plain(text)
+            line = None
+            if match is not None and match.group(2).lower() not in ("type", "link"):
+                entity, predicate, docid = match.group(1, 2, 5)
+                realis = None
+                if "." in predicate:
+                    found = _REALIS.search(predicate)
+                    if found is not None:
+                        realis = found.group(1).lower()
+                        predicate = predicate[:found.start()]
+            else:
+                if not text.strip(_WHITE):
+                    line_nodes.append(0)
+                    continue
+                line = parse_line(text, index, f"{self.path} line {index + 1}")
+                entity, predicate, realis = line.entity, line.predicate, line.realis
+                docid = line.justification[0] if line.justification is not None else None
+            if realis == "generic":
+                line_nodes.append(0)
                 continue
             if predicate == "type":
-                self.types[line.entity] = line.object
+                if line is None:
+                    line = parse_line(text, index, f"{self.path} line {index + 1}")
+                kind = line.object
+                types[entity] = kinds.setdefault(kind, kind)
             elif predicate == "mention":
-                if line.justification is not None:
-                    for task in entry_points.get(line.justification[0], ()):
+                tasks = entry_points.get(docid) if docid is not None else None
+                if tasks:
+                    if line is None:
+                        line = parse_line(text, index, f"{self.path} line {index + 1}")
+                    for task in tasks:
                         self.entry_point(task, line)
-            elif predicate == "canonical_mention" and line.realis is None:
-                # the Perl's EntityDefs: its own reading of the line's columns
-                entries = perl_split_trimmed(text)
+            elif predicate == "canonical_mention" and realis is None:
+                canonical_lines.setdefault(entity, []).append(index)
+            if predicate == "canonical_mention" or ":" in predicate:
+                node = ids.get(entity)
+                if node is None:
+                    node = ids[entity] = len(active)
+                    active.append(0)
+                line_nodes.append(node)
+                if held is not None:
+                    held[index] = text
+            else:
+                line_nodes.append(0)
+
+    def _text(self, index: int) -> str:
+        """The text of line ``index`` (its comment taken off), read again."""
+        if self.held is not None:
+            return self.held[index]
+        if self._file is None:
+            self._file = open_input(self.path)
+        self._file.seek(self.offsets[index])
+        text = self._file.readline().decode("utf-8")
+        if text.endswith("\n"):
+            text = text[:-1]
+        return _strip_comment(text) if "#" in text else text
+
+    def line_at(self, index: int) -> Line:
+        """The assertion of line ``index`` (kept once read)."""
+        line = self.parsed.get(index)
+        if line is None:
+            line = self.parsed[index] = parse_line(self._text(index), index,
+                                                   f"{self.path} line {index + 1}")
+        return line
+
+    def canonical_of(self, entity: str) -> dict:
+        """docid -> the spans of a node's canonical mention there, as the
+        Perl's EntityDefs reads the line's columns (the last in the file)."""
+        found = self.canonical.get(entity)
+        if found is None:
+            found = self.canonical[entity] = {}
+            for index in self.canonical_lines.get(entity, ()):
+                entries = perl_split_trimmed(self._text(index))
                 if entries and _ENTITY_DEFS_CONFIDENCE.match(entries[-1]):
                     entries.pop()
-                if len(entries) > 1 and entries[1] == "canonical_mention":
+                if len(entries) > 1 and entries[0] == entity and \
+                        entries[1] == "canonical_mention":
                     spans, _ = read_spans(entries[3] if len(entries) > 3 else "", 3)
-                    self.canonical.setdefault(entries[0], {})[spans.document] = \
-                        spans.normalised()
-            parsed.append(line if predicate == "canonical_mention" or ":" in predicate
-                          else None)
+                    found[spans.document] = spans.normalised()
+        return found
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
     def entry_point(self, task, line: Line) -> None:
         """A mention overlapping the query's: the best so far is kept (most
@@ -255,6 +347,9 @@ class Resolver:
         task.position = position
         self.at.setdefault(position, []).append(task)
         self.count += 1
+        node = self.ids.get(task.entity)
+        if node is not None:
+            self.active[node] += 1
         if task.kind == "FillSlotTask":
             self.slot_index.setdefault((task.entity, task.slot), []).append(task)
         else:
@@ -273,6 +368,9 @@ class Resolver:
         self.add(task, position)
 
     def remove(self, task: Task, tell: int) -> None:
+        node = self.ids.get(task.entity)
+        if node is not None:
+            self.active[node] -= 1
         if task.kind == "FillSlotTask":
             _drop(self.slot_index, (task.entity, task.slot), task)
         else:
@@ -324,9 +422,9 @@ class Resolver:
             if task.best is not None:
                 self.fill_slot(task.query, task.best.entity, task.best, 1)
                 self.stats["ENTRYPOINTS_FOUND"] += 1
-        end = len(self.parsed)
+        end = len(self.line_nodes)
         position = 1
-        parsed = self.parsed
+        line_nodes, active, line_at = self.line_nodes, self.active, self.line_at
         slot_index, name_index = self.slot_index, self.name_index
         while self.count:
             if position in self.at:
@@ -335,10 +433,11 @@ class Resolver:
                 self.seek_to_start()
                 position = 1
                 continue
-            line = parsed[position]
+            node = line_nodes[position]
             position += 1
-            if line is None:
+            if not node or not active[node]:
                 continue
+            line = line_at(position - 1)
             predicate = line.predicate
             if predicate == "canonical_mention":
                 docid = line.justification[0] if line.justification else None
@@ -379,7 +478,7 @@ class Resolver:
         justification = provenance.justification
         text = justification.normalised() if justification is not None else ""
         if _is_event(line.entity) or _is_event(node):
-            canonical = self.canonical.get(task.entity, {}).get(line.docid)
+            canonical = self.canonical_of(task.entity).get(line.docid)
             text = f"{canonical or ''},{text}"
         if name is not None:
             filler, filler_provenance = normalize_filler(name.object), name.offsets or ""

@@ -60,8 +60,15 @@ def resolve_queries(query_file: str, kb_file: str) -> Resolution:
         resolver = Resolver(kb_file, text_lines(kb_file), hops)
     except ScorerError as error:
         raise Fatal(str(error))
-    with gcpause.paused():
-        out = resolver.run()
+    try:
+        with gcpause.paused():
+            out = resolver.run()
+    except Fatal:
+        raise
+    except ScorerError as error:
+        raise Fatal(str(error))
+    finally:
+        resolver.close()
     return Resolution(out, resolver.runid, resolver.statistics())
 
 

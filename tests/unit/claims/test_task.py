@@ -50,19 +50,19 @@ def test_a_tracks_runs_from_files_and_folders(tmp_path):
     runs.mkdir()
     for name in ("b.jsonl", "a.jsonl", "notes.txt"):
         (runs / name).write_text("{}\n")
-    shared, found = FEVER.find_runs([GOLD, str(runs), PREDICTIONS])
+    shared, found = FEVER.track.find_runs([GOLD, str(runs), PREDICTIONS])
     assert shared == [GOLD]
     assert [(run.name, run.files) for run in found] == [
         ("a", (str(runs / "a.jsonl"),)), ("b", (str(runs / "b.jsonl"),)),
         ("predictions", (PREDICTIONS,))]
     with pytest.raises(ScorerError, match="^a FEVER track needs the gold file, then one "
                                           "predictions file per run$"):
-        FEVER.find_runs([GOLD])
+        FEVER.track.find_runs([GOLD])
 
 
 def test_a_leaderboards_reference_is_the_gold_alone():
     request = SimpleNamespace(samples=None)
     with pytest.raises(ScorerError, match=r"^a fever leaderboard's reference is the gold file "
                                           r"alone .* 2 files given"):
-        FEVER.check_references(request, [GOLD, PREDICTIONS])
-    FEVER.check_references(request, [GOLD])
+        FEVER.leaderboard.check_references(request, [GOLD, PREDICTIONS])
+    FEVER.leaderboard.check_references(request, [GOLD])

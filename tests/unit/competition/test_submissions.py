@@ -10,7 +10,7 @@ from scorer.competition.submissions import column_title
 @pytest.mark.parametrize("name", registry.names())
 def test_every_metric_has_a_column_title_codabench_takes(name):
     record = registry.get(name)
-    for _heading, catalogue in record.catalogues():
+    for _heading, catalogue in record.scoring.catalogues():
         for metric, _title in catalogue:
             title = column_title(metric, record)
             assert title and len(title) <= 36 and title[0].isupper(), (metric, title)

@@ -172,7 +172,7 @@ def test_run_plot_has_a_panel_per_hop_and_draws_intervals(tmp_path):
 
 
 def test_run_plot_draws_the_variants_in_the_tasks_order(tmp_path):
-    """The record says the order (Task.variant_order); without one, the
+    """The record says the order (task.picture.variant_order); without one, the
     variants come as the rows give them, and others follow the named ones."""
     rows, _intervals = one_run(fake_track(runs=2, queries=4, seed=4))
     seen = tuple(dict.fromkeys(rows["variant"]))

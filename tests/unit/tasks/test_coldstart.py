@@ -20,15 +20,15 @@ def _request(**switches):
 
 
 def test_the_official_score_comes_first_and_needs_expand():
-    with_index = [name for name, _title in RECORD.catalogue(_request(expand="CSSF17"))]
-    without = [name for name, _title in RECORD.catalogue(_request())]
+    with_index = [name for name, _title in RECORD.scoring.catalogue(_request(expand="CSSF17"))]
+    without = [name for name, _title in RECORD.scoring.catalogue(_request())]
     assert with_index[0] == "ldcmean_ap" and without[0] == "sf_ap"
     assert set(without) < set(with_index) and len(with_index) == 17
-    assert RECORD.leaderboard(_request(expand="CSSF17")) == (
+    assert RECORD.leaderboard.columns(_request(expand="CSSF17")) == (
         "ldcmean_ap", "ldcmean_macro_p", "ldcmean_macro_r", "ldcmean_macro_f1")
-    assert RECORD.leaderboard(_request()) == ("sf_ap", "sf_macro_p", "sf_macro_r", "sf_macro_f1")
-    assert RECORD.missing_metrics_hint(_request()) == " (they need -expand)"
-    assert RECORD.missing_metrics_hint(_request(expand="X")) == ""
+    assert RECORD.leaderboard.columns(_request()) == ("sf_ap", "sf_macro_p", "sf_macro_r", "sf_macro_f1")
+    assert RECORD.leaderboard.missing_metrics_hint(_request()) == " (they need -expand)"
+    assert RECORD.leaderboard.missing_metrics_hint(_request(expand="X")) == ""
 
 
 @pytest.mark.parametrize("run_ids, problem", [
@@ -36,7 +36,7 @@ def test_the_official_score_comes_first_and_needs_expand():
     (("A", "B"), "sub.txt: holds runs A, B; a submission is one run (one run id)"),
     ((), "sub.txt: holds no run; a submission is one run (one run id)")])
 def test_a_submission_is_one_run(run_ids, problem):
-    assert RECORD.submission_problem(SimpleNamespace(run_ids=run_ids), "sub.txt") == problem
+    assert RECORD.leaderboard.submission_problem(SimpleNamespace(run_ids=run_ids), "sub.txt") == problem
 
 
 def test_the_policy_digest_keeps_the_layout_of_earlier_versions():
@@ -55,8 +55,8 @@ def test_samples_need_expand():
 
 
 def test_signature_and_interval_keys():
-    assert RECORD.signature_parts(_request(expand="X")) == ["expand:X", "queries:all",
+    assert RECORD.track.signature_parts(_request(expand="X")) == ["expand:X", "queries:all",
                                                           "validate:none"]
-    assert RECORD.interval_key("ALLEP_SLOTFLG_Mi_A_F") == ("SF", "micro", "ALL", "F1")
-    assert RECORD.interval_key("ONEEP_SLOTFLG_Mi_A_F") is None
-    assert RECORD.variant_order == ("SF", "LDCMAX", "LDCMEAN")
+    assert RECORD.picture.interval_key("ALLEP_SLOTFLG_Mi_A_F") == ("SF", "micro", "ALL", "F1")
+    assert RECORD.picture.interval_key("ONEEP_SLOTFLG_Mi_A_F") is None
+    assert RECORD.picture.variant_order == ("SF", "LDCMAX", "LDCMEAN")

@@ -14,7 +14,7 @@ RECORD = tasks.get("fever")
 
 
 def test_leaderboard_and_labels():
-    assert RECORD.leaderboard(None) == ("strict_score", "label_accuracy", "precision", "recall",
+    assert RECORD.leaderboard.columns(None) == ("strict_score", "label_accuracy", "precision", "recall",
                                         "f1")
     assert RECORD.headline == "strict_score" and RECORD.max_evidence == 5
     assert RECORD.labels == ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
@@ -22,11 +22,11 @@ def test_leaderboard_and_labels():
 
 def test_predictions_with_their_own_gold_are_no_submission():
     own = SimpleNamespace(problem_names=["CLAIM_OWN_GOLD"])
-    assert RECORD.submission_problem(own, "p.jsonl") == (
+    assert RECORD.leaderboard.submission_problem(own, "p.jsonl") == (
         "p.jsonl: predictions carry their own 'label' and 'evidence'; the leaderboard scores "
         "every prediction against its own gold only: remove those keys (a prediction holds "
         "'id', 'predicted_label' and 'predicted_evidence')")
-    assert RECORD.submission_problem(SimpleNamespace(problem_names=[]), "p.jsonl") is None
+    assert RECORD.leaderboard.submission_problem(SimpleNamespace(problem_names=[]), "p.jsonl") is None
 
 
 def test_the_debug_layout_reads_the_fixtures_debug():

@@ -22,7 +22,7 @@ def test_two_files_are_needed(files):
 
 
 def test_leaderboard_columns():
-    columns = RECORD.leaderboard(None)
+    columns = RECORD.leaderboard.columns(None)
     assert len(columns) == 12 and columns[-1] == "sentence_label_f1" == RECORD.headline
     assert columns[:3] == ("abstract_label_only_precision", "abstract_label_only_recall",
                            "abstract_label_only_f1")
