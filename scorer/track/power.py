@@ -364,14 +364,14 @@ def compute(names: list, metric: str, rule: str, if_empty: tuple, stacked: np.nd
 
 def compute_sliced(overall: tuple, sliced, names: list, metric: str, rule: str,
                    if_empty: tuple, stacked: np.ndarray, units: list, slicing, sizes: tuple,
-                   method: str = SIMULATION, seed: int = 0) -> tuple:
+                   method: str = SIMULATION, seed: int = 0, own: dict = None) -> tuple:
     """-power with -slices: ``overall`` (compute's frames over every unit) as
     the slice ``all``, then each slice's, on its units alone with its own
     ranking's rank neighbours, a ``slice`` column first: what ``compute``
     gives a track of the slice's units alone (the same draws).  Corrected, α is the
     level over the slice x pair tests the correction covers together
     (``sliced.family_size``; without samples, the pairs each slice would
-    compare)."""
+    compare).  ``own``: slice -> its own statistics (as slices.compute takes them)."""
     n = len(names)
     k = stacked.shape[1] // max(n, 1)
     where = {name: i for i, name in enumerate(names)}
@@ -394,7 +394,8 @@ def compute_sliced(overall: tuple, sliced, names: list, metric: str, rule: str,
         columns = np.concatenate([np.arange(where[run] * k, (where[run] + 1) * k)
                                   for run in runs])
         frames = compute(runs, metric, rule, if_empty,
-                         np.ascontiguousarray(stacked[np.ix_(rows, columns)]), sizes, family,
+                         np.ascontiguousarray((own[name] if own is not None else stacked)
+                                              [np.ix_(rows, columns)]), sizes, family,
                          method, seed)
         size_frames.append(_with_slice(frames[0], name))
         pair_frames.append(_with_slice(frames[1], name))

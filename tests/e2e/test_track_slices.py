@@ -302,6 +302,40 @@ def test_cold_start_slices_score_as_a_track_of_their_queries_alone(slicing, tmp_
         assert mine["score"].map(repr).tolist() == board["score"].map(repr).tolist(), name
 
 
+def test_cold_start_hop_slices_score_each_hop_as_the_runs_ap_reports_do(tmp_path, capsys):
+    """-slices hop: every LDC query is a unit of hop0 and of hop1, scored there
+    on that hop alone; each slice's scores are the runs' own per-hop LDC-MEAN
+    AP (their .ap reports' hop lines, which the Perl's match), ranked as such."""
+    folder, _xml, _ids = _coldstart_track(tmp_path / "world")
+    inputs = [str(folder / "ldc-query.xml"), str(folder / "qrel.txt"), str(folder / "runs")]
+    track = scorer.score_track(inputs, expand="CSSF17", bootstrap=40, seed=2, trials=300,
+                               slices="hop", power="1")
+    boards = track.slices.leaderboards
+    assert track.slices.names == ["hop0", "hop1"]
+    per_hop = track.per_hop
+    for hop, name in (("0", "hop0"), ("1", "hop1")):
+        board = boards[boards["slice"] == name]
+        assert (board["units"] == 30).all()
+        expected = per_hop[(per_hop["variant"] == "LDCMEAN") & (per_hop["hop"] == hop)
+                           & (per_hop["metric"] == "AP")].set_index("run")["value"]
+        assert board["score"].tolist() == [expected[run] for run in board["run"]], name
+        order = sorted(expected.index, key=lambda run: (-expected[run], run))
+        assert board["run"].tolist() == order
+        assert board["ci95_low"].notna().all()
+    # the two hops differ: the slices take each hop's own statistics
+    assert boards[boards["slice"] == "hop0"]["score"].tolist() != \
+        boards[boards["slice"] == "hop1"]["score"].tolist()
+    # every unit is in both hops: no permutation of units among them to test
+    assert len(track.slices.interaction) == 0
+    assert set(track.power[0]["slice"]) == {"all", "hop0", "hop1"}
+    # the .summary's per-hop P/R/F1 lines are not sums of the drawn statistics
+    status = track_main(["-expand", "CSSF17", "-slices", "hop", "-metric", "sf_micro_f1",
+                         "-output_dir", str(tmp_path / "refused")] + inputs)
+    assert status == 255 and not (tmp_path / "refused").exists()
+    assert "-slices hop scores each hop as the runs' .ap reports do: rank by ldcmean_ap, " \
+        "sf_ap (-metric), not sf_micro_f1" in capsys.readouterr().err
+
+
 def _cold_start_units(queries: dict, slicing: str, name: str) -> list:
     """The test's own reading of the query file: the slot of hop 0, or the
     languages of the entry points' documents (their ids' prefixes)."""
