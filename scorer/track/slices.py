@@ -48,6 +48,8 @@ class SliceResult:
     #: DataFrame (interaction.COLUMNS): does each pair's difference depend on the
     #: slice (empty without samples, or with fewer than two slices or runs)
     interaction: object = None
+    #: slice -> the level of the statistics it took (Cold Start's hops), else None
+    levels: object = None
 
 
 def compute(slicing, results: list, metric: str, units: list, rule: str, if_empty: tuple,
@@ -118,7 +120,8 @@ def compute(slicing, results: list, metric: str, units: list, rule: str, if_empt
                        warnings, family,
                        _interaction(slicing, scored, metric, units, position, rule, if_empty,
                                     stacked, multiplicity is not None and level_stacked is None,
-                                    settings))
+                                    settings),
+                       slicing.levels)
 
 
 def _correct_together(per_slice: list, settings: comparisons.Settings) -> None:
