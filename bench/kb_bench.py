@@ -4,13 +4,15 @@ beside the Perl's CS-ValidateKB-MASTER.pl and CS-ResolveQueries-MASTER.pl on
 generated KBs of growing size.
 
     python bench/kb_bench.py [--assertions 100000,1000000,5000000] [--perl-up-to 1000000]
-                             [--perl DIR | --no-perl] [--queries 1000] [--repeat N]
+                             [--workloads plain,events] [--perl DIR | --no-perl]
+                             [--queries 1000] [--repeat N]
 
 The workloads (bench/kb_workload.py, cached under bench/out/) are valid KBs
 of about --assertions lines with the defects a validator repairs (missing
 inverses and canonical mentions, duplicates), their documents' lengths
 (-docs) and an SF query file of --queries queries on their mentions (made by
-``validatequeries -expand``).  Each command runs as a child process; the
+``validatequeries -expand``); the ``events`` workload adds events and
+sentiment to the same KB (``kb_workload.py --events``).  Each command runs as a child process; the
 table shows its CPU seconds and peak memory (GNU time's maximum resident
 set).  The Perl runs on the KBs up to --perl-up-to assertions; its output is
 compared with ours: the validated KB byte for byte, the responses as sorted
@@ -41,13 +43,14 @@ SPEEDUP_TARGET = 10.0
 MEMORY_SHARE_TARGET = 1 / 3
 
 
-def workload_folder(assertions: int, queries: int, seed: int = 1) -> str:
-    folder = os.path.join(OUT, f"kb-{assertions}-q{queries}-s{seed}")
+def workload_folder(assertions: int, queries: int, seed: int = 1, events: bool = False) -> str:
+    folder = os.path.join(OUT, f"kb-{assertions}-q{queries}-s{seed}" + ("-events" if events
+                                                                          else ""))
     if os.path.exists(os.path.join(folder, "done")):
         return folder
     progress(f"writing the KB of {assertions:,} assertions in {folder}")
     shutil.rmtree(folder, ignore_errors=True)
-    kb_workload.generate(folder, assertions, seed, queries)
+    kb_workload.generate(folder, assertions, seed, queries, events)
     subprocess.run([sys.executable, "-m", "scorer.coldstart", "validatequeries", "-expand",
                     "-query_base", "CSSF17", "-error_file", "vq.errlog", "ldc-query.xml",
                     "sf-query.xml"], cwd=folder, check=True, env=dict(os.environ,
@@ -109,6 +112,9 @@ def main() -> int:
                         help="run the Perl on the KBs up to this size")
     parser.add_argument("--perl", help="the Perl toolkit's folder (default: ../ColdStart)")
     parser.add_argument("--no-perl", action="store_true")
+    parser.add_argument("--workloads", default="plain,events",
+                        help="comma-separated: plain (entities and relations), events (and "
+                             "events and sentiment)")
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
@@ -116,21 +122,27 @@ def main() -> int:
     perl_dir = None
     if not args.no_perl:
         perl_dir = os.path.abspath(args.perl) if args.perl else find_perl()[0]
-    print(f"{'assertions':>10} {'tool':>14} {'ours cpu s':>10} {'ours MiB':>9} "
+    workloads = args.workloads.split(",")
+    for workload in workloads:
+        if workload not in ("plain", "events"):
+            parser.error(f"unknown workload {workload} (plain, events)")
+    print(f"{'assertions':>10} {'workload':>8} {'tool':>14} {'ours cpu s':>10} {'ours MiB':>9} "
           f"{'perl cpu s':>10} {'perl MiB':>9} {'speedup':>8} {'memory':>7} output")
     missed = []
     sizes = [int(size) for size in args.assertions.split(",")]
     peaks: dict = {}
     compared = False
-    for size in sizes:
-        folder = workload_folder(size, args.queries)
+    for size, workload in [(size, workload) for size in sizes for workload in workloads]:
+        folder = workload_folder(size, args.queries, events=workload == "events")
         for tool in ("validatekb", "resolvequeries"):
-            progress(f"{tool} on {size:,} assertions")
+            progress(f"{tool} on {size:,} assertions ({workload})")
             ours, ours_file = run(tool, "ours", perl_dir, folder, args.repeat)
             if ours.status != "ok":
-                missed.append(f"{tool} failed on {size:,} assertions ({ours.status})")
-            peaks.setdefault(tool, []).append((size, ours.peak_mib))
-            cells = [f"{size:>10,}", f"{tool:>14}", f"{ours.cpu_seconds:>10.2f}",
+                missed.append(f"{tool} failed on {size:,} assertions ({workload}: "
+                              f"{ours.status})")
+            peaks.setdefault((tool, workload), []).append((size, ours.peak_mib))
+            cells = [f"{size:>10,}", f"{workload:>8}", f"{tool:>14}",
+                     f"{ours.cpu_seconds:>10.2f}",
                      f"{ours.peak_mib:>9.0f}"]
             if perl_dir and size <= args.perl_up_to:
                 perl, perl_file = run(tool, "perl", perl_dir, folder)
@@ -141,18 +153,20 @@ def main() -> int:
                 cells += [f"{perl.cpu_seconds:>10.2f}", f"{perl.peak_mib:>9.0f}",
                           f"{speedup:>7.1f}x", f"{share:>7.2f}", "same" if agree else "DIFFERS"]
                 if not agree:
-                    missed.append(f"{tool}: our output differs from the Perl's on {size:,}")
+                    missed.append(f"{tool}: our output differs from the Perl's on {size:,} "
+                                  f"({workload})")
                 if speedup < SPEEDUP_TARGET:
-                    missed.append(f"{tool} on {size:,}: {speedup:.1f}x the Perl's CPU time "
-                                  f"(target {SPEEDUP_TARGET:.0f}x)")
+                    missed.append(f"{tool} on {size:,} ({workload}): {speedup:.1f}x the Perl's "
+                                  f"CPU time (target {SPEEDUP_TARGET:.0f}x)")
                 if share > MEMORY_SHARE_TARGET:
-                    missed.append(f"{tool} on {size:,}: {share:.2f} of the Perl's peak memory "
-                                  f"(target under {MEMORY_SHARE_TARGET:.2f})")
+                    missed.append(f"{tool} on {size:,} ({workload}): {share:.2f} of the Perl's "
+                                  f"peak memory (target under {MEMORY_SHARE_TARGET:.2f})")
             print(" ".join(cells), flush=True)
-    for tool, points in peaks.items():
+    for (tool, workload), points in peaks.items():
         for (n1, m1), (n2, m2) in zip(points, points[1:]):
             if m2 / m1 > n2 / n1 * 1.1:
-                missed.append(f"{tool}: peak memory grows faster than the KB from {n1:,} to "
+                missed.append(f"{tool} ({workload}): peak memory grows faster than the KB "
+                              f"from {n1:,} to "
                               f"{n2:,} assertions ({m1:.0f} to {m2:.0f} MiB)")
     print()
     print("targets: each tool 10x the Perl's CPU time, under a third of its peak memory, "

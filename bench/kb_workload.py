@@ -14,6 +14,13 @@ adds one), named and nominal mentions, and relations between nodes of one
 document with their inverses (left out for 5%: the validator adds them);
 2% of the relations are given twice (the second dropped as a duplicate).
 Offsets lie within each document.  The same seed gives the same files.
+
+With ``--events``, a share of the documents also get an event (an attack
+or a meeting: its type, mention and canonical mention with realis, its
+arguments among the document's nodes, with their entity-side inverses, 5%
+of them left out) and sentiment (one node liking or disliking another,
+with its inverse, justified by the object's mention), the assertions the
+2017 KBs fed the event and sentiment evaluations with.
 """
 from __future__ import annotations
 
@@ -38,9 +45,17 @@ NAMES = ("Ada", "Brandt", "Cy", "Dorn", "Eve", "Falk", "Gus", "Hale", "Ida", "Jo
 NOMINALS = {"per": "the teacher", "org": "the company", "gpe": "the city"}
 #: KB lines per node, on average (to reach --assertions)
 LINES_PER_NODE = 13.0
+#: --events: (event type, mention text, (role, argument types)) and the shares of
+#: documents with an event and with sentiment
+EVENTS = (("CONFLICT.ATTACK", "bombing", (("attacker", ("per",)), ("place", ("gpe",)))),
+          ("CONTACT.MEET", "meeting", (("entity", ("per", "org", "gpe")),
+                                       ("place", ("gpe",)))))
+EVENT_SHARE = 0.5
+SENTIMENT_SHARE = 0.5
 
 
-def generate(folder: str, assertions: int, seed: int = 1, queries: int = 1000) -> None:
+def generate(folder: str, assertions: int, seed: int = 1, queries: int = 1000,
+             events: bool = False) -> None:
     rng = random.Random(seed)
     os.makedirs(folder, exist_ok=True)
     nodes = max(10, int(assertions / LINES_PER_NODE))
@@ -94,6 +109,8 @@ def generate(folder: str, assertions: int, seed: int = 1, queries: int = 1000) -
                     relation_lines.append((obj, f":Entity{obj}\t{inverse}\t:Entity{subject}"
                                                 f"\t{span}\t{confidence}"))
     lines += [line for _, line in relation_lines]
+    if events:
+        lines += _events_and_sentiment(rng, by_document, kinds, mentions, cursors)
     with open(os.path.join(folder, "team.tac"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     with open(os.path.join(folder, "doclength.txt"), "w", encoding="utf-8") as f:
@@ -116,6 +133,56 @@ def generate(folder: str, assertions: int, seed: int = 1, queries: int = 1000) -
         f.write("</query_set>\n")
 
 
+def _events_and_sentiment(rng, by_document: dict, kinds: list, mentions: list,
+                          cursors: dict) -> list:
+    """The event and sentiment lines of --events (each document's event
+    mention placed after its other mentions)."""
+    lines = []
+    number = 0
+    for docid, present in by_document.items():
+        if rng.random() < EVENT_SHARE:
+            event_type, text, roles = rng.choice(EVENTS)
+            start = cursors[docid] + rng.randrange(10, 40)
+            cursors[docid] = start + 100
+            span = f"{docid}:{start}-{start + len(text) - 1}"
+            node = f":Event{number}"
+            number += 1
+            lines += [f"{node}\ttype\t{event_type}",
+                      f'{node}\tmention.actual\t"{text}"\t{span}\t1.0',
+                      f'{node}\tcanonical_mention.actual\t"{text}"\t{span}\t1.0']
+            name = event_type.lower()
+            for role, types in roles:
+                arguments = [n for n in present if kinds[n] in types]
+                if not arguments:
+                    continue
+                argument = rng.choice(arguments)
+                argument_start = _start(mentions[argument], docid)
+                argument_end = next(end for d, _s, end, _n in mentions[argument] if d == docid)
+                begin = min(start, argument_start)
+                provenance = (f"{docid}:{begin}-{begin + 150};{docid}:{argument_start}-"
+                              f"{argument_end};NIL")
+                confidence = f"{rng.uniform(0.01, 0.99):.4f}"
+                lines.append(f"{node}\t{name}:{role}.actual\t:Entity{argument}\t{provenance}"
+                             f"\t{confidence}")
+                if rng.random() >= 0.05:
+                    lines.append(f":Entity{argument}\t{kinds[argument]}:{name}_{role}.actual\t"
+                                 f"{node}\t{provenance}\t{confidence}")
+        if rng.random() < SENTIMENT_SHARE and len(present) > 1:
+            holder, target = rng.sample(present, 2)
+            if holder == target:
+                continue
+            verb, inverse = rng.choice((("likes", "is_liked_by"), ("dislikes", "is_disliked_by")))
+            target_start = _start(mentions[target], docid)
+            target_end = next(end for d, _s, end, _n in mentions[target] if d == docid)
+            span = f"{docid}:{target_start}-{target_end}"
+            confidence = f"{rng.uniform(0.01, 0.99):.4f}"
+            lines += [f":Entity{holder}\t{kinds[holder]}:{verb}\t:Entity{target}\t{span}\t"
+                      f"{confidence}",
+                      f":Entity{target}\t{kinds[target]}:{inverse}\t:Entity{holder}\t{span}\t"
+                      f"{confidence}"]
+    return lines
+
+
 def _start(found: list, docid: str) -> int:
     return next(start for d, start, _end, _name in found if d == docid)
 
@@ -130,8 +197,10 @@ def main() -> None:
     parser.add_argument("--assertions", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--queries", type=int, default=1000)
+    parser.add_argument("--events", action="store_true",
+                        help="add events and sentiment (see above)")
     args = parser.parse_args()
-    generate(args.folder, args.assertions, args.seed, args.queries)
+    generate(args.folder, args.assertions, args.seed, args.queries, args.events)
 
 
 if __name__ == "__main__":

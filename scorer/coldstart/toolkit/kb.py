@@ -112,7 +112,8 @@ class Entity:
         self.typedefs: dict = {}
         #: type -> (priority, line) of the definition a message points at
         self.bestdef: dict = {}
-        #: (types, line) of uses that allow several types
+        #: types, line, types, line, ... of the uses that allow several types
+        #: (flat: a pair's tuple would cost more than the two entries)
         self.possible: list = []
         #: (priority, line) of the use a message points at
         self.bestuse = None
@@ -179,7 +180,8 @@ class KB:
         #: every assertion kept, in order
         self.assertions: list = []
         #: subject -> its assertions; (subject, verb) -> object -> assertions
-        #: (an assertion alone, or a list of them: most triples are asserted once)
+        #: (an assertion alone, or a list of them: most triples are asserted
+        #: once), or the one assertion of a (subject, verb) alone (most are)
         self.by_subject: dict = {}
         self.by_triple: dict = {}
         #: (subject, verb) -> docid -> mentions (the four mention verbs), as by_triple
@@ -187,9 +189,7 @@ class KB:
         #: one copy of each short text repeated on many lines (confidences, documents)
         self.texts: dict = {}
         #: docid -> justification -> ... (mention and nominal_mention)
-        self.mention_strings: dict = {}   # -> object -> subject -> assertion
-        self.mention_nodes: dict = {}     # -> subject -> assertion
-        self.mention_list: dict = {}      # -> [assertion]
+        self.mention_list: dict = {}      # -> the mentions (one alone, or a list)
         self.pronominal: dict = {}        # -> subject -> assertion
         self.links: dict = {}
         #: why -> how many assertions were rejected while reading (-stats_file)
@@ -265,7 +265,7 @@ class KB:
         predicate's domain or range)."""
         if type(types) is not str:
             if len(types) > 1:
-                entity.possible.append((types, line))
+                entity.possible += (types, line)
                 return
             types = next(iter(types))
         kind = types.lower()
@@ -468,7 +468,7 @@ class KB:
                 break
         multiple_of = None
         if predicate.quantity == "single" and not self.log.is_ignored("MULTIPLE_FILLS_ENTITY"):
-            for fills in self.by_triple.get((subject, verb), {}).values():
+            for fills in _fills(self.by_triple.get((subject, verb))):
                 for existing in _listed(fills):
                     if existing.omit:
                         continue
@@ -508,27 +508,37 @@ class KB:
             span = provenance.justification.short() if provenance.justification is not None \
                 else ""
             if verb in ("mention", "nominal_mention"):
-                self.mention_strings.setdefault(docid, {}).setdefault(span, {}) \
-                    .setdefault(obj, {})[subject] = assertion
-                self.mention_nodes.setdefault(docid, {}).setdefault(span, {})[subject] = assertion
-                self.mention_list.setdefault(docid, {}).setdefault(span, []).append(assertion)
+                _keep(self.mention_list.setdefault(docid, {}), span, assertion)
             elif verb == "pronominal_mention":
                 self.pronominal.setdefault(docid, {}).setdefault(span, {})[subject] = assertion
             _keep(self.docids.setdefault((subject, verb), {}), docid, assertion)
         elif verb == "link":
             kb, _, kbid = obj.partition(":")
             self.links.setdefault(subject, {}).setdefault(kb, []).append(kbid)
-        _keep(self.by_triple.setdefault((subject, verb), {}), obj, assertion)
+        by_triple = self.by_triple
+        key = (subject, verb)
+        found = by_triple.get(key)
+        if found is None:
+            by_triple[key] = assertion
+        else:
+            if type(found) is not dict:
+                found = by_triple[key] = {found.object: found}
+            _keep(found, obj, assertion)
         self.by_subject.setdefault(subject, []).append(assertion)
         self.assertions.append(assertion)
 
     # -- looking up -----------------------------------------------------------------
 
     def triple(self, subject: str, verb: str, obj: str) -> list:
-        return _listed(self.by_triple.get((subject, verb), {}).get(obj))
+        found = self.by_triple.get((subject, verb))
+        if found is None:
+            return []
+        if type(found) is dict:
+            return _listed(found.get(obj))
+        return [found] if found.object == obj else []
 
     def of_subject_verb(self, subject: str, verb: str) -> list:
-        return [a for fills in self.by_triple.get((subject, verb), {}).values()
+        return [a for fills in _fills(self.by_triple.get((subject, verb)))
                 for a in _listed(fills)]
 
     def in_document(self, subject: str, verb: str, docid: str) -> list:
@@ -547,8 +557,9 @@ class KB:
         """Whether ``spans`` (a provenance part) is a mention or nominal
         mention of ``node`` (or, with ``pronominal``, a pronominal one)."""
         docid, span = spans.document, spans.short()
-        if node in self.mention_nodes.get(docid, {}).get(span, ()):
-            return True
+        for mention in _listed(self.mention_list.get(docid, {}).get(span)):
+            if mention.subject == node:
+                return True
         return pronominal and node in self.pronominal.get(docid, {}).get(span, ())
 
     def label(self, predicate: Predicate) -> str:
@@ -564,6 +575,13 @@ def _keep(index: dict, key, assertion) -> None:
         found.append(assertion)
     else:
         index[key] = [found, assertion]
+
+
+def _fills(found):
+    """The fills of a (subject, verb) in ``by_triple``: object -> assertions."""
+    if found is None:
+        return ()
+    return found.values() if type(found) is dict else (found,)
 
 
 def _listed(found) -> list:
@@ -594,17 +612,24 @@ def _priority(name: str) -> int:
     return 1 if name in ("mention", "canonical_mention") else 0
 
 
-def output_order(kb: KB) -> list:
+def output_order(kb: KB):
     """Every assertion in the order the Perl's writers go through them: by
     subject, then ``type``, ``link``, mentions and the rest, by predicate,
-    document and start of the justification (ties in the order kept)."""
+    document and start of the justification (ties in the order kept), one
+    at a time.  Each subject's assertions are sorted alone (a subject's
+    list holds them in the order kept), so that the keys of a whole large
+    KB are never held at once."""
     def key(assertion):
         name = assertion.predicate.name.lower()
         provenance = read_again(kb, assertion)
-        return (assertion.subject, -_priority(name), name, provenance.document,
-                provenance.start())
+        return (-_priority(name), name, provenance.document, provenance.start())
 
-    return sorted(kb.assertions, key=key)
+    by_subject = kb.by_subject
+    for subject in sorted(by_subject):
+        assertions = by_subject[subject]
+        if len(assertions) > 1:
+            assertions = sorted(assertions, key=key)
+        yield from assertions
 
 
 def read_again(kb: KB, assertion: Assertion):

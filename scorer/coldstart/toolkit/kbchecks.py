@@ -54,7 +54,8 @@ def check_entity_types(kb) -> None:
             kb.record("MULTITYPED_ENTITY", name,
                       ", ".join(f"{t} at line {entity.bestdef[t][1]}"
                                 for t in sorted(entity.bestdef)))
-        for types, line in entity.possible:
+        uses = iter(entity.possible)
+        for types, line in zip(uses, uses):
             if kind not in types:
                 kb.record("MULTITYPED_ENTITY", name,
                           " or ".join(sorted(types)) + f" at line {line} and {kind} at line "
@@ -69,10 +70,10 @@ def check_definitions(kb) -> None:
 
 
 def check_provenance_lists(kb) -> None:
-    for docid, spans in kb.mention_strings.items():
-        for span, strings in spans.items():
-            if len(strings) > 1:
-                mentions = kb.mention_list[docid][span]
+    for spans in kb.mention_list.values():
+        for mentions in spans.values():
+            # one string a span: the mentions there of more than one
+            if type(mentions) is list and len({a.object for a in mentions}) > 1:
                 kb.record("MULTIPLE_STRINGS_FOR_PROV", mentions[0].provenance,
                           ", ".join(f"{a.object} at line {a.line}"
                                     for a in sorted(mentions, key=lambda a: a.line)))
