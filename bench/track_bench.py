@@ -25,7 +25,10 @@ from ``gen_fever.py``'s predictions, see ``make_fever_track``), scored with
 seconds, the largest process's peak, the peak of all its processes together
 (``TreeMemory``), and its folder's size (the runs' reports, the samples file,
 the tables, the largest tables by name).  Target: 100 runs x 100,029 claims x
-1,000 samples within 10 minutes and 4 GiB on 2 cores.
+1,000 samples within 10 minutes and 4 GiB on 2 cores.  Each FEVER track is
+then scored again with ``-slices label`` (``--fever-slices SPEC``, '' for
+none): its wall and CPU seconds and peak of all processes together against
+the same track's without; target: at most 1.5x the time and 1.5x the peak.
 """
 from __future__ import annotations
 
@@ -236,6 +239,27 @@ def statistics_figures(folder: str) -> tuple:
     return len(rows), significant, smallest, max(groups, default=0), on_disk / max(without, 1)
 
 
+def _sliced_fever(command: list, directory: str, target: str, spec: str, size: str,
+                  samples: int, plain, plain_together: float) -> bool:
+    """The FEVER track again with -slices SPEC: its time and peak against the
+    track's without (``plain``); True when it ran."""
+    position = command.index("-output_dir")
+    sliced_command = command[:position] + ["-slices", spec] + command[position:]
+    result, together = measure_tree(sliced_command, directory,
+                                    os.path.join(directory, "track-sliced"))
+    shutil.rmtree(target, ignore_errors=True)
+    wall = result.seconds / max(plain.seconds, 1e-9)
+    cpu = result.cpu_seconds / max(plain.cpu_seconds, 1e-9)
+    memory = together / max(plain_together, 1e-9)
+    met = result.status == "ok" and wall <= 1.5 and memory <= 1.5
+    print(f"{'FEVER ' + size + ' -slices ' + spec:>20} {samples:>8} {result.seconds:8.1f} "
+          f"{result.cpu_seconds:8.1f} {result.peak_mib:9.0f}  {result.status}; all processes "
+          f"together at most {together:,.0f} MiB; against the track without: {wall:.2f}x the "
+          f"wall time, {cpu:.2f}x the CPU, {memory:.2f}x the peak; target 1.5x and 1.5x: "
+          f"{'met' if met else 'MISSED'}", flush=True)
+    return result.status == "ok"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -245,6 +269,9 @@ def main() -> int:
     parser.add_argument("--fever", default="100x100029", metavar="RUNSxCLAIMS[,...]",
                         help="FEVER tracks (the target: 100 runs x 100,000 claims x 1,000 "
                              "samples within 10 minutes and 4 GiB; '' for none)")
+    parser.add_argument("--fever-slices", default="label", metavar="SPEC",
+                        help="each FEVER track again with -slices SPEC, against the track "
+                             "without (the target: 1.5x the time and the peak; '' for none)")
     args = parser.parse_args()
     cache_bytecode()
     os.makedirs(OUT, exist_ok=True)
@@ -289,8 +316,11 @@ def main() -> int:
               f"processes together at most {together:,.0f} MiB; folder: {shown} (largest "
               f"tables: {', '.join(f'{name} {n / 2 ** 20:,.1f} MiB' for n, name in largest)})"
               f"; target (100 runs x 100,000 claims x 1,000 samples, 2 cores): 10 minutes and "
-              f"4 GiB: {'met' if met else 'MISSED'}")
+              f"4 GiB: {'met' if met else 'MISSED'}", flush=True)
         shutil.rmtree(target, ignore_errors=True)
+        if args.fever_slices:
+            failed |= not _sliced_fever(command, directory, target, args.fever_slices, size,
+                                        args.samples, result, together)
     return 1 if failed else 0
 
 

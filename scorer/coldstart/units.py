@@ -13,7 +13,7 @@ import numpy as np
 from scorer import unitstatistic
 from scorer.coldstart.ap import LEVEL_ORDER, ldc_mean_ap_lines, macro_ap, sf_ap_lines
 from scorer.coldstart.counts import COUNT_COLUMNS
-from scorer.coldstart.metrics import Metric, available
+from scorer.coldstart.metrics import BY_NAME, Metric, available
 from scorer.coldstart.projections import (MACRO, MICRO, all_aggregates, full_data, ldc_max_choice,
                                           ldc_mean_rows)
 from scorer.prf import prf_arrays
@@ -134,6 +134,11 @@ def run_result(run_name: str, outcome, status: str = "ok", statistics=True):
         result.values[metric.name] = run_units.value(metric)
         if wants_statistic(statistics, metric.name):
             result.statistics[metric.name] = run_units.statistic(metric)
+    # A metric's statistics at one hop (``METRIC@LEVEL``: -slices hop), AP metrics only
+    for name in statistics if isinstance(statistics, (tuple, list)) else ():
+        base, _, level = name.partition("@")
+        if level and base in result.values and BY_NAME[base].aggregate == "AP":
+            result.statistics[name] = run_units.statistic(BY_NAME[base], level)
     structure = scores.structure
     for (variant, aggregate, level), line in sorted(
             all_aggregates(structure, full_data(structure)).items()):

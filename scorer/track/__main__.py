@@ -59,8 +59,8 @@ TRACK_SWITCHES = (
                                 "of a two-column page, 7 for the page's width (Default = 7)"),
     Switch("slices", help="A leaderboard per slice of the units, with intervals, rank ranges, "
                           "groups and paired tests from the track's one draw: a built-in "
-                          "slicing (label: SciFact, FEVER, the label tasks; slot, language: Cold "
-                          "Start with -expand), field:KEY (a key "
+                          "slicing (label: SciFact, FEVER, the label tasks; slot, language, hop: "
+                          "Cold Start with -expand), field:KEY (a key "
                           "of the gold's lines) or file:PATH (unit id, slice name a line)"),
     Switch("power", help="SIZES: how many units a difference needs, at these multiples of the "
                          "track's units, such as 0.5,1,2,4: power.csv (the smallest difference "

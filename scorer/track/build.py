@@ -113,6 +113,7 @@ def build(request, options: TrackOptions) -> TrackResult:
     slicing = None
     if options.slices is not None:
         slicing = slicespec.read(options.slices, task, shared)
+        slicespec.check_metric(slicing, metric)
     # As found in the folders (a file holding several run ids serves each of them).
     named = list(dict.fromkeys(shared + [path for run in runs for path in run.files]))
     check_each_file_once(named)
@@ -136,7 +137,9 @@ def build(request, options: TrackOptions) -> TrackResult:
                               linked=runner.LINKED_REPORTS if samples is not None else (),
                               metric=metric,
                               per_query_dir=os.path.join(staging, folder.PER_QUERY_PARTS)
-                              if options.output_dir is not None else None)
+                              if options.output_dir is not None else None,
+                              levels=tuple(slicing.levels.values())
+                              if slicing is not None and slicing.levels else ())
         results = runner.score_runs(job, runs, options.jobs)
         if samples is None:
             samples = plan.after_runs(lambda: runner.unit_ids(results, metric))
@@ -255,21 +258,29 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
     leaderboard = tables.leaderboard(results, metric, [n for n in names if n != metric],
                                      found.intervals, found.rank_ranges, found.groups)
     sliced = powered = None
-    if options.power is not None and scored:
-        units = runner.unit_ids(scored, metric)
-        rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
-        n_pairs = comparisons.pair_count(len(scored), comparisons.Settings(
-            compare=options.compare, baseline=options.baseline))
-        powered = power.compute([r.name for r in scored], metric, rule, if_empty, stacked,
-                                options.power, n_pairs, options.power_method, _seed(request))
     if slicing is not None:
         if multiplicity is None:
             units = runner.unit_ids(scored, metric)
             rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units) \
                 if scored else (None, (), None)
         slicing.check_units(units, task.units)
+        own = _level_statistics(slicing, scored, metric, units)
         sliced = slices.compute(slicing, results, metric, units, rule, if_empty, stacked,
-                                multiplicity, settings or comparisons.Settings(), leaderboard)
+                                multiplicity, settings or comparisons.Settings(), leaderboard,
+                                own)
+    if options.power is not None and scored:
+        if multiplicity is None and slicing is None:
+            units = runner.unit_ids(scored, metric)
+            rule, if_empty, stacked = runner.stacked_statistics(scored, metric, units)
+        n_pairs = comparisons.pair_count(len(scored), comparisons.Settings(
+            compare=options.compare, baseline=options.baseline))
+        names_scored = [r.name for r in scored]
+        powered = power.compute(names_scored, metric, rule, if_empty, stacked, options.power,
+                                n_pairs, options.power_method, _seed(request))
+        if sliced is not None:
+            powered = power.compute_sliced(powered, sliced, names_scored, metric, rule,
+                                           if_empty, stacked, units, slicing, options.power,
+                                           options.power_method, _seed(request), own)
     signature = track_signature(task, request, samples, metric, options, clusters)
     written = any(r.units is not None for r in results)      # (rows in per_query.csv.gz)
     return TrackResult(task.name, metric, titles[metric], leaderboard,
@@ -280,6 +291,17 @@ def _assemble(task, metric, catalogue, results, samples, options, request,
                        found.warnings, _randomization_note(options, found),
                        tuple(paper_metrics(request, leaderboard.columns)), slices=sliced,
                        power=powered)
+
+
+def _level_statistics(slicing, scored: list, metric: str, units: list):
+    """slice -> its own ``units x (runs * k)`` statistics (Cold Start's hops:
+    the headline at that hop, rows the track's units), or None where the
+    slices take the track's statistics of their units."""
+    if not slicing.levels or not scored:
+        return None
+    return {name: runner.stacked_statistics(scored, runner.level_statistic(metric, level),
+                                            units)[2]
+            for name, level in slicing.levels.items()}
 
 
 def _randomization_note(options: TrackOptions, found) -> str:

@@ -151,11 +151,12 @@ def write(staging, result, request, samples, runs, shared, figure_width,
         result.signature, papertables.label_for("significance", result.task, result.metric),
         result.correction))
     sections = ()
-    if result.power is not None:
-        power.write(write, staging, result.power, result.metric, figure_width)
     if result.slices is not None:
         slicefiles.write(write, result)
         sections = (slicefiles.page_section(staging, result, figure_width),)
+    if result.power is not None:
+        power.write(write, staging, result.power, result.metric, figure_width)
+        sections += (power.page_section(staging, result.power, result.metric),)
     _join_per_query(staging, [run.name for run in runs])
     if samples is not None and write_samples:
         # The runs' run.bootsamples, when they have one, is the same file (one copy).

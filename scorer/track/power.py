@@ -37,6 +37,9 @@ import numpy as np
 import pandas as pd
 
 from scorer import unitstatistic
+from scorer.display import blocks
+from scorer.display.blocks import Column
+from scorer.display.page import inline_svg
 from scorer.display.plot import FONT_PT, METADATA, METRIC_COLOURS, RC, _quiet_about_glyphs
 from scorer.output import write_bytes_atomically
 from scorer.results import SIGNIFICANCE_LEVEL
@@ -309,10 +312,13 @@ def simulated_units_needed(differences: Differences, delta: float, alpha: float,
 # -- the tables ----------------------------------------------------------------
 
 def compute(names: list, metric: str, rule: str, if_empty: tuple, stacked: np.ndarray,
-            sizes: tuple, n_pairs: int, method: str = SIMULATION, seed: int = 0) -> tuple:
+            sizes: tuple, n_pairs: int, method: str = SIMULATION, seed: int = 0,
+            stream: int = 0) -> tuple:
     """``(sizes frame, pairs frame)``: SIZE_COLUMNS a row per size and test,
     PAIR_COLUMNS a row per pair of rank neighbours.  ``n_pairs``: the tests
-    in the correction's family; ``seed`` the simulation's (the track's)."""
+    in the correction's family; ``seed`` the simulation's (the track's), and
+    ``stream`` its stream within the seed's.  Every slice draws from the
+    track's stream, as a separate track of the slice's units would."""
     n = len(names)
     units = len(stacked)
     alpha = SIGNIFICANCE_LEVEL
@@ -333,7 +339,7 @@ def compute(names: list, metric: str, rule: str, if_empty: tuple, stacked: np.nd
             differences = Differences(d)
             drawn.append(differences)
             needed = [simulated_units_needed(differences, delta, level, sigma,
-                                             [seed, _STREAM, 1, number])
+                                             [seed, _STREAM, stream, 1, number])
                       for level in (alpha, corrected)]
         rows.append([names[a], names[b], metric, delta, sigma, units, *needed, method])
     pair_frame = pd.DataFrame(rows, columns=list(PAIR_COLUMNS))
@@ -357,23 +363,109 @@ def compute(names: list, metric: str, rule: str, if_empty: tuple, stacked: np.nd
         else:
             found = simulated_min_detectable(
                 drawn[middle], count, tuple(level for _test, level in tests),
-                np.random.default_rng([seed, _STREAM, 0, position]))
+                np.random.default_rng([seed, _STREAM, stream, 0, position]))
         for (test, level), (point, low, high) in zip(tests, found):
             size_rows.append([count, point, low, high, test, level, sigma, multiple, method,
                               *reference])
     return pd.DataFrame(size_rows, columns=list(SIZE_COLUMNS)), pair_frame
 
 
+def compute_sliced(overall: tuple, sliced, names: list, metric: str, rule: str,
+                   if_empty: tuple, stacked: np.ndarray, units: list, slicing, sizes: tuple,
+                   method: str = SIMULATION, seed: int = 0, own: dict = None) -> tuple:
+    """-power with -slices: ``overall`` (compute's frames over every unit) as
+    the slice ``all``, then each slice's, on its units alone with its own
+    ranking's rank neighbours, a ``slice`` column first: what ``compute``
+    gives a track of the slice's units alone (the same draws).  Corrected, α is the
+    level over the slice x pair tests the correction covers together
+    (``sliced.family_size``; without samples, the pairs each slice would
+    compare).  ``own``: slice -> its own statistics (as slices.compute takes them)."""
+    n = len(names)
+    k = stacked.shape[1] // max(n, 1)
+    where = {name: i for i, name in enumerate(names)}
+    position = {unit: i for i, unit in enumerate(units)}
+    boards = sliced.leaderboards
+    ranked = {name: [run for run, rank in zip(boards["run"][boards["slice"] == name],
+                                              boards["rank"][boards["slice"] == name])
+                     if not pd.isna(rank)]
+              for name in sliced.names}
+    family = sliced.family_size or sum(max(len(runs) - 1, 0) * len(runs) // 2
+                                       for runs in ranked.values())
+    size_frames, pair_frames = [_with_slice(overall[0], OVERALL)], \
+        [_with_slice(overall[1], OVERALL)]
+    for name in sliced.names:
+        runs = ranked[name]
+        rows = np.array(sorted({position[u] for u in slicing.slices[name] if u in position}),
+                        dtype=np.intp)
+        if len(runs) < 2 or len(rows) < 2:
+            continue
+        columns = np.concatenate([np.arange(where[run] * k, (where[run] + 1) * k)
+                                  for run in runs])
+        frames = compute(runs, metric, rule, if_empty,
+                         np.ascontiguousarray((own[name] if own is not None else stacked)
+                                              [np.ix_(rows, columns)]), sizes, family,
+                         method, seed)
+        size_frames.append(_with_slice(frames[0], name))
+        pair_frames.append(_with_slice(frames[1], name))
+    together = [pd.concat(frames, ignore_index=True) for frames in (size_frames, pair_frames)]
+    for column in ("units_needed", "units_needed_corrected"):
+        together[1][column] = together[1][column].astype("Int64")
+    return tuple(together)
+
+
+def _with_slice(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    frame = frame.copy()
+    frame.insert(0, "slice", name)
+    return frame
+
+
+def note(metric: str, sizes: pd.DataFrame) -> str:
+    """What the power tables say under themselves."""
+    method = set(sizes["method"]) if len(sizes) else {SIMULATION}
+    how = (f"paired bootstrap simulation, {SIMULATIONS:,} simulated tracks at each size "
+           f"(simulation_low, simulation_high: its own 95 % interval)" if method == {SIMULATION}
+           else "the normal approximation")
+    return (f"Smallest difference of {metric} significant with {POWER:.0%} power, by {how}; "
+            f"units_needed: the fewest units at which a pair's observed difference is "
+            f"significant with that power (docs/statistics.md#power).")
+
+
+def page_section(folder: str, frames: tuple, metric: str) -> tuple:
+    """The page's section: the curve (power.svg, made by :func:`write`), the
+    sizes table and the rank neighbours' units needed."""
+    sizes, pairs = frames
+    with open(os.path.join(folder, "power.svg"), encoding="utf-8") as f:
+        svg = f.read()
+    shown_sizes = [c for c in ("slice", "units", "multiple", "test", "min_detectable_difference",
+                               "simulation_low", "simulation_high") if c in sizes.columns]
+    shown_pairs = [c for c in ("slice", "run_a", "run_b", "delta", "sigma", "units",
+                               "units_needed", "units_needed_corrected") if c in pairs.columns]
+    texts = ("slice", "test", "run_a", "run_b")
+
+    def rows(frame, shown):
+        return [[None if (not isinstance(v, str) and pd.isna(v)) else v for v in row]
+                for row in frame[shown].itertuples(index=False, name=None)]
+    parts = [f"<p>{blocks.esc(note(metric, sizes))}</p>",
+             f'<div class="plot">{inline_svg(svg)}</div>',
+             blocks.table([Column(c, numeric=c not in texts) for c in shown_sizes],
+                          rows(sizes, shown_sizes), table_id="power-sizes"),
+             f"<h3>{blocks.esc('Units each pair of rank neighbours needs')}</h3>",
+             blocks.table([Column(c, numeric=c not in texts) for c in shown_pairs],
+                          rows(pairs, shown_pairs), table_id="power-pairs"),
+             f"<p>{blocks.esc('For a paper: power.pdf; every number: ')}</p>",
+             blocks.links(["power.csv", "power_pairs.csv"])]
+    return ("power", "Power (how many units a difference needs)", "".join(parts))
+
+
 def write(write, folder: str, frames: tuple, metric: str, width_in: float) -> None:
     """power.csv/.json/.md, power_pairs.csv/.json/.md and the curve
     (power.png/.svg/.pdf: the smallest detectable difference against units)."""
     sizes, pairs = frames
-    note = (f"Smallest difference of {metric} significant with {POWER:.0%} power "
-            f"(docs/statistics.md#power).")
+    text = note(metric, sizes)
     for stem, frame in (("power", sizes), ("power_pairs", pairs)):
         write(f"{stem}.csv", tables.csv_text(frame))
         write(f"{stem}.json", tables.json_text(frame))
-        write(f"{stem}.md", tables.markdown_text(frame, note))
+        write(f"{stem}.md", tables.markdown_text(frame, text))
     _curve(sizes, metric, width_in, {fmt: os.path.join(folder, f"power.{fmt}")
                                      for fmt in ("png", "svg", "pdf")})
 
@@ -415,6 +507,13 @@ def _curve(sizes, metric: str, width_in: float, paths: dict) -> None:
                 axes.errorbar(rows["units"], point, yerr=[below, above], color=colour,
                               lw=1.2, ms=3.5, marker="o", capsize=2, label=test)
         axes.set_xscale("log")
+        # the sizes asked for as the ticks, as whole numbers (the log axis's own
+        # labels are mathtext, which the house's settings do not render)
+        from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
+        axes.xaxis.set_major_locator(FixedLocator(sorted(set(overall["units"].tolist()))))
+        axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+        axes.xaxis.set_minor_locator(NullLocator())
+        axes.xaxis.set_minor_formatter(NullFormatter())
         axes.set_xlabel("units", fontsize=FONT_PT)
         axes.set_ylabel(f"smallest {metric} difference\n({POWER:.0%} power)", fontsize=FONT_PT)
         axes.tick_params(labelsize=FONT_PT - 1)

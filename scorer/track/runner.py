@@ -55,6 +55,9 @@ class TrackJob:
     #: written), sending back only the rows the page shows; None: every row
     #: travels back (a track computed without a folder)
     per_query_dir: Optional[str] = None
+    #: levels (Cold Start's hops, -slices hop) whose per-unit statistics of the
+    #: headline travel back too, as ``METRIC@LEVEL``
+    levels: tuple = ()
 
 
 #: The most units of a run whose per-unit rows the track's page holds (the
@@ -172,7 +175,8 @@ def score_run(run: TrackRun) -> RunResult:
                          report_files=[os.path.join("runs", run.name, "run.errlog")])
     result = tasks.get(request.policy.task).scoring.run_result(
         run.name, outcome, "errors" if problems.error_count else "ok",
-        statistics=True if job.metric is None else (job.metric,))
+        statistics=True if job.metric is None else
+        (job.metric, *(level_statistic(job.metric, level) for level in job.levels)))
     if job.per_query_dir is not None:
         write_per_query(job.per_query_dir, run.name, result.per_query)
         result.per_query, result.units = capped_per_query(result.per_query, job.metric,
@@ -277,6 +281,11 @@ def unit_ids(run_results: list, metric: str) -> list:
         if statistic is not None:
             found.update(statistic.units)
     return sorted(found)
+
+
+def level_statistic(metric: str, level: str) -> str:
+    """The name a metric's per-unit statistics at a level travel under."""
+    return f"{metric}@{level}"
 
 
 def stacked_statistics(run_results: list, metric: str, units: list):

@@ -28,8 +28,10 @@ NAMES = tuple(f"{stem}.{extension}" for stem in ("slice_leaderboards", "slice_si
 def notes(result, sliced, kind: str = "") -> str:
     """What the Markdown tables say under themselves (``kind``: the file's stem)."""
     sizes = ", ".join(f"{name} {sliced.sizes[name]:,}" for name in sliced.names)
-    lines = [f"Slices (-slices {sliced.spec}; {result.metric}; units per slice: {sizes}): each "
-             f"slice's scores are those of its units alone."]
+    alone = ("each slice's scores are those of its units alone" if not sliced.levels else
+             "every unit is in each slice, scored on that hop alone (the runs' .ap hop lines)")
+    lines = [f"Slices (-slices {sliced.spec}; {result.metric}; units per slice: {sizes}): "
+             f"{alone}."]
     if result.has_samples and kind == "slice_interaction":
         lines.append(f"p_interaction: a permutation test of whether the pair's difference "
                      f"depends on the slice ({PERMUTATIONS} permutations of the units among the "

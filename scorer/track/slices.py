@@ -49,15 +49,20 @@ class SliceResult:
     #: DataFrame (interaction.COLUMNS): does each pair's difference depend on the
     #: slice (empty without samples, or with fewer than two slices or runs)
     interaction: object = None
+    #: slice -> the level of the statistics it took (Cold Start's hops), else None
+    levels: object = None
 
 
 def compute(slicing, results: list, metric: str, units: list, rule: str, if_empty: tuple,
-            stacked, multiplicity, settings: comparisons.Settings, overall) -> SliceResult:
+            stacked, multiplicity, settings: comparisons.Settings, overall,
+            level_stacked: dict = None) -> SliceResult:
     """Every slice's leaderboard and tests.  ``results``: every run's result
     (the scored ones, best first, are the columns of ``stacked``, ``k`` a
     run; those without the metric are listed unranked, as on the track's
     leaderboard); ``units`` the rows of ``stacked`` and the columns of
-    ``multiplicity`` (None: no samples); ``overall`` the track's leaderboard."""
+    ``multiplicity`` (None: no samples); ``overall`` the track's leaderboard;
+    ``level_stacked``: slice -> the slice's own statistics, rows ``units`` (Cold Start's
+    hops), else each slice takes ``stacked``'s rows of its units."""
     scored = tables.ranked(results, metric)
     n = len(scored)
     position = {unit: i for i, unit in enumerate(units)}
@@ -67,7 +72,8 @@ def compute(slicing, results: list, metric: str, units: list, rule: str, if_empt
     for name, members in slicing.slices.items():
         rows = np.array(sorted({position[u] for u in members if u in position}), dtype=np.intp)
         sizes[name] = len(rows)
-        sub = stacked[rows] if stacked is not None else None
+        source = level_stacked[name] if level_stacked is not None else stacked
+        sub = source[rows] if source is not None else None
         values = statistics.run_values(rule, if_empty, sub.sum(axis=0)[None, :], n)[0] \
             if n else []
         proxies = [types.SimpleNamespace(name=r.name, status=r.status,
@@ -114,7 +120,9 @@ def compute(slicing, results: list, metric: str, units: list, rule: str, if_empt
                        leaderboards, significance, run_slice_table(overall, leaderboards),
                        warnings, family,
                        _interaction(slicing, scored, metric, units, position, rule, if_empty,
-                                    stacked, multiplicity is not None, settings))
+                                    stacked, multiplicity is not None and level_stacked is None,
+                                    settings),
+                       slicing.levels)
 
 
 def _correct_together(per_slice: list, settings: comparisons.Settings) -> None:

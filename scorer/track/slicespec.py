@@ -3,7 +3,9 @@
 A task's built-in slicing (``label`` for the claim tasks and the label
 tasks, which declare theirs: a task's ``track.slicings`` and ``track.slice_records``),
 ``field:KEY`` (a key of every gold line), or ``file:PATH`` (two columns, unit
-id then slice name; a unit may sit in several slices).  Read and checked
+id then slice name; a unit may sit in several slices).  Cold Start's ``hop``
+puts every query in both slices, each scored on its own hop's statistics
+(``Slicing.levels``).  Read and checked
 before any run is scored; the units are checked against the track's own
 after (``Slicing.check_units``).  Every problem names the file, the line and
 the unit, and stops the track with nothing written.
@@ -13,13 +15,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
+from scorer.coldstart.metrics import BY_NAME
 from scorer.coldstart.queries import _query_blocks, parse_query
 from scorer.countstable.jsonl import read_objects
 from scorer.problems import Problems, ScorerError
 from scorer.textfile import read_text
 
 #: The built-in slicings of the tasks that do not declare theirs (``track.slicings``).
-BUILT_IN = {"scifact": ("label",), "fever": ("label",), "coldstart": ("slot", "language")}
+BUILT_IN = {"scifact": ("label",), "fever": ("label",),
+            "coldstart": ("slot", "language", "hop")}
+#: Cold Start's hop slices and the level of the statistics each takes.
+COLDSTART_HOPS = {"hop0": "0", "hop1": "1"}
 
 
 def built_in(task) -> tuple:
@@ -45,6 +51,10 @@ class Slicing:
     lines: dict
     #: said after an unknown unit (what the slicing's units are)
     hint: str = ""
+    #: slice -> the level of the per-unit statistics it takes (Cold Start's
+    #: hops: every query sits in each, scored at that hop alone); None: the
+    #: slices take the track's own statistics of their units
+    levels: object = None
 
     def digest(self) -> str:
         """SHA-256 (first 16 hex digits) of the slices and their units, in order."""
@@ -75,14 +85,12 @@ def read(spec: str, task, shared: list) -> Slicing:
         if not key:
             raise ScorerError("-slices field:KEY needs a key of the gold, such as field:domain")
         return _gold_slicing(spec, task, shared, key)
+    if task.name == "coldstart" and spec == "hop":
+        return _hop_slicing(spec, shared)
     if task.name == "coldstart" and spec in BUILT_IN["coldstart"]:
         return _query_slicing(spec, shared)
     if spec in built_in(task):
         return _gold_slicing(spec, task, shared, None)
-    if task.name == "coldstart" and spec == "hop":
-        raise ScorerError("-slices hop: every LDC query has both hops, so the hops do not "
-                          "split the units; the track's per-hop scores are in its runs' .ap "
-                          "reports (give -slices slot, language or file:FILE)")
     known = ", ".join(built_in(task) + ("field:KEY", "file:PATH"))
     raise ScorerError(f"-slices {spec}: not a slicing of {task.title}; give {known}")
 
@@ -252,3 +260,26 @@ def _is_xml(path: str) -> bool:
             return f.read(256).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
     except OSError:
         return False
+
+
+def check_metric(slicing: Slicing, metric: str) -> None:
+    """The hop slices score each hop as the runs' ``.ap`` reports do: the AP
+    metrics only (the .summary's per-hop P/R/F1 lines are not per-unit sums
+    of the statistics the track draws)."""
+    if slicing.levels is None:
+        return
+    if metric not in BY_NAME or BY_NAME[metric].aggregate != "AP":
+        ranked = ", ".join(name for name, m in BY_NAME.items() if m.aggregate == "AP")
+        raise ScorerError(f"-slices {slicing.spec} scores each hop as the runs' .ap reports "
+                          f"do: rank by {ranked} (-metric), not {metric}")
+
+
+def _hop_slicing(spec: str, shared: list) -> Slicing:
+    """Cold Start's hops: every query is a unit of each hop's slice, scored on
+    its hop-0 (hop-1) responses and assessments alone, as the runs' ``.ap``
+    reports score each hop; the bootstrap draws a query for both hops at once."""
+    queries = _query_slicing("slot", shared)
+    units = sorted(queries.lines)
+    return dataclasses.replace(queries, spec=spec,
+                               slices={name: tuple(units) for name in COLDSTART_HOPS},
+                               levels=dict(COLDSTART_HOPS))

@@ -115,3 +115,23 @@ def test_the_kb_tools_do_not_depend_on_the_hash_seed(tmp_path):
     assert "team.rq" in results[0] and "kb/event_arguments/linking/NYT_ENG_20140106.0001" in \
         results[0]
     assert results[0] == results[1] == results[2]
+
+
+def test_power_and_slices_do_not_depend_on_the_hash_seed(tmp_path):
+    """-power (its simulation, tables, curve) with -slices, in fresh interpreters."""
+    import slice_tracks
+    gold, predictions = slice_tracks.make("fever", n=60, runs=3)
+    files = slice_tracks.write_track(tmp_path / "track", "fever", gold, predictions)
+    found = []
+    for hash_seed in ("0", "77"):
+        out = tmp_path / f"out-{hash_seed}"
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(ROOT))
+        subprocess.run([sys.executable, "-m", "scorer.track", "-policy",
+                        slice_tracks.policy("fever"), "-bootstrap", "40", "-seed", "5",
+                        "-trials", "300", "-jobs", "1", "-power", "0.5,2", "-slices", "label",
+                        "-output_dir", str(out)] + files, env=env, check=True,
+                       capture_output=True)
+        found.append({name: (out / name).read_bytes() for name in sorted(os.listdir(out))
+                      if name.startswith(("power", "slice"))})
+    assert len(found[0]) == 9 + 16
+    assert found[0] == found[1]

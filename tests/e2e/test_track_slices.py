@@ -302,6 +302,40 @@ def test_cold_start_slices_score_as_a_track_of_their_queries_alone(slicing, tmp_
         assert mine["score"].map(repr).tolist() == board["score"].map(repr).tolist(), name
 
 
+def test_cold_start_hop_slices_score_each_hop_as_the_runs_ap_reports_do(tmp_path, capsys):
+    """-slices hop: every LDC query is a unit of hop0 and of hop1, scored there
+    on that hop alone; each slice's scores are the runs' own per-hop LDC-MEAN
+    AP (their .ap reports' hop lines, which the Perl's match), ranked as such."""
+    folder, _xml, _ids = _coldstart_track(tmp_path / "world")
+    inputs = [str(folder / "ldc-query.xml"), str(folder / "qrel.txt"), str(folder / "runs")]
+    track = scorer.score_track(inputs, expand="CSSF17", bootstrap=40, seed=2, trials=300,
+                               slices="hop", power="1")
+    boards = track.slices.leaderboards
+    assert track.slices.names == ["hop0", "hop1"]
+    per_hop = track.per_hop
+    for hop, name in (("0", "hop0"), ("1", "hop1")):
+        board = boards[boards["slice"] == name]
+        assert (board["units"] == 30).all()
+        expected = per_hop[(per_hop["variant"] == "LDCMEAN") & (per_hop["hop"] == hop)
+                           & (per_hop["metric"] == "AP")].set_index("run")["value"]
+        assert board["score"].tolist() == [expected[run] for run in board["run"]], name
+        order = sorted(expected.index, key=lambda run: (-expected[run], run))
+        assert board["run"].tolist() == order
+        assert board["ci95_low"].notna().all()
+    # the two hops differ: the slices take each hop's own statistics
+    assert boards[boards["slice"] == "hop0"]["score"].tolist() != \
+        boards[boards["slice"] == "hop1"]["score"].tolist()
+    # every unit is in both hops: no permutation of units among them to test
+    assert len(track.slices.interaction) == 0
+    assert set(track.power[0]["slice"]) == {"all", "hop0", "hop1"}
+    # the .summary's per-hop P/R/F1 lines are not sums of the drawn statistics
+    status = track_main(["-expand", "CSSF17", "-slices", "hop", "-metric", "sf_micro_f1",
+                         "-output_dir", str(tmp_path / "refused")] + inputs)
+    assert status == 255 and not (tmp_path / "refused").exists()
+    assert "-slices hop scores each hop as the runs' .ap reports do: rank by ldcmean_ap, " \
+        "sf_ap (-metric), not sf_micro_f1" in capsys.readouterr().err
+
+
 def _cold_start_units(queries: dict, slicing: str, name: str) -> list:
     """The test's own reading of the query file: the slot of hop 0, or the
     languages of the entry points' documents (their ids' prefixes)."""
@@ -362,6 +396,56 @@ def test_power_writes_its_tables_and_curve_and_changes_nothing_else(tmp_path, ca
                          str(tmp_path / "refused")] + files)
     assert status == 255 and not (tmp_path / "refused").exists()
     assert "-power takes multiples of the track's units" in capsys.readouterr().out
+    page = (tmp_path / "power" / "index.html").read_text()
+    assert 'id="power"' in page and 'id="power-pairs"' in page
+    assert 'id="power"' not in (tmp_path / "plain" / "index.html").read_text()
+
+
+def test_power_with_slices_gives_each_slice_what_a_track_of_its_units_gives(tmp_path):
+    gold, predictions = slice_tracks.make("fever", n=80, runs=3)
+    files = slice_tracks.write_track(tmp_path / "all", "fever", gold, predictions)
+    _run_track(files, tmp_path / "power", "fever", "-power", "1,2")
+    _run_track(files, tmp_path / "sliced", "fever", "-power", "1,2", "-slices", "label")
+    read = dict(**exact_floats(), dtype={"slice": str}, keep_default_na=False,
+                na_values=[""])
+    sizes = pd.read_csv(tmp_path / "sliced" / "power.csv", **read)
+    pairs = pd.read_csv(tmp_path / "sliced" / "power_pairs.csv", **read)
+    alone = pd.read_csv(tmp_path / "power" / "power.csv", **exact_floats())
+    alone_pairs = pd.read_csv(tmp_path / "power" / "power_pairs.csv", **exact_floats())
+    assert sizes.columns[0] == "slice" and pairs.columns[0] == "slice"
+    # The rows over every unit are those of -power alone.
+    overall = sizes[sizes["slice"] == "all"].drop(columns="slice").reset_index(drop=True)
+    assert overall.equals(alone)
+    assert pairs[pairs["slice"] == "all"].drop(columns="slice").reset_index(drop=True) \
+        .equals(alone_pairs)
+    boards = pd.read_csv(tmp_path / "sliced" / "slice_leaderboards.csv", **exact_floats(),
+                         dtype={"slice": str})
+    expected = _slice_units("fever", gold, "label")
+    family = int(pd.read_csv(tmp_path / "sliced" / "slice_significance.csv").shape[0])
+    assert set(sizes["slice"]) == {"all", *expected}
+    for name, units in expected.items():
+        mine = sizes[sizes["slice"] == name].reset_index(drop=True)
+        board = boards[boards["slice"] == name]
+        assert mine["units"].tolist() == [len(units)] * 2 + [2 * len(units)] * 2
+        assert set(mine["alpha"]) == {0.05, 0.05 / family}
+        mine_pairs = pairs[pairs["slice"] == name]
+        assert list(zip(mine_pairs["run_a"], mine_pairs["run_b"])) == \
+            list(zip(board["run"], board["run"][1:]))
+        # A track of the slice's units alone: the same uncorrected rows.
+        own = tmp_path / f"only-{name}"
+        _run_track(slice_tracks.write_track(own, "fever", gold, predictions, units),
+                   tmp_path / f"track-{name}", "fever", "-power", "1,2")
+        theirs = pd.read_csv(tmp_path / f"track-{name}" / "power.csv", **exact_floats())
+        plain = ["units", "min_detectable_difference", "simulation_low", "simulation_high",
+                 "sigma", "run_a", "run_b"]
+        assert mine[mine["alpha"] == 0.05][plain].reset_index(drop=True).equals(
+            theirs[theirs["alpha"] == 0.05][plain].reset_index(drop=True)), name
+        their_pairs = pd.read_csv(tmp_path / f"track-{name}" / "power_pairs.csv",
+                                  **exact_floats())
+        assert mine_pairs["units_needed"].tolist() == their_pairs["units_needed"].tolist()
+    page = (tmp_path / "sliced" / "index.html").read_text()
+    assert 'id="power"' in page and 'id="power-sizes"' in page and 'id="power-pairs"' in page
+    assert page.index('id="slices"') < page.index('id="power"')
 
 
 def test_power_with_one_run_is_refused(tmp_path, capsys):
