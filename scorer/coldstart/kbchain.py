@@ -29,8 +29,6 @@ from scorer.problems import ScorerError
 
 #: The stages, in order (the toolkit's command names).
 STAGES = ("validatekb", "validatequeries", "resolvequeries", "validatesf")
-#: What a run's .params signature says of the chain.
-SIGNATURE = ("CS-ValidateKB>CS-ValidateQueries>CS-ResolveQueries>CS-ValidateSF-2017.2.0")
 #: The values of the policy key ``input``.
 INPUTS = ("sf", "kb")
 
@@ -38,11 +36,6 @@ INPUTS = ("sf", "kb")
 def is_kb_input(request) -> bool:
     """Whether the request scores KBs (-kb, or the policy's ``input: kb``)."""
     return options(request).kb
-
-
-def signature_part(request) -> str:
-    docs = request.option("docs")
-    return f"validate:kb:{SIGNATURE}" + (f"|docs:{docs}" if docs else "")
 
 
 def check_request(request) -> None:

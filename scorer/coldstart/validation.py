@@ -25,17 +25,18 @@ from scorer.problems import ScorerError, Where
 
 #: What a run's .params signature says of validation (the validator's version).
 SIGNATURE = "CS-ValidateSF-2017.2.0"
+#: ... and of the -kb chain's (kbchain), whose stages' versions are the toolkit's.
+KB_CHAIN_SIGNATURE = "CS-ValidateKB>CS-ValidateQueries>CS-ResolveQueries>CS-ValidateSF-2017.2.0"
 
 
 def signature_part(request) -> str:
     """``validate:...`` of the .params signature: whether the lines scored are
     the validator's (-kb: the toolkit's chain's), and with which -docs."""
+    docs = request.option("docs")
     if options(request).kb:
-        from scorer.coldstart.kbchain import signature_part as chain_part
-        return chain_part(request)
+        return f"validate:kb:{KB_CHAIN_SIGNATURE}" + (f"|docs:{docs}" if docs else "")
     if request.policy.validate is not True:
         return "validate:none"
-    docs = request.option("docs")
     return f"validate:{SIGNATURE}" + (f"|docs:{docs}" if docs else "")
 
 
