@@ -25,6 +25,9 @@ import os
 import tempfile
 
 from scorer.coldstart.options import options
+from scorer.coldstart.runs import ASSESSMENT, SUBMISSION, identify_file_type
+from scorer.coldstart.validation import (_fatal_message, error_lines, record_problems,
+                                         sf_query_texts)
 from scorer.problems import ScorerError
 
 #: The stages, in order (the toolkit's command names).
@@ -90,7 +93,6 @@ class KBChain:
 
     def split(self, run_paths: list) -> tuple:
         """(assessment files, KB files) of the files after the query XML."""
-        from scorer.coldstart.runs import ASSESSMENT, SUBMISSION, identify_file_type
         assessments, kbs = [], []
         for path in run_paths:
             if os.path.isdir(path):
@@ -159,7 +161,6 @@ class KBChain:
         the query file, or with -expand validatequeries' expansion of it
         (``sf-query.xml``).  The query files' own problems are the scorer's
         to report (it reads the same files)."""
-        from scorer.coldstart.validation import sf_query_texts
         name = self.stage_path("", "sf-query.xml") if self.expand else None
         try:
             texts = sf_query_texts(self.query_paths, self.expand, name)
@@ -171,14 +172,20 @@ class KBChain:
 
     def _chain(self, kb_path: str, queries_name: str, texts: list) -> list:
         """The lines validatesf keeps of what the KB answers (without ends)."""
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.catalogue import FORMATS
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.problemlog import ProblemLog
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.queryfile import QuerySet, read_query_text
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.kbtac import tac_lines
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.resolvequeries import resolve_queries
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.validatekb import validate_kb
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.validatesf import validate_sf
-        from scorer.coldstart.validation import error_lines, record_problems
         documents = self._read_documents()
         # 1. validatekb -output tac
         self.problems.stage = "[validatekb] "
@@ -245,6 +252,7 @@ class KBChain:
         if self.docs_path is None:
             return None
         if self._documents is None:
+            # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
             from scorer.coldstart.toolkit.documents import read_documents
             self._documents = read_documents(self.docs_path)
         return self._documents
@@ -268,7 +276,6 @@ def _marked(lines: list, stage: str) -> list:
 
 
 def _one_line(error) -> str:
-    from scorer.coldstart.validation import _fatal_message
     return _fatal_message(error)
 
 

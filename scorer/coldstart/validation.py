@@ -21,7 +21,7 @@ about them are left out, its errors kept.
 from __future__ import annotations
 
 from scorer.coldstart.options import options
-from scorer.problems import ScorerError, Where
+from scorer.problems import CATALOGUE, ScorerError, Where
 
 #: What a run's .params signature says of validation (the validator's version).
 SIGNATURE = "CS-ValidateSF-2017.2.0"
@@ -165,6 +165,7 @@ class SubmissionValidator:
         first line's run id)."""
         if self.runids is None:
             return lines
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.responses import split_columns
         kept = []
         for line in lines:
@@ -173,9 +174,13 @@ class SubmissionValidator:
         return kept
 
     def _validate(self, path: str, run_bytes=None):
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.catalogue import FORMATS
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.problemlog import ProblemLog
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.queryfile import QuerySet, read_query_text
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.validatesf import validate_sf
         documents = self._read_documents()
         texts = self._sf_query_texts()
@@ -192,8 +197,11 @@ class SubmissionValidator:
         """Whether the validator finds nothing in the SF query files but
         languages it infers (a query it refuses, offsets it repairs, change
         what it keeps of a run, which the scorer's reading does not see)."""
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.catalogue import FORMATS
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.problemlog import ProblemLog
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.queryfile import QuerySet, read_query_text
         log = ProblemLog(FORMATS)
         try:
@@ -209,6 +217,7 @@ class SubmissionValidator:
         if self.docs_path is None:
             return None
         if self._documents is None:
+            # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
             from scorer.coldstart.toolkit.documents import read_documents
             self._documents = read_documents(self.docs_path)
         return self._documents
@@ -223,13 +232,18 @@ def sf_query_texts(query_paths, expand, name=None) -> list:
     """(name, text) of the SF query files the validator reads: the query
     files, or with -expand their expansion as validatequeries writes it
     (under ``name``, by default the files and the switch)."""
+    # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
     from scorer.coldstart.toolkit.queryfile import query_file_text
     texts = [(path, query_file_text(path)) for path in query_paths]
     if expand:
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.catalogue import FORMATS
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.problemlog import ProblemLog
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.queryfile import (ALL_LANGUAGES, QuerySet,
                                                          read_query_text)
+        # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
         from scorer.coldstart.toolkit.validatequeries import expand_queries
         log = ProblemLog(FORMATS)
         ldc = QuerySet(list(query_paths))
@@ -272,6 +286,7 @@ def scorers_count(path: str, run_files, problems, distinct: int):
 def _distinct_lines(lines: list) -> int:
     """How many different lines of a run the validator reads as responses (not
     blank, not comments; a line repeated is read once, by the scorer too)."""
+    # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
     from scorer.coldstart.toolkit.responses import clean_line
     return len({line for line in map(lambda raw: clean_line(raw, False), lines) if line})
 
@@ -288,6 +303,7 @@ def _fatal_message(error) -> str:
 def error_lines(log) -> list:
     """The validator's errors, a line each as its report writes them (the
     first place, and how many others)."""
+    # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
     from scorer.coldstart.toolkit.problemlog import NO_SOURCE
     lines = []
     for _name, message, places in log.records():
@@ -307,8 +323,8 @@ def record_problems(log, problems, kinds=("ERROR", "WARNING"),
     """The validator's messages (a toolkit ProblemLog) of ``kinds`` into the
     scorer's ``Problems``, each at its places, with their texts (``names``:
     the scorer's names, error and warning, of those it does not know)."""
+    # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
     from scorer.coldstart.toolkit.problemlog import NO_SOURCE
-    from scorer.problems import CATALOGUE
     for name, message, places in log.records():
         kind, _, text = message.partition(": ")
         if kind not in kinds:
