@@ -185,6 +185,10 @@ class Leaderboard(Capability):
     #: (beyond ap, p, r, f1, written AP, P, R, F1)
     title_words: dict = {}
 
+    def submission_for(self, request) -> str:
+        """What a submission is under ``request`` (its policy may change it)."""
+        return self.submission
+
     def columns(self, request) -> tuple:
         """The metrics a leaderboard (and a track's tables) show by default,
         in column order."""

@@ -135,7 +135,7 @@ def pages(request, keys: tuple, references: list, switches: dict) -> dict:
     metric_lines = "".join(f"| `{key}` | {submissions.column_title(key, task)} | "
                            f"{explanations.get(key, '')} |\n" for key in keys)
     others = [(name, text) for name, text in explanations.items() if name not in keys]
-    what = task.leaderboard.submission
+    what = task.leaderboard.submission_for(request)
     shown = " ".join(f"-{k}" + ("" if v is True else f" {os.path.basename(str(v))}")
                      for k, v in switches.items())
     overview = (

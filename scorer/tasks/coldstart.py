@@ -132,6 +132,12 @@ class ColdStartLeaderboard(Leaderboard):
 
     submission = "one Cold Start submission file (9 tab-separated columns, one run)"
     title_words = {"sf": "SF", "ldcmean": "LDC-MEAN", "ldcmax": "LDC-MAX"}
+    kb_submission = ("one Cold Start knowledge base in the TAC format (the -kb chain validates "
+                     "it, resolves the queries against it and scores its answers)")
+
+    def submission_for(self, request) -> str:
+        from scorer.coldstart.options import options
+        return self.kb_submission if options(request).kb else self.submission
 
     def columns(self, request) -> tuple:
         if request.option("expand"):

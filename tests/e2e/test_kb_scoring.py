@@ -469,3 +469,25 @@ def test_the_python_api_scores_a_kb_as_the_command_line(tmp_path):
     for extension in REPORTS:
         assert result.reports[extension] == \
             (GENERATED / "expected" / f"run.{extension}").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("how, said", [
+    ([], "Submit one Cold Start submission file (9 tab-separated columns, one run)"),
+    (["-kb"], "Submit one Cold Start knowledge base in the TAC format"),
+    (["-policy", "KB"], "Submit one Cold Start knowledge base in the TAC format")],
+    ids=["sf", "switch", "policy"])
+def test_a_leaderboard_bundle_tells_participants_what_to_submit(how, said, tmp_path):
+    import zipfile
+    from scorer.competition.__main__ import main as competition_main
+    policy = tmp_path / "kb.yaml"
+    policy.write_text("task: coldstart\ninput: kb\n")
+    how = [str(policy) if arg == "KB" else arg for arg in how]
+    query, qrel, _good, _bad = kb_submissions(tmp_path)
+    bundle = tmp_path / "bundle.zip"
+    assert competition_main(["-bundle", str(bundle), "-start", "2026-12-01", *how,
+                             "-expand", "CSSF17", query, qrel]) == 0
+    with zipfile.ZipFile(bundle) as archive:
+        pages = [archive.read(name).decode("utf-8") for name in archive.namelist()
+                 if name.endswith(".md")]
+    overview = [page for page in pages if page.startswith("# Overview")]
+    assert len(overview) == 1 and said in overview[0]
