@@ -7,7 +7,8 @@
 #              100,029 claims too), the tests' calibration on exchangeable runs, the
 #              track page (make bench-page alone), then the
 #              leaderboard's scoring program against a direct run, and the toolkit's
-#              validatekb and resolvequeries beside the Perl's (KB_BENCH_ARGS), validatesf
+#              validatekb and resolvequeries beside the Perl's (KB_BENCH_ARGS), the whole
+#              python -m scorer -kb beside the Perl chain (KB_SCORE_BENCH_ARGS), validatesf
 #              and python -m scorer -validate beside the Perl's validate-then-score
 #              (VALIDATE_BENCH_ARGS)
 # make regen-golden - rewrite fixtures/*/expected from the current code (review the diff!)
@@ -55,6 +56,7 @@ bench: $(STAMP)
 	$(PY) bench/page_bench.py
 	$(PY) bench/competition_bench.py
 	$(PY) bench/kb_bench.py $(KB_BENCH_ARGS)
+	$(PY) bench/kb_score_bench.py $(KB_SCORE_BENCH_ARGS)
 	$(PY) bench/validate_bench.py $(VALIDATE_BENCH_ARGS)
 	$(PY) bench/validate_score_bench.py $(VALIDATE_BENCH_ARGS)
 

@@ -155,7 +155,7 @@ def score_request(request) -> ScoreResult:
     data = task.scoring.run_result("run", outcome, statistics=False, per_query=False)
     run_ids = task.scoring.run_ids(outcome)
     claim_table = task.scoring.unit_table(outcome)
-    sparse = task.scoring.sparse_columns(claim_table[1]) if claim_table is not None else frozenset()
+    sparse = frozenset() if claim_table is None else task.scoring.sparse_columns(claim_table[1])
     result = ScoreResult(request.policy.task, data, texts, problems.report(),
                          problems.error_count, run_ids, claim_table,
                          frozenset(problems.names()), sparse)

@@ -117,6 +117,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
                 quickexit.keep(outcome)
                 picture = runpicture.draw(request.policy.task, outcome) if request.plot else None
                 paths = reportset.add(written, output_file, outcome.reports, picture)
+                _add_stage_files(written, outcome)
                 # An earlier run's report this run does not write would pass for one of its own.
                 obsolete = [path for path in _earlier_reports(output_file) if path not in paths]
                 if obsolete:
@@ -157,6 +158,14 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
                     else "no report was written")
             return _fail(written, output_file, error_file, problems,
                          f"Stopped by {stop.name}; {lost}", stop.exit_status)
+
+
+def _add_stage_files(written, outcome) -> None:
+    """Cold Start -kb -keep_stages: the chain's files, with the reports, all or none."""
+    files = getattr(outcome, "stage_files", None)
+    if files:
+        from scorer.coldstart.kbchain import write_stage_files
+        write_stage_files(files, written)
 
 
 def _note_removed(problems: Problems, output_file: str, paths: list) -> None:

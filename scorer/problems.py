@@ -89,6 +89,9 @@ CATALOGUE = {
     "VALIDATESF_ERROR": ("ERROR", "%s"),
     "VALIDATESF_WARNING": ("WARNING", "%s"),
     "UNOFFICIAL_SCORES": ("WARNING", "%s: %s; these numbers are not the official ones (score with -validate for those)"),
+    # -kb: the messages of the toolkit's stages before scoring (validatekb's, each marked)
+    "KB_STAGE_ERROR": ("ERROR", "%s"),
+    "KB_STAGE_WARNING": ("WARNING", "%s"),
     "UNKNOWN_RUNID": ("ERROR", "Run id %s was asked for (-runids) but is in no submission file; its reports are all zeros. Run ids found: %s%s"),
     # Claim verification (SciFact, FEVER)
     "BAD_CLAIM_INPUT": ("ERROR", "%s"),
@@ -116,11 +119,14 @@ class Problems:
     def __init__(self):
         self._records: list[_Record] = []
         self._seen: set = set()
+        #: put before each message recorded: the stage of a chain that found it
+        #: (``python -m scorer -kb``: ``[validatekb]`` and a space); empty otherwise
+        self.stage = ""
 
     def record(self, name: str, *args, where: Where | None = None) -> None:
         """Record a problem; the same message at the same place is kept once."""
         kind, template = CATALOGUE[name]
-        message = template % args if args else template
+        message = self.stage + (template % args if args else template)
         key = (name, message, where)
         if key in self._seen:
             return
@@ -130,6 +136,7 @@ class Problems:
     def record_text(self, name: str, message: str, where: Where | None = None) -> None:
         """Record a problem whose message is already written (another tool's,
         under a name of the catalogue: its type is the name's)."""
+        message = self.stage + message
         key = (name, message, where)
         if key in self._seen:
             return

@@ -163,7 +163,7 @@ class Task:
 
     def help_lines(self) -> list:
         """Lines -help adds for this task: its metrics and what they measure."""
-        import textwrap     # (here: a run without -help does without it, tests/e2e/test_imports.py)
+        import textwrap     # (here: a run without -help does without it; test_imports.py)
         lines = [f"{self.name} metrics (run.json and .summary{self.metrics_note}):"]
         for name, text in self.explanations():
             lines += textwrap.wrap(text, width=80, initial_indent=f"  {name + ':':33}",

@@ -69,6 +69,8 @@ class Outcome:
     #: with -validate, the run ids of the submission files as submitted (the
     #: validated lines hold a file's first run id alone); else empty
     submitted_runids: tuple = ()
+    #: with -kb -keep_stages, each stage's file: path -> text (written with the reports)
+    stage_files: dict = dataclasses.field(default_factory=dict)
 
 
 def run(request, problems: Problems) -> Reports:
@@ -85,15 +87,27 @@ def score(request, problems: Problems, samples=None) -> Outcome:
     asked = options(request)
     query_paths = [f for f in request.files if f.endswith(".xml")]
     run_paths = [f for f in request.files if not f.endswith(".xml")]
+    chain = sources = None
+    if asked.kb:
+        problems.stage = "[score] "
     queries, index, queries_to_score = _read_queries(query_paths, asked, problems)
-    # (validate: false: the raw runs, unchecked)
-    validator = None if policy.validate is False else \
+    if asked.kb:
+        # -kb: each KB through the toolkit's chain; the scorer reads what validatesf keeps
+        from scorer.coldstart.kbchain import KBChain
+        chain = KBChain(request, query_paths, problems)
+        run_paths, sources = chain.run(run_paths)
+        problems.stage = "[score] "
+    # (validate: false: the raw runs, unchecked; -kb: validated by the chain)
+    validator = None if policy.validate is False or chain is not None else \
         SubmissionValidator(request, query_paths, problems)
-    run_files = read_run_files(
-        run_paths, queries, problems,
-        on_submission_file=lambda files: check_justifications(
-            files, *justification_limits(policy.justifications), problems),
-        submission_lines=validator)
+    try:
+        run_files = read_run_files(
+            run_paths, queries, problems,
+            on_submission_file=lambda files: check_justifications(
+                files, *justification_limits(policy.justifications), problems),
+            submission_lines=validator, sources=sources)
+    finally:
+        problems.stage = ""
     _check_assessments_read(run_files, run_paths)
     runids = list(asked.runids) if asked.runids else sorted(run_files.runids)
     _check_runids(runids, run_files.runids, problems)
@@ -174,8 +188,10 @@ def score(request, problems: Problems, samples=None) -> Outcome:
                 reports.add("apconfidence", confidence.render_confidence(
                     sorted(ap_values), ap_values, ap_originals))
         scored.append(scores)
-    return Outcome(reports, scored, samples,
-                   tuple(validator.submitted_runids) if validator is not None else ())
+    submitted = tuple(validator.submitted_runids) if validator is not None else \
+        tuple(dict.fromkeys(chain.runids)) if chain is not None else ()
+    return Outcome(reports, scored, samples, submitted,
+                   dict(chain.files) if chain is not None else {})
 
 
 def _read_queries(query_paths: list, asked, problems: Problems, none_is_fatal: bool = False):

@@ -122,28 +122,34 @@ def expand_run_paths(paths) -> list:
 
 
 def read_run_files(paths, queries: QuerySet, problems: Problems, on_submission_file=None,
-                   submission_lines=None) -> RunFiles:
+                   submission_lines=None, sources=None) -> RunFiles:
     """Read assessment and submission files in command-line order.
 
     ``on_submission_file(run_files)`` is called after each submission file
     (the justification checks run there, spec §2.7).  ``submission_lines(path,
     lines)``, when given, says what to read of a submission file instead:
     ``(name, lines)``, or None for nothing (-validate: scorer/coldstart/validation.py).
+    ``sources``: path -> ``(name, lines)`` read in place of the file (-kb: a
+    KB's lines as the chain validated them, scorer/coldstart/kbchain.py).
     """
     if not paths:
         raise ScorerError("EvaluationQueryOutput->new called with no filenames: "
                           "give the assessment and submission files after the query file")
     run_files = RunFiles()
     for path in expand_run_paths(paths):
-        lines = _read_lines(path)
+        name = path
+        if sources is not None and path in sources:
+            name, lines = sources[path]
+            lines = lines or None
+        else:
+            lines = _read_lines(path)
         if lines is None:
-            problems.record("EMPTY_FILE", path)
-            run_files.empty_files.append(path)
+            problems.record("EMPTY_FILE", name)
+            run_files.empty_files.append(name)
             continue
-        kind = identify_file_type(path, lines)
+        kind = identify_file_type(name, lines)
         if kind == ASSESSMENT:
             run_files.assessment_files.append(path)
-        name = path
         if kind == SUBMISSION and submission_lines is not None:
             replaced = submission_lines(path, lines)
             if replaced is None:

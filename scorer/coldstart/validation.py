@@ -29,7 +29,10 @@ SIGNATURE = "CS-ValidateSF-2017.2.0"
 
 def signature_part(request) -> str:
     """``validate:...`` of the .params signature: whether the lines scored are
-    the validator's, and with which -docs."""
+    the validator's (-kb: the toolkit's chain's), and with which -docs."""
+    if options(request).kb:
+        from scorer.coldstart.kbchain import signature_part as chain_part
+        return chain_part(request)
     if request.policy.validate is not True:
         return "validate:none"
     docs = request.option("docs")
@@ -210,27 +213,32 @@ class SubmissionValidator:
         return self._documents
 
     def _sf_query_texts(self) -> list:
-        """(name, text) of the SF query files the validator reads: the query
-        files, or with -expand their expansion as validatequeries writes it."""
-        if self._query_texts is not None:
-            return self._query_texts
-        from scorer.coldstart.toolkit.queryfile import query_file_text
-        texts = [(path, query_file_text(path)) for path in self.query_paths]
-        if self.expand:
-            from scorer.coldstart.toolkit.catalogue import FORMATS
-            from scorer.coldstart.toolkit.problemlog import ProblemLog
-            from scorer.coldstart.toolkit.queryfile import (ALL_LANGUAGES, QuerySet,
-                                                             read_query_text)
-            from scorer.coldstart.toolkit.validatequeries import expand_queries
-            log = ProblemLog(FORMATS)
-            ldc = QuerySet(self.query_paths)
-            for path, text in texts:
-                read_query_text(text, path, ldc, log)
-            expanded, _index = expand_queries(ldc, self.expand, ALL_LANGUAGES, False, log)
-            name = f"{' '.join(self.query_paths)} (-expand {self.expand})"
-            texts = [(name, expanded.text(omit=("SLOT", "NODEID"), languages=ALL_LANGUAGES))]
-        self._query_texts = texts
-        return texts
+        if self._query_texts is None:
+            self._query_texts = sf_query_texts(self.query_paths, self.expand)
+        return self._query_texts
+
+
+def sf_query_texts(query_paths, expand, name=None) -> list:
+    """(name, text) of the SF query files the validator reads: the query
+    files, or with -expand their expansion as validatequeries writes it
+    (under ``name``, by default the files and the switch)."""
+    from scorer.coldstart.toolkit.queryfile import query_file_text
+    texts = [(path, query_file_text(path)) for path in query_paths]
+    if expand:
+        from scorer.coldstart.toolkit.catalogue import FORMATS
+        from scorer.coldstart.toolkit.problemlog import ProblemLog
+        from scorer.coldstart.toolkit.queryfile import (ALL_LANGUAGES, QuerySet,
+                                                         read_query_text)
+        from scorer.coldstart.toolkit.validatequeries import expand_queries
+        log = ProblemLog(FORMATS)
+        ldc = QuerySet(list(query_paths))
+        for path, text in texts:
+            read_query_text(text, path, ldc, log)
+        expanded, _index = expand_queries(ldc, expand, ALL_LANGUAGES, False, log)
+        if name is None:
+            name = f"{' '.join(query_paths)} (-expand {expand})"
+        texts = [(name, expanded.text(omit=("SLOT", "NODEID"), languages=ALL_LANGUAGES))]
+    return texts
 
 
 #: What the scorer records of a file whose lines the validator would keep
@@ -293,9 +301,11 @@ def error_lines(log) -> list:
     return lines
 
 
-def record_problems(log, problems, kinds=("ERROR", "WARNING")) -> None:
+def record_problems(log, problems, kinds=("ERROR", "WARNING"),
+                    names=("VALIDATESF_ERROR", "VALIDATESF_WARNING")) -> None:
     """The validator's messages (a toolkit ProblemLog) of ``kinds`` into the
-    scorer's ``Problems``, each at its places, with their texts."""
+    scorer's ``Problems``, each at its places, with their texts (``names``:
+    the scorer's names, error and warning, of those it does not know)."""
     from scorer.coldstart.toolkit.problemlog import NO_SOURCE
     from scorer.problems import CATALOGUE
     for name, message, places in log.records():
@@ -304,7 +314,7 @@ def record_problems(log, problems, kinds=("ERROR", "WARNING")) -> None:
             continue
         if CATALOGUE.get(name, ("",))[0] != kind:
             # (a problem the scorer knows keeps its name: found by both, it is reported once)
-            name = "VALIDATESF_ERROR" if kind == "ERROR" else "VALIDATESF_WARNING"
+            name = names[0] if kind == "ERROR" else names[1]
         for place in places:
             problems.record_text(name, text, None if place == NO_SOURCE else _where(place))
 

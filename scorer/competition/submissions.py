@@ -32,8 +32,9 @@ def leaderboard_keys(request) -> tuple:
     known = [name for name, _ in task.scoring.catalogue(request)]
     missing = [key for key in keys if key not in known]
     if missing:
+        hint = task.leaderboard.missing_metrics_hint(request)
         raise ScorerError(f"leaderboard metric(s) {', '.join(missing)} are not computed for "
-                          f"{task.name} with these switches{task.leaderboard.missing_metrics_hint(request)}; "
+                          f"{task.name} with these switches{hint}; "
                           f"the metrics are: {', '.join(known)}")
     return tuple(keys)
 
@@ -45,7 +46,8 @@ def column_title(key: str, task) -> str:
     """A leaderboard column's title (Codabench allows 36 characters): the
     metric's name, its words as people write them (``task``: the record,
     whose own words are in ``title_words``)."""
-    words = [task.leaderboard.title_words.get(word) or _WORDS.get(word, word) for word in key.split("_")]
+    own = task.leaderboard.title_words
+    words = [own.get(word) or _WORDS.get(word, word) for word in key.split("_")]
     title = " ".join(words)
     return (title[0].upper() + title[1:])[:36]
 

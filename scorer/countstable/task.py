@@ -1,8 +1,8 @@
 """What the tasks scored from a per-unit counts table share as records
 (:class:`~scorer.countstable.task.TableTask`: a gold file and one predictions
 file per run, the driver of ``countstable/driver.py``, a ``.debug`` of
-blocks), and the capabilities such a record carries: :class:`~scorer.countstable.task.TableScoring`,
-:class:`~scorer.countstable.task.TableTrack`, :class:`~scorer.countstable.task.TableDiff`,
+blocks), and the capabilities such a record carries:
+:class:`~scorer.countstable.task.TableScoring`, :class:`~scorer.countstable.task.TableTrack`, :class:`~scorer.countstable.task.TableDiff`,
 :class:`~scorer.countstable.task.TableLeaderboard`,
 :class:`~scorer.countstable.task.TablePicture`.  ``scorer/tasks/`` holds the records."""
 from __future__ import annotations
@@ -12,6 +12,11 @@ import os
 from scorer.capabilities import Diff, Leaderboard, Picture, Scoring, Track
 from scorer.problems import ScorerError
 from scorer.taskrecord import Task, TrackRun, checked_runs, run_name
+
+# The work is imported inside the methods that do it: every run, of any task,
+# imports this module with every counts-table task's record (scorer.registry reads
+# every record's switches and policy keys), so its top imports only what the records'
+# declarations need (start-up time: tests/e2e/test_imports.py, make bench).
 
 
 class TableScoring(Scoring):

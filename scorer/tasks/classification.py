@@ -26,7 +26,7 @@ default "warn" gives).  The headline is macro F1; the bootstrap draws items.
 
 Everything is declared here, in the task's record (a
 :class:`~scorer.countstable.task.TableTask`); the counts table, the reports and
-the bootstrap are the shared ones of ``scorer/claims/`` (``metrics``,
+the bootstrap are the shared ones of ``scorer/countstable/`` (``metrics``,
 ``reports``, ``driver``, ``resample``).
 """
 from __future__ import annotations
@@ -38,6 +38,11 @@ from scorer.policy import list_value
 from scorer.problems import ScorerError
 from scorer.countstable.task import TableLeaderboard, TableScoring, TableTask, TableTrack
 from scorer.taskrecord import PolicyKey
+
+# The task's work is imported inside the methods that do it: every run, of any
+# task, imports every task's record for its switches and policy keys (scorer.registry),
+# so a record module imports at its top only what its declarations need (start-up
+# time: tests/e2e/test_imports.py, make bench).
 
 #: What a per-label metric name keeps of a label (anything else becomes "_"):
 #: letters and digits of any script (labels in Chinese or Arabic, SemEval's

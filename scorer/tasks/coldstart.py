@@ -12,11 +12,28 @@ from scorer.switches import Switch
 from scorer.taskrecord import PolicyKey, Task
 from scorer.version import PERL_REFERENCE_VERSION
 
+# The task's work is imported inside the methods that do it: every run, of any
+# task, imports every task's record for its switches and policy keys (scorer.registry),
+# so a record module imports at its top only what its declarations need (start-up
+# time: tests/e2e/test_imports.py, make bench).
+
+
+def input_value(value, key, source: str, from_switch: bool = False):
+    """The policy key ``input``: ``sf`` or ``kb`` (None: left out, SF submissions)."""
+    if value is None:
+        return key.default
+    text = single_value(value, key, source, from_switch)
+    if text not in ("sf", "kb"):
+        raise ScorerError(f"{source}, key 'input': sf or kb is expected, not {text!r}")
+    return text
+
 
 class ColdStartScoring(Scoring):
     """Scoring as CS-Score-MASTER.pl does (scorer/coldstart/driver.py)."""
 
     def check_request(self, request) -> None:
+        from scorer.coldstart.kbchain import check_request as check_kb_request
+        check_kb_request(request)
         if request.option("docs") and request.policy.validate is False:
             # The document lengths are the validator's; without it they would check nothing.
             raise ScorerError("-docs is read by the validator (it checks the provenance "
@@ -57,7 +74,9 @@ class ColdStartScoring(Scoring):
 
     def shared_request(self, request):
         # A track and a leaderboard validate each submission first, unless the
-        # policy says validate: false.
+        # policy says validate: false (-kb: through the toolkit's chain).
+        from scorer.coldstart.kbchain import check_shared_request
+        check_shared_request(request)
         if request.policy.validate is None:
             return request._replace(policy=request.policy.replace(validate=True))
         return request
@@ -172,6 +191,11 @@ class ColdStart(Task):
                               "the raw runs, unchecked; left out, a track and a leaderboard "
                               "validate, python -m scorer warns when the validator would drop "
                               "lines", None, flag_value, in_digest=False),
+        # (not in the policy digest either: the signature says validate:kb:...)
+        PolicyKey("input", "Cold Start: kb scores KBs (the files after the assessments), "
+                           "each through the toolkit's chain (validatekb, validatequeries "
+                           "-expand, resolvequeries, validatesf), as -kb; sf (the default) "
+                           "SF submission files", None, input_value, in_digest=False),
     )
     # The Perl scorer's switches (CS-Score-MASTER.pl -help), in the order a
     # refusal lists them.
@@ -216,6 +240,18 @@ class ColdStart(Task):
                     "(python -m scorer.coldstart validatesf, with -justifications and -docs), "
                     "and score the lines it keeps: the official numbers; its errors stop the "
                     "run without reports"),
+        # scorer's own: a KB through the toolkit's chain (scorer/coldstart/kbchain.py)
+        Switch("kb", False,
+               help="The files after the assessments are KBs (TAC format): each is "
+                    "validated (validatekb -output tac), resolved against the SF queries "
+                    "(with -expand, validatequeries' expansion), validated as an SF run "
+                    "(validatesf) and scored, as the toolkit's Perl chain does; one error "
+                    "log holds every stage's messages, each marked with its stage (policy: "
+                    "input: kb)"),
+        Switch("keep_stages", names_file=False,
+               help="With -kb: a folder for each stage's file, named as the Perl chain "
+                    "names them (NAME.tac.valid, sf-query.xml, NAME.rq, "
+                    "NAME.valid.ldc.tab.txt), written with the reports"),
         Switch("docs", names_file=True,
                help="The corpus's document lengths (DOCID, length, file), against which "
                     "the validator (-validate, or the check without it) checks every "

@@ -342,5 +342,6 @@ def paper_metrics(request, columns) -> list:
     """The metrics a leaderboard shows beside the headline (leaderboard.tex, the
     page's table): the policy's leaderboard, else the task's default (those in
     ``columns``)."""
-    keys = request.policy.leaderboard or tasks.get(request.policy.task).leaderboard.columns(request)
+    task = tasks.get(request.policy.task)
+    keys = request.policy.leaderboard or task.leaderboard.columns(request)
     return [key for key in keys if key in columns]

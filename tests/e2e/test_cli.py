@@ -676,7 +676,7 @@ def test_policy_justifications_without_quotes(demo):
     ("task: coldstart\nrihgt: [CORRECT]\n",
      "p.yaml: unknown policy key(s) rihgt; known keys: task, labels, "
      "average_labels, right, wrong, ignore, fields, justifications, discipline, validate, "
-     "max_evidence, leaderboard, competition"),
+     "input, max_evidence, leaderboard, competition"),
     ("task: coldstart\nright: [CORRECT\n",
      "p.yaml line 3: not a valid YAML policy: expected ',' or ']', but got '<stream end>'"),
     ("task: trec\n", "p.yaml: unknown task 'trec'; known tasks: classification, coldstart, fever, scifact"),

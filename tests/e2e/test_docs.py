@@ -15,7 +15,7 @@ import shlex
 
 import pytest
 
-from places import ROOT
+from places import MADE_BY_THE_READER, ROOT
 
 DOCS = os.path.join(ROOT, "docs")
 SPEC = os.path.join(DOCS, "coldstart-spec.md")
@@ -145,7 +145,8 @@ def named_paths(text: str) -> list:
     for match in re.finditer(r"(?<![\w./~-])([A-Za-z_][\w.-]*(?:/[\w.-]+)+/?)", text):
         path = match.group(1).rstrip(".,:;")
         after = text[match.end():match.end() + 1]
-        if after in ("<", "*") or path.startswith(WRITTEN_FOLDERS):
+        if after in ("<", "*") or path.startswith(WRITTEN_FOLDERS) \
+                or path in MADE_BY_THE_READER:
             continue
         if path.split("/", 1)[0] in TOP_FOLDERS:
             found.append((path, (".",)))

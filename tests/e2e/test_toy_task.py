@@ -23,8 +23,7 @@ class ExactMatch(TableTask):
     def evaluate(self, policy, files, problems):                                # 1
         gold, predicted = ({o["id"]: o["answer"] for _l, o in read_objects(f)} for f in files)
         outcomes = [(key, answer, predicted.get(key, "")) for key, answer in gold.items()]
-        columns = {"items": [1] * len(outcomes),
-                   "right": [int(g == p) for _k, g, p in outcomes]}
+        columns = {"items": [1] * len(outcomes), "right": [int(g == p) for _, g, p in outcomes]}
         keys, source = self.gold_keys(files[0])
         return Evaluation(self.name, files, keys, columns, outcomes,
                           full_data(self.metrics, columns), key_source=source,

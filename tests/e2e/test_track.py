@@ -758,7 +758,7 @@ def test_fever_runs_with_and_without_ids_share_their_claims_against_a_redacted_g
 @pytest.mark.parametrize("task, keys", [
     ("fever", ["task", "max_evidence", "labels", "leaderboard"]),
     ("coldstart", ["task", "right", "wrong", "ignore", "fields", "justifications", "discipline",
-                   "validate", "leaderboard"]),
+                   "validate", "input", "leaderboard"]),
 ])
 def test_track_params_list_the_policy_keys_of_the_task_scored(tmp_path, task, keys):
     if task == "fever":

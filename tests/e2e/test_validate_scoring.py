@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from assessments import assessments_of
 from places import FIXTURES, PARITY
 
 from scorer.cli import main
@@ -50,42 +51,6 @@ def score(cwd, args: list, out) -> tuple:
         with open(os.path.join(out, name), "rb") as f:
             outputs[name.split(".", 1)[1]] = f.read()
     return status, outputs, outputs.pop("errlog", b"").decode("utf-8")
-
-
-def assessments_of(runs, path) -> str:
-    """Assessments of every line of the ``runs`` (validated files; lines of their hop-0 queries
-    first, so that the hop-1 queries are made before they are assessed): two
-    of three correct, each its own equivalence class, the others wrong; so
-    that the numbers, and the order ties take, depend on the lines kept."""
-    lines = []
-    seen = set()
-    for run in runs:
-        for line in Path(run).read_text(encoding="utf-8").splitlines():
-            columns = line.split("\t")
-            if len(columns) == 9 and not line.startswith("#"):
-                key = (columns[0], columns[1], columns[3], columns[4], columns[6])
-                if key not in seen:
-                    seen.add(key)
-                    lines.append(key)
-    lines.sort(key=lambda key: key[0].count("_"))
-    from scorer.coldstart.ids import target_query_short_id
-    made = set()
-    rows = []
-    number = 0
-    for query, slot, relation, value, provenance in lines:
-        if query.count("_") > 2 and query not in made:
-            continue    # (a hop-1 query no assessed line makes: the validator drops its lines)
-        number += 1
-        correct = number % 3 != 0
-        if correct:     # (a child needs a correct parent)
-            made.add(f"{query}_{target_query_short_id(query, value, provenance)}")
-        ec = f"{query.rsplit('_', 1)[0] if query.count('_') > 2 else query}:{number}" \
-            if correct else "0"
-        rows.append("\t".join((f"{query}_{number:04d}", f"{query}:{slot}", relation, value,
-                               provenance, "C" if correct else "W", "NAM",
-                               "C" if correct else "W", ec, "NAM")))
-    Path(path).write_text("".join(row + "\n" for row in rows), encoding="utf-8")
-    return str(path)
 
 
 def validator_cases() -> list:

@@ -12,6 +12,9 @@ FIXTURES = ROOT / "fixtures"
 CONFIGS = ROOT / "configs"
 #: the bundled Cold Start example (make demo)
 DEMO = FIXTURES / "coldstart" / "demo" / "input"
+#: The files docs/adding-a-task.md has its reader make (tests/e2e/test_howto_pages.py
+#: makes them in a copy; the docs' path check allows them)
+MADE_BY_THE_READER = ("scorer/tasks/shortanswer.py", "configs/shortanswer.yaml")
 SHARED = ROOT.parent / "shared"
 PARITY = SHARED / "parity"
 SHARED_TOOLS = SHARED / "tools"

@@ -20,7 +20,7 @@ PERL_DEFAULTS = Policy("coldstart", dict(right=("CORRECT",),
                                          wrong=("INCORRECT", "INCORRECT_PARENT", "INEXACT"),
                                          ignore=("UNASSESSED", "DUPLICATE"),
                                          justifications="1:3", discipline="ASSESSED",
-                                         fields=DEFAULT_FIELDS, validate=None))
+                                         fields=DEFAULT_FIELDS, validate=None, input=None))
 
 
 def policy_file(tmp_path: Path, text: str) -> str:
@@ -98,7 +98,7 @@ def test_every_bundled_key_is_known():
     ("task: coldstart\nrihgt: [CORRECT]\n",
      "{path}: unknown policy key(s) rihgt; known keys: task, labels, "
      "average_labels, right, wrong, ignore, fields, justifications, discipline, validate, "
-     "max_evidence, leaderboard, competition"),
+     "input, max_evidence, leaderboard, competition"),
     ("task: coldstart\nright: [CORRECT\n",
      "{path} line 3: not a valid YAML policy: expected ',' or ']', but got '<stream end>'"),
     ("- right\n- wrong\n", "{path}: a policy file must be a mapping of keys to values"),

@@ -63,6 +63,11 @@ def render(request, samples_text: str = "none", now=None, selection: Optional[di
         docs = request.option("docs")
         lines.append(f"  VALIDATE => each submission file validated as {validation.SIGNATURE} "
                      f"does{f' (-docs {docs})' if docs else ''}; the lines it keeps scored")
+    if options(request).kb:
+        from scorer.coldstart.kbchain import SIGNATURE as CHAIN
+        lines.append(f"  INPUT => KB: each KB through {CHAIN.replace('>', ' > ')} "
+                     f"(python -m scorer.coldstart validatekb -output tac, validatequeries "
+                     f"-expand, resolvequeries, validatesf); the lines validatesf keeps scored")
     if request.samples or request.bootstrap is not None:
         lines += ["", "SAMPLE => BOOTSTRAP RESAMPLE"]
     if request.samples:

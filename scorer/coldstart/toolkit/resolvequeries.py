@@ -43,12 +43,16 @@ class Resolution(namedtuple("Resolution", ("lines", "runid", "statistics"))):
         return "".join(self.lines)
 
 
-def resolve_queries(query_file: str, kb_file: str) -> Resolution:
+def resolve_queries(query_file: str, kb_file: str, *, queries=None) -> Resolution:
     """CS-ResolveQueries of the SF query file ``query_file`` against the
     validated KB ``kb_file`` (``validatekb -output tac`` writes it), as data.
+    ``queries``: the SF queries already read (a
+    :class:`~scorer.coldstart.toolkit.queryfile.QuerySet`; ``query_file`` then
+    only names them).
     What stops the Perl (a file that cannot be read, a line of the wrong
     width) raises :class:`~scorer.coldstart.toolkit.problemlog.Fatal`."""
-    queries = read_query_file(query_file, ProblemLog(FORMATS))
+    if queries is None:
+        queries = read_query_file(query_file, ProblemLog(FORMATS))
     hops = []
     for query in queries.in_id_order():
         if not query.entry_points:
