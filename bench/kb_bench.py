@@ -18,9 +18,10 @@ set).  The Perl runs on the KBs up to --perl-up-to assertions; its output is
 compared with ours: the validated KB byte for byte, the responses as sorted
 lines (the Perl writes them in its hash order of the queries).
 
-Below the table, the targets: each tool at least 10x the Perl's CPU time,
-with under a third of its peak memory, and our peak memory growing no
-faster than the KB.  Exit status 1 when a target is missed, a run fails or
+Below the table, the targets (the issue's, at 1,000,000 assertions and up;
+the Perl runs there by default, some minutes a workload): each tool at
+least 10x the Perl's CPU time, with under a third of its peak memory, and
+our peak memory growing no faster than the KB.  Exit status 1 when a target is missed, a run fails or
 the outputs differ.
 """
 from __future__ import annotations
@@ -41,6 +42,10 @@ from validate_bench import measure_alone  # noqa: E402
 
 SPEEDUP_TARGET = 10.0
 MEMORY_SHARE_TARGET = 1 / 3
+#: The issue sets the targets at 1,000,000 assertions: on smaller KBs the
+#: interpreter's own start (tens of MiB, a fraction of a second) weighs in,
+#: and those rows are shown only.
+TARGET_FROM = 1_000_000
 
 
 def workload_folder(assertions: int, queries: int, seed: int = 1, events: bool = False) -> str:
@@ -108,7 +113,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--assertions", default="100000,1000000",
                         help="comma-separated KB sizes (assertions)")
-    parser.add_argument("--perl-up-to", type=int, default=100_000,
+    parser.add_argument("--perl-up-to", type=int, default=TARGET_FROM,
                         help="run the Perl on the KBs up to this size")
     parser.add_argument("--perl", help="the Perl toolkit's folder (default: ../ColdStart)")
     parser.add_argument("--no-perl", action="store_true")
@@ -155,10 +160,10 @@ def main() -> int:
                 if not agree:
                     missed.append(f"{tool}: our output differs from the Perl's on {size:,} "
                                   f"({workload})")
-                if speedup < SPEEDUP_TARGET:
+                if size >= TARGET_FROM and speedup < SPEEDUP_TARGET:
                     missed.append(f"{tool} on {size:,} ({workload}): {speedup:.1f}x the Perl's "
                                   f"CPU time (target {SPEEDUP_TARGET:.0f}x)")
-                if share > MEMORY_SHARE_TARGET:
+                if size >= TARGET_FROM and share > MEMORY_SHARE_TARGET:
                     missed.append(f"{tool} on {size:,} ({workload}): {share:.2f} of the Perl's "
                                   f"peak memory (target under {MEMORY_SHARE_TARGET:.2f})")
             print(" ".join(cells), flush=True)
@@ -169,8 +174,8 @@ def main() -> int:
                               f"from {n1:,} to "
                               f"{n2:,} assertions ({m1:.0f} to {m2:.0f} MiB)")
     print()
-    print("targets: each tool 10x the Perl's CPU time, under a third of its peak memory, "
-          "memory growing no faster than the KB")
+    print(f"targets (from {TARGET_FROM:,} assertions): each tool 10x the Perl's CPU time, "
+          f"under a third of its peak memory; memory growing no faster than the KB")
     for line in missed:
         print(f"  missed: {line}")
     if not compared:

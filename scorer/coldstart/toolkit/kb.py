@@ -24,6 +24,9 @@ from scorer.coldstart.toolkit.problemlog import place
 
 #: How good a use of a node is as the place a message points at (lower is better).
 USE_PRIORITY = {"MENTION": 1, "TYPEDEF": 2, "SUBJECT": 3, "OBJECT": 4}
+_SUBJECT_USE = USE_PRIORITY["SUBJECT"]
+#: a one-type domain or range -> its type's name
+_ONE_KIND: dict = {}
 
 #: The predicates' aliases: domain -> alias -> (reason, predicate), as the library lists them.
 _ALIASES = """
@@ -267,8 +270,11 @@ class KB:
             if len(types) > 1:
                 entity.possible += (types, line)
                 return
-            types = next(iter(types))
-        kind = types.lower()
+            kind = _ONE_KIND.get(types)
+            if kind is None:
+                kind = _ONE_KIND[types] = next(iter(types)).lower()
+        else:
+            kind = types.lower()
         if kind not in NODE_TYPES:
             self.record("ILLEGAL_NODE_TYPE", kind, line=line)
             return
@@ -405,7 +411,9 @@ class KB:
             self._reject("NO_PREDICATE")
             return None
         verb = predicate.name
-        read = self._read(provenance_text, subject, obj, verb)
+        read = self.reader.read(provenance_text, subject, obj, verb) \
+            if verb != "type" and verb != "link" and verb.lower() not in ("type", "link") \
+            else _NO_PROVENANCE
         provenance = read[0]
         if read[1]:
             where = self.where(line)
@@ -433,7 +441,10 @@ class KB:
                 return None
             obj = f"{match.group(1)}:{match.group(2)}"
         else:
-            self.use(subject_entity, "SUBJECT", line)
+            this = (_SUBJECT_USE, line)
+            best = subject_entity.bestuse
+            if best is None or this < best:
+                subject_entity.bestuse = this
             self.typedef(subject_entity, predicate.domain, "SUBJECT", line)
             if "string" in predicate.range and "mention" in predicate.name.lower():
                 if not _QUOTED.match(obj):

@@ -24,21 +24,30 @@ def tac_lines(kb, labels=("TAC",)):
     """The validated KB's lines, one at a time (a large KB's text is not
     held whole)."""
     labels = set(labels)
+    # with the built-in predicates only, every label is TAC's
+    every = not kb.labels and labels >= {"TAC"}
     yield f"{kb.runid_line}\n\n"
+    entity = domain_of = None
     for assertion in output_order(kb):
-        if assertion.omit or kb.label(assertion.predicate) not in labels:
+        if assertion.omit or not every and kb.label(assertion.predicate) not in labels:
             continue
         name = assertion.predicate.name
         domain = ""
         if name not in _UNTYPED:
-            domain = assertion.subject_entity.type()
+            if assertion.subject_entity is not entity:
+                # a subject's assertions come together: its type found once
+                entity = assertion.subject_entity
+                domain_of = entity.type()
+            domain = domain_of
             if domain in ("unknown", "multiple"):
                 continue
             domain += ":"
         if assertion.realis:
             name += "." + assertion.realis
+        found = assertion.parsed
+        provenance = found[0] if found is not None else read_again(kb, assertion)
         line = f"{assertion.subject}\t{domain}{name}\t{assertion.object}\t" \
-               f"{read_again(kb, assertion).original_text()}"
+               f"{provenance.original_text()}"
         if assertion.predicate.name != "type":
             line += f"\t{assertion.confidence}"
         yield line + assertion.comment + "\n"
