@@ -26,8 +26,8 @@ import tempfile
 
 from scorer.coldstart.options import options
 from scorer.coldstart.runs import ASSESSMENT, SUBMISSION, identify_file_type
-from scorer.coldstart.validation import (_fatal_message, error_lines, record_problems,
-                                         sf_query_texts)
+from scorer.coldstart.validation import (DocumentLengths, _fatal_message, error_lines,
+                                         record_problems, sf_query_texts)
 from scorer.problems import ScorerError
 
 #: The stages, in order (the toolkit's command names).
@@ -87,7 +87,7 @@ class KBChain:
         #: path -> text, written with the reports (-keep_stages)
         self.files: dict = {}
         self.runids: list = []
-        self._documents = None
+        self.documents = DocumentLengths(self.docs_path)
 
     # -- the files --------------------------------------------------------------
 
@@ -249,13 +249,7 @@ class KBChain:
         return [line[:-1] for line in validated.lines]
 
     def _read_documents(self):
-        if self.docs_path is None:
-            return None
-        if self._documents is None:
-            # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
-            from scorer.coldstart.toolkit.documents import read_documents
-            self._documents = read_documents(self.docs_path)
-        return self._documents
+        return self.documents.read()
 
 
 class _Refused(Exception):

@@ -29,6 +29,22 @@ SIGNATURE = "CS-ValidateSF-2017.2.0"
 KB_CHAIN_SIGNATURE = "CS-ValidateKB>CS-ValidateQueries>CS-ResolveQueries>CS-ValidateSF-2017.2.0"
 
 
+class DocumentLengths:
+    """The -docs file (None without it), read when a stage first needs it and
+    then once for every submission of the run."""
+
+    def __init__(self, path):
+        self.path = path
+        self._read = None
+
+    def read(self):
+        if self.path is not None and self._read is None:
+            # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
+            from scorer.coldstart.toolkit.documents import read_documents
+            self._read = read_documents(self.path)
+        return self._read
+
+
 def signature_part(request) -> str:
     """``validate:...`` of the .params signature: whether the lines scored are
     the validator's (-kb: the toolkit's chain's), and with which -docs."""
@@ -53,7 +69,7 @@ class SubmissionValidator:
         self.docs_path = request.option("docs")
         self.query_paths = list(query_paths)
         self.problems = problems
-        self._documents = None
+        self.documents = DocumentLengths(self.docs_path)
         self._query_texts = None
         #: the submission files -validate refused
         self.refused: list = []
@@ -214,13 +230,7 @@ class SubmissionValidator:
         return all(name == "FAILED_LANG_INFERENCE" for name, _message, _places in log.records())
 
     def _read_documents(self):
-        if self.docs_path is None:
-            return None
-        if self._documents is None:
-            # (the toolkit loads only to validate or to score a KB: tests/e2e/test_imports.py)
-            from scorer.coldstart.toolkit.documents import read_documents
-            self._documents = read_documents(self.docs_path)
-        return self._documents
+        return self.documents.read()
 
     def _sf_query_texts(self) -> list:
         if self._query_texts is None:
