@@ -20,15 +20,18 @@ MAX_DIGITS = 18
 #: (the reference files nest 4 levels deep; Python's parser recurses per level).
 MAX_JSON_DEPTH = 64
 
-_WHOLE = re.compile(r"[+]?[0-9]+\Z")
-#: A string (an unclosed one runs to the end, so no text is scanned twice) or a bracket.
-_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.|\\\Z)*(?:"|\Z)|[\[\]{}]', re.S)
+#: A string (an unclosed one runs to the end, so no text is scanned twice) or
+#: a bracket.  (A pattern's text, compiled by ``re`` when first used: a line
+#: nested deeply enough to need it is rare, and compiling costs a small run's
+#: start-up about as much as importing a module.)
+_STRING_OR_BRACKET = r'"(?:[^"\\]|\\.|\\\Z)*(?:"|\Z)|[\[\]{}]'
 
 
 def whole_number(text: str, what: str, maximum: int | None = None) -> int:
     """``text`` as a non-negative whole number, or a ScorerError saying ``what`` it is."""
     stripped = text.strip() if isinstance(text, str) else ""
-    if not _WHOLE.match(stripped):
+    digits = stripped[1:] if stripped.startswith("+") else stripped
+    if not (digits.isascii() and digits.isdigit()):      # [+]?[0-9]+, nothing else
         raise ScorerError(f"{what} must be a whole number, not '{shorten(str(text))}'")
     digits = stripped.lstrip("+").lstrip("0") or "0"
     if len(digits) > MAX_DIGITS or (maximum is not None and int(digits) > maximum):
@@ -48,7 +51,7 @@ def json_depth(line: str) -> int:
     if line.count("[") + line.count("{") <= MAX_JSON_DEPTH:
         return 0
     depth = deepest = 0
-    for match in _STRING_OR_BRACKET.finditer(line):
+    for match in re.finditer(_STRING_OR_BRACKET, line, re.S):
         token = match.group()
         if token in "[{":
             depth += 1

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from itertools import compress, count
 from json.encoder import encode_basestring
@@ -76,7 +75,7 @@ def object_blocks(path: str, decoder=None, lenient: bool = False):
         del block
         found = []
         lines_before = _read_lines(path, _lines(text), lines_before, crowded,
-                                   _SURROGATE_ESCAPE.search(text) is not None, found.append,
+                                   _may_escape_surrogates(text), found.append,
                                    decoder, lenient)
         yield found
 
@@ -329,8 +328,12 @@ def _checked(path: str, number: int, line: str, escapes: bool, blank_ok: bool = 
 #: Every byte but the opening brackets and the line ends, deleted by
 #: :func:`_crowded_lines` (``bytes.translate``: one pass in C).
 _NOT_OPENERS = bytes(byte for byte in range(256) if byte not in b"[{\n\r")
-#: The start of an escape that may be a lone surrogate (\uD800-\uDFFF).
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD]")
+
+
+def _may_escape_surrogates(text: str) -> bool:
+    """Whether ``text`` holds the start of an escape that may be a lone
+    surrogate (``\\uD800``-``\\uDFFF``)."""
+    return "\\ud" in text or "\\uD" in text
 
 
 def _crowded_lines(data: bytes, lines_before: int = 0) -> set:
