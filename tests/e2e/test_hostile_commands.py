@@ -282,7 +282,7 @@ def test_labels_named_as_the_counts_tables_other_columns_score_as_scikit_learn(t
     averaged ones (2tp:averaged): f1_averaged was the micro F1 of the other
     labels (0 where scikit-learn says 0.8)."""
     from sklearn.metrics import accuracy_score, precision_recall_fscore_support
-    from scorer.tasks.classification import label_name
+    from scorer.itemlabels.labels import label_name
     gold = [labels[0], labels[0], labels[1], labels[-1], labels[1]]
     predicted = [labels[0], labels[0], labels[0], labels[1], labels[-1]]
     over = labels[1:]

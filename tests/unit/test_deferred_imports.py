@@ -13,8 +13,6 @@ NOT_YET = {
     # (each says once, at its top, why its work is imported inside the methods:
     # every run loads every task's record; EXPLAINED_ONCE holds it to that)
     "scorer/tasks/": "the task records",
-    # reshaped by other work of this session, their owners to comment them
-    "scorer/coldstart/toolkit/validatekb.py": "validatekb, being made faster",
 }
 #: The note each task module carries instead.
 EXPLAINED_ONCE = "imported inside the methods"

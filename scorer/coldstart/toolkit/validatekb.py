@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 from collections import namedtuple
+from importlib import import_module
 
 from scorer import gcpause
 from scorer.coldstart.toolkit import toolrun
@@ -31,7 +32,10 @@ from scorer.coldstart.toolkit.catalogue import FORMATS
 from scorer.coldstart.toolkit.documents import read_documents
 from scorer.coldstart.toolkit.kb import MULTIPLE
 from scorer.coldstart.toolkit.kbchecks import check_integrity
+from scorer.coldstart.toolkit.kbpredicates import LabelledPredicates
 from scorer.coldstart.toolkit.kbreader import read_tac
+from scorer.coldstart.toolkit.kbstats import stats_text
+from scorer.coldstart.toolkit.kbtac import tac_text
 from scorer.coldstart.toolkit.problemlog import Fatal, ProblemLog, count_line
 from scorer.problems import ERROR_EXIT_STATUS
 from scorer.switches import Switch
@@ -55,7 +59,8 @@ FORMATS_OUT = {
     "SEN": ("DIR", "sentiments", ("predicted-ere", "predicted-best")),
     "TAC": ("FILE", ".tac.valid", ()),
 }
-#: The writer of each output format: (module, function(kb, path, labels, linkkb) -> {file: text}).
+#: The writer of each output format: (module, function(kb, path, labels, linkkb) -> {file: text}),
+#: the module imported by name when its format is asked for (a run writes one or two).
 WRITERS = {
     "TAC": ("scorer.coldstart.toolkit.kbtac", "tac_files"),
     "EDL": ("scorer.coldstart.toolkit.kbedl", "edl_files"),
@@ -117,13 +122,11 @@ class KBValidation(toolrun.LoggedResult, namedtuple("KBValidation", ("kb", "log"
 
     def tac(self, labels=("TAC",)) -> str:
         """The validated KB (``-output tac``)."""
-        from scorer.coldstart.toolkit.kbtac import tac_text
         return tac_text(self.kb, labels)
 
     def output(self, mode: str, path: str, labels=("TAC",), linkkb="LDC2015E42") -> dict:
         """{file: text} of the output format ``mode`` (TAC, EDL, NUG, EAL,
         SEN) written at ``path`` (a file, or for EAL and SEN a folder)."""
-        from importlib import import_module
         writer = WRITERS.get(mode)
         if writer is None:
             raise Fatal(f"-output {mode.lower()} is not written yet by this version")
@@ -176,7 +179,6 @@ def validate_kb(filename: str, *, docs=None, task: str = "CSKB", multiple: str =
     task, multiple, warnings = check_options(task, multiple, ignore)
     predicate_set = labels = None
     if predicates is not None:
-        from scorer.coldstart.toolkit.kbpredicates import LabelledPredicates
         predicate_set = LabelledPredicates()
         predicate_set.load(predicates)
         labels = predicate_set.labels
@@ -249,7 +251,6 @@ def _command(given: dict, params: dict, errors) -> int:
                 folders += [paths[mode]] + [f"{paths[mode]}/{sub}"
                                             for sub in FORMATS_OUT[mode][2]]
     if stats_file:
-        from scorer.coldstart.toolkit.kbstats import stats_text
         outputs[stats_file] = stats_text(result.kb)
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
