@@ -1,10 +1,6 @@
 """The ``.debug`` report of a run: a header, then one block an item (its gold
-and predicted labels, RIGHT or WRONG), and an item's block read back for
-``scorer.diff``."""
+and predicted labels, RIGHT or WRONG); ``itemblocks.py`` reads a block back."""
 from __future__ import annotations
-
-from scorer.countstable.debugblocks import Claim, fact, labels
-
 RULE = "=" * 80 + "\n"
 
 
@@ -17,9 +13,3 @@ def debug_pieces(evaluation):
                f"\tPREDICTED LABEL:\t{predicted}\t{'RIGHT' if gold == predicted else 'WRONG'}"
                f"\n")
 
-
-def item_claim(item_id: str, facts: list, line: int) -> Claim:
-    """An item's block of the ``.debug``, read back for scorer.diff."""
-    predicted = fact(facts, "PREDICTED LABEL")
-    return Claim(item_id, predicted[-1] if predicted else "", (), frozenset(), (), line,
-                 *labels(facts))

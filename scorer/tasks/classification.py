@@ -34,16 +34,16 @@ from __future__ import annotations
 
 import unicodedata
 
+from scorer.countstable.jsonl import read_objects
+from scorer.countstable.task import TableLeaderboard, TableScoring, TableTask, TableTrack
+from scorer.itemlabels import inputs
+from scorer.itemlabels.debug import debug_pieces as item_debug_pieces
+from scorer.itemlabels.evaluation import evaluate as evaluate_items
 from scorer.itemlabels.labels import CONTROL, label_name
+from scorer.itemlabels.metrics import EXPLANATIONS, declarations
 from scorer.policy import build_policy, list_value
 from scorer.problems import ScorerError
-from scorer.countstable.task import TableLeaderboard, TableScoring, TableTask, TableTrack
 from scorer.taskrecord import PolicyKey
-
-# The task's work is imported inside the methods that do it: every run, of any
-# task, imports every task's record for its switches and policy keys (scorer.registry),
-# so a record module imports at its top only what its declarations need (start-up
-# time: tests/e2e/test_imports.py, make bench).
 
 
 class ClassificationScoring(TableScoring):
@@ -62,13 +62,10 @@ class ClassificationTrack(TableTrack):
         """``(line, unit id as the track names it, record)`` of every gold
         item, for ``scorer.track -slices``: the record its JSON object (none
         for id<TAB>label lines) with its ``label``."""
-        # (the task's work: imported when used, as the note at the top says)
-        from scorer.countstable.jsonl import read_objects
-        from scorer.itemlabels.inputs import read_items, starts_json_lines
-        items = read_items(path, "gold")
+        items = inputs.read_items(path, "gold")
         keys, _source = self.task.gold_keys(path)
         objects = {}
-        if any(True for _ in items) and starts_json_lines(path):
+        if any(True for _ in items) and inputs.starts_json_lines(path):
             objects = dict(read_objects(path, lenient=True))
         return [(line, unit, {**objects.get(line, {}), "label": label})
                 for (line, _id, label), unit in zip(items, keys)]
@@ -145,8 +142,6 @@ class Classification(TableTask):
                     "'_', '.' or '-'")
 
     def explanations(self) -> list:
-        # (the task's work: imported when used, as the note at the top says)
-        from scorer.itemlabels.metrics import EXPLANATIONS
         return list(EXPLANATIONS)
 
     # -- scoring: the counts table of the items -----------------------------------
@@ -155,19 +150,15 @@ class Classification(TableTask):
         if len(files) != 2:
             raise ScorerError(f"classification needs two files, the gold then the "
                               f"predictions; {len(files)} given")
-        # (the task's work: imported when used, as the note at the top says)
-        from scorer.itemlabels.evaluation import evaluate
-        return evaluate(self.name, policy, tuple(files))
+        return evaluate_items(self.name, policy, tuple(files))
 
     def debug_pieces(self, evaluation):
-        # (the task's work: imported when used, as the note at the top says)
-        from scorer.itemlabels.debug import debug_pieces
-        return debug_pieces(evaluation)
+        return item_debug_pieces(evaluation)
 
     def debug_layout(self):
-        # (the task's work: imported when used, as the note at the top says)
+        # (scorer.diff alone reads a .debug back: a run does without these)
         from scorer.countstable.debugblocks import BlockLayout
-        from scorer.itemlabels.debug import item_claim
+        from scorer.itemlabels.itemblocks import item_claim
         return BlockLayout("ITEM", "PREDICTED LABEL", item_claim)
 
     # -- metrics --------------------------------------------------------------------
@@ -175,8 +166,6 @@ class Classification(TableTask):
     def declared_metrics(self, policy) -> tuple:
         """The policy's labels' metrics (those of one label, LABEL, without a
         policy: what -help and the docs list)."""
-        # (the task's work: imported when used, as the note at the top says)
-        from scorer.itemlabels.metrics import declarations
         if policy is None:
             policy = build_policy({"task": self.name, "labels": ["LABEL"]}, {})
         return declarations(policy)
@@ -184,8 +173,6 @@ class Classification(TableTask):
     # -- a leaderboard and a track: the gold file is the reference ------------------
 
     def gold_keys(self, path: str) -> tuple:
-        # (the task's work: imported when used, as the note at the top says)
-        from scorer.itemlabels import inputs
         return inputs.gold_keys(inputs.read_gold(path))
 
 

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 from scorer.capabilities import Diff, Leaderboard, Picture, Scoring, Track
 from scorer.coldstart import metrics as declared
+from scorer.coldstart.options import options
+from scorer.coldstart import policy as coldstart_policy
 from scorer.coldstart.policy import DEFAULTS, DISCIPLINES
+from scorer.coldstart.validation import signature_part
 from scorer.policy import flag_value, list_value, single_value
 from scorer.problems import Problems, ScorerError
 from scorer.switches import Switch
 from scorer.taskrecord import PolicyKey, Task
 from scorer.version import PERL_REFERENCE_VERSION
 
-# The task's work is imported inside the methods that do it: every run, of any
-# task, imports every task's record for its switches and policy keys (scorer.registry),
-# so a record module imports at its top only what its declarations need (start-up
-# time: tests/e2e/test_imports.py, make bench).
+# Cold Start is the default task: a command line without -policy loads this
+# record, -version and -help included.  So the scoring modules (numpy, the
+# runs' and the KB chain's readers: most of a run's start-up) are imported in
+# the methods that use them, each saying so (tests/e2e/test_imports.py).
 
 
 def input_value(value, key, source: str, from_switch: bool = False):
@@ -32,6 +35,7 @@ class ColdStartScoring(Scoring):
     """Scoring as CS-Score-MASTER.pl does (scorer/coldstart/driver.py)."""
 
     def check_request(self, request) -> None:
+        # (the KB chain and the runs' readers: see the note at the top)
         from scorer.coldstart.kbchain import check_request as check_kb_request
         check_kb_request(request)
         if request.option("docs") and request.policy.validate is False:
@@ -45,11 +49,11 @@ class ColdStartScoring(Scoring):
                               "drawn over LDC queries")
 
     def input_paths(self, files) -> list:
-        from scorer.coldstart.runs import expand_run_paths
+        from scorer.coldstart.runs import expand_run_paths       # (as check_request's)
         return expand_run_paths(files)
 
     def score(self, request, problems, samples=None):
-        from scorer.coldstart import driver
+        from scorer.coldstart import driver      # (numpy: see the note at the top)
         return driver.score(request, problems, samples=samples)
 
     # LDC-MEAN and LDC-MAX need the SF -> LDC index of -expand.
@@ -63,7 +67,7 @@ class ColdStartScoring(Scoring):
 
     def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
-        from scorer.coldstart.units import run_result
+        from scorer.coldstart.units import run_result        # (numpy, as score's)
         return run_result(name, outcome, status, statistics)
 
     def run_ids(self, outcome) -> tuple:
@@ -75,7 +79,7 @@ class ColdStartScoring(Scoring):
     def shared_request(self, request):
         # A track and a leaderboard validate each submission first, unless the
         # policy says validate: false (-kb: through the toolkit's chain).
-        from scorer.coldstart.kbchain import check_shared_request
+        from scorer.coldstart.kbchain import check_shared_request    # (as check_request's)
         check_shared_request(request)
         if request.policy.validate is None:
             return request._replace(policy=request.policy.replace(validate=True))
@@ -89,7 +93,7 @@ class ColdStartTrack(Track):
                   "(every run id is a run)")
 
     def find_runs(self, paths: list) -> tuple:
-        from scorer.coldstart.runs import track_runs
+        from scorer.coldstart.runs import track_runs     # (as check_request's)
         return track_runs(paths)
 
     def check_request(self, request) -> None:
@@ -98,14 +102,13 @@ class ColdStartTrack(Track):
                               "-expand use -bootstrap N -seed S, which draws SF queries")
 
     def read_shared_inputs(self, request, shared: list, plan):
-        from scorer.coldstart import driver
+        from scorer.coldstart import driver      # (numpy, as score's)
         _queries, samples = driver.read_shared_inputs(
             request._replace(files=tuple(shared)), [f for f in shared if not f.endswith(".xml")],
             Problems(), plan=plan)
         return samples
 
     def signature_parts(self, request) -> list:
-        from scorer.coldstart.validation import signature_part
         return [f"expand:{request.option('expand') or 'none'}",
                 f"queries:{request.option('queries') or 'all'}", signature_part(request)]
 
@@ -122,7 +125,7 @@ class ColdStartDiff(Diff):
     tables = ("sf", "ldcmax", "summary")
 
     def read(self, path: str, lines: list):
-        from scorer.diff.debugfile import read_coldstart
+        from scorer.diff.debugfile import read_coldstart     # (scorer.diff's alone)
         return read_coldstart(path, lines, self.task.name)
 
 
@@ -136,7 +139,6 @@ class ColdStartLeaderboard(Leaderboard):
                      "it, resolves the queries against it and scores its answers)")
 
     def submission_for(self, request) -> str:
-        from scorer.coldstart.options import options
         return self.kb_submission if options(request).kb else self.submission
 
     def columns(self, request) -> tuple:
@@ -154,7 +156,7 @@ class ColdStartLeaderboard(Leaderboard):
         return f"{name}: holds {held}; a submission is one run (one run id)"
 
     def check_references(self, request, files: list) -> None:
-        from scorer.coldstart.driver import check_references
+        from scorer.coldstart.driver import check_references     # (numpy, as score's)
         check_references(request, files)
 
 
@@ -168,7 +170,7 @@ class ColdStartPicture(Picture):
         return outcome.runs[0].runid if outcome.runs else "no run"
 
     def interval_key(self, code: str):
-        from scorer.coldstart.reports.confidence import per_hop_key
+        from scorer.coldstart.reports.confidence import per_hop_key     # (numpy, as score's)
         return per_hop_key(code)
 
 
@@ -271,8 +273,7 @@ class ColdStart(Task):
     files_help = "query file (.xml), assessment files, then submission files"
 
     def validate_policy(self, policy, where, origin, source: str) -> None:
-        from scorer.coldstart.policy import validate
-        validate(policy, where, origin)
+        coldstart_policy.validate(policy, where, origin)
 
     def digest_values(self, policy) -> tuple:
         # The layout of the policy record before each task had its own keys
@@ -282,8 +283,7 @@ class ColdStart(Task):
                 policy.discipline, (), None, ())
 
     def help_lines(self) -> list:
-        from scorer.coldstart.policy import help_lines
-        return help_lines()
+        return coldstart_policy.help_lines()
 
     # -- metrics: LDC-MEAN and LDC-MAX need the SF -> LDC index of -expand -----------
 

@@ -3,14 +3,10 @@
 ``scorer/claims/`` (fever.py reads and scores)."""
 from __future__ import annotations
 
-from scorer.claims import fevermetrics
+from scorer import quickexit
+from scorer.claims import fever, feverpass, fevermetrics
 from scorer.claims.task import ClaimTask
 from scorer.countstable.task import TableLeaderboard
-
-# The task's work is imported inside the methods that do it: every run, of any
-# task, imports every task's record for its switches and policy keys (scorer.registry),
-# so a record module imports at its top only what its declarations need (start-up
-# time: tests/e2e/test_imports.py, make bench).
 
 
 class FeverLeaderboard(TableLeaderboard):
@@ -42,8 +38,6 @@ class Fever(ClaimTask):
     prediction_only_keys = ("predicted_label", "predicted_evidence")
 
     def read_and_score(self, policy, files: tuple, problems):
-        from scorer import quickexit
-        from scorer.claims import fever, feverpass
         inputs = fever.read_inputs(files)
         # The parsed files outlive the run in a command-line process: freeing
         # them line by line costs a twentieth of a FEVER run (scorer/quickexit.py).
@@ -51,14 +45,13 @@ class Fever(ClaimTask):
         return feverpass.evaluate(inputs, policy, problems)
 
     def read_gold_keys(self, path: str) -> tuple:
-        from scorer.claims import fever
         return fever.gold_keys(fever.read_gold(path))
 
     def reference_gold_keys(self, path: str) -> tuple:
-        from scorer.claims import fever
         return fever.reference_gold_keys(path)
 
     def debug_layout(self):
+        # (scorer.diff alone reads a .debug back: a run does without these)
         from scorer.claims.claimblocks import fever_claim
         from scorer.countstable.debugblocks import BlockLayout
         return BlockLayout("CLAIM", "RECALL", fever_claim, ("strict", "strict", "-"))

@@ -3,15 +3,11 @@
 ``scorer/claims/`` (scifactinputs.py reads, scifact.py scores)."""
 from __future__ import annotations
 
-from scorer.claims import scifactmetrics
+from scorer import quickexit
+from scorer.claims import scifact, scifactinputs, scifactmetrics
 from scorer.claims.task import ClaimTask
 from scorer.countstable.task import TableLeaderboard
 from scorer.problems import ScorerError
-
-# The task's work is imported inside the methods that do it: every run, of any
-# task, imports every task's record for its switches and policy keys (scorer.registry),
-# so a record module imports at its top only what its declarations need (start-up
-# time: tests/e2e/test_imports.py, make bench).
 
 
 class SciFactLeaderboard(TableLeaderboard):
@@ -35,8 +31,6 @@ class SciFact(ClaimTask):
     gold_only_keys = ("claim", "cited_doc_ids")
 
     def read_and_score(self, policy, files: tuple, problems):
-        from scorer import quickexit
-        from scorer.claims import scifact, scifactinputs
         if len(files) != 2:
             raise ScorerError(f"scifact needs two files, the gold claims then the "
                               f"predictions; {len(files)} given")
@@ -45,10 +39,10 @@ class SciFact(ClaimTask):
         return scifact.evaluate(inputs, policy, problems)
 
     def read_gold_keys(self, path: str) -> tuple:
-        from scorer.claims import scifactinputs
         return scifactinputs.gold_keys(scifactinputs.read_gold(path))
 
     def debug_layout(self):
+        # (scorer.diff alone reads a .debug back: a run does without these)
         from scorer.claims.claimblocks import scifact_claim
         from scorer.countstable.debugblocks import BlockLayout
         return BlockLayout("CLAIM", "SENTENCE COUNTS", scifact_claim,

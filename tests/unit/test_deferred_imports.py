@@ -8,16 +8,6 @@ import ast
 
 from places import ROOT
 
-#: Files whose imports inside functions are not commented one by one, and why.
-NOT_YET = {
-    # (each says once, at its top, why its work is imported inside the methods:
-    # every run loads every task's record; EXPLAINED_ONCE holds it to that)
-    "scorer/tasks/": "the task records",
-}
-#: The note each task module carries instead.
-EXPLAINED_ONCE = "imported inside the methods"
-
-
 def uncommented(source: str) -> list:
     """The line numbers of the imports inside functions of ``source`` that no
     comment explains."""
@@ -63,14 +53,5 @@ def test_every_import_inside_a_function_says_why():
     files = sorted((ROOT / "scorer").rglob("*.py"))
     assert len(files) > 100
     unexplained = [f"{path.relative_to(ROOT)}:{line}" for path in files
-                   if not str(path.relative_to(ROOT)).startswith(tuple(NOT_YET))
                    for line in uncommented(path.read_text(encoding="utf-8"))]
     assert unexplained == []
-
-
-def test_each_task_module_says_once_why_its_work_is_imported_in_its_methods():
-    modules = sorted((ROOT / "scorer" / "tasks").glob("[!_]*.py"))
-    assert len(modules) >= 4
-    assert [path.name for path in modules
-            if uncommented(path.read_text(encoding="utf-8"))
-            and EXPLAINED_ONCE not in path.read_text(encoding="utf-8")] == []
