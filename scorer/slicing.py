@@ -1,9 +1,10 @@
 """A slicing of a track's units (``python -m scorer.track -slices SPEC``):
-which units make up each slice (:class:`Slicing`), and the slicing every
-task with a gold of lines shares, by a key's value or by the label
-(:func:`gold_slicing`).  The reader of ``SPEC`` is ``scorer/track/slicespec.py``;
-a task's own slicings are its track's (``scorer/capabilities.py``, ``Track``):
-its ``slicings``, made by its ``slicing``."""
+which units make up each slice (:class:`~scorer.slicing.Slicing`), and the
+slicing every task with a gold of lines shares, by a key's value or by the
+label (:func:`~scorer.slicing.gold_slicing`).  The reader of ``SPEC`` is
+``scorer/track/slicespec.py``; a task's own slicings are its track's
+(``scorer/capabilities.py``, ``Track``): its ``slicings``, made by its
+``slicing``."""
 from __future__ import annotations
 
 import dataclasses

@@ -3,9 +3,8 @@
 ``file:PATH`` (two columns, unit id then slice name; a unit may sit in
 several slices), ``field:KEY`` (a key of every gold line), or one of the
 task's own slicings, which its track declares and makes (``track.slicings``,
-``track.slicing``: ``label`` for the claim tasks and the label tasks, Cold
-Start's ``slot``, ``language`` and ``hop``).  The slicing itself is
-``scorer/slicing.py``'s.  Read and checked before any run is scored; the
+``track.slicing``; ``-slices label`` of the tasks with gold labels, by
+default).  The slicing itself is ``scorer/slicing.py``'s.  Read and checked before any run is scored; the
 units are checked against the track's own after (``Slicing.check_units``).
 Every problem names the file, the line and the unit, and stops the track
 with nothing written.
