@@ -4,10 +4,10 @@
 several slices), ``field:KEY`` (a key of every gold line), or one of the
 task's own slicings, which its track declares and makes (``track.slicings``,
 ``track.slicing``; ``-slices label`` of the tasks with gold labels, by
-default).  The slicing itself is ``scorer/slicing.py``'s.  Read and checked before any run is scored; the
-units are checked against the track's own after (``Slicing.check_units``).
-Every problem names the file, the line and the unit, and stops the track
-with nothing written.
+default).  The slicing itself is ``scorer/slicing.py``'s.  Read and checked
+before any run is scored; the units are checked against the track's own
+after (``Slicing.check_units``).  Every problem names the file, the line and
+the unit, and stops the track with nothing written.
 """
 from __future__ import annotations
 
