@@ -191,6 +191,11 @@ def read_gold(path: str, typed: bool | None = None) -> list:
                     claims.append(claim)
                     continue
                 obj = _as_object(obj)
+            else:
+                claim = _common_gold(line, obj)
+                if claim is not None:
+                    claims.append(claim)
+                    continue
             claims.append(_gold_claim(path, line, obj))
     if not claims:
         # The evaluator writes 0.0 for every metric (its safe division), which
@@ -217,6 +222,46 @@ def _typed_gold(line: int, obj) -> GoldClaim | None:
         abstracts[doc] = _record(GoldAbstract, (doc, label,
                                                 tuple([entry.sentences for entry in sets])))
     return _record(GoldClaim, (line, obj.id, abstracts, True))
+
+
+def _common_sets(sets) -> tuple | None:
+    """(label, sentence lists) of an abstract's ``{sentences, label}`` sets in
+    the common form (a list of them, of one label, every sentence an int), or None."""
+    if type(sets) is not list or not sets:
+        return None
+    label = None
+    sentence_lists = []
+    for entry in sets:
+        if type(entry) is not dict:
+            return None
+        sentences = entry.get("sentences")
+        entry_label = entry.get("label")
+        if type(sentences) is not list or type(entry_label) is not str or \
+                not _INT.issuperset(map(type, sentences)) or \
+                (label is not None and entry_label != label):
+            return None
+        label = entry_label
+        sentence_lists.append(sentences)
+    return label, sentence_lists
+
+
+def _common_gold(line: int, obj: dict) -> GoldClaim | None:
+    """The claim of a line in the common form (an id; each abstract a list of
+    ``{sentences, label}`` sets of one label, every sentence an int), made
+    without the messages the checks would need; None for any other line,
+    which :func:`_gold_claim` reads and checks."""
+    if "id" not in obj:
+        return None
+    evidence = obj.get("evidence")
+    if type(evidence) is not dict:
+        return None
+    abstracts = {}
+    for doc, sets in evidence.items():
+        common = _common_sets(sets)
+        if common is None:
+            return None
+        abstracts[doc] = _record(GoldAbstract, (doc, common[0], tuple(common[1])))
+    return _record(GoldClaim, (line, obj["id"], abstracts, True))
 
 
 def _gold_claim(path: str, line: int, obj: dict) -> GoldClaim:
@@ -306,6 +351,11 @@ def read_predictions(path: str, typed: bool | None = None) -> tuple:
                 claims.append(claim)
                 continue
             obj = _as_object(obj)
+        else:
+            claim = _common_prediction(line, obj, shape, unread_labels)
+            if claim is not None:
+                claims.append(claim)
+                continue
         claims.append(_prediction_claim(path, line, obj, shape, first_line, objects,
                                         unread_labels))
     return claims, shape, tuple(unread_labels)
@@ -343,6 +393,48 @@ def _typed_prediction(line: int, obj, shape: str, unread_labels: list) -> Predic
         (dropped if set_label == NEI else abstracts).append(
             _record(PredictedAbstract, (doc, set_label, joined, len(sets))))
     return _record(PredictedClaim, (line, obj.id, tuple(abstracts), label, tuple(dropped), True))
+
+
+def _common_prediction(line: int, obj: dict, shape: str,
+                       unread_labels: list) -> PredictedClaim | None:
+    """The claim of a line in the common form of its file's shape (every
+    sentence an int, every label a string), made without the messages the
+    checks would need; None for any other line, which
+    :func:`_prediction_claim` reads and checks."""
+    if "id" not in obj:
+        return None
+    evidence = obj.get("evidence")
+    if type(evidence) is not dict:
+        return None
+    abstracts = []
+    if shape == LEADERBOARD:
+        for doc, value in evidence.items():
+            if type(value) is not dict:
+                return None
+            label = value.get("label")
+            sentences = value.get("sentences")
+            if type(label) is not str or type(sentences) is not list or \
+                    not _INT.issuperset(map(type, sentences)):
+                return None
+            abstracts.append(_record(PredictedAbstract, (doc, label, sentences, 0)))
+        if "label" in obj:
+            unread_labels.append(line)
+        return _record(PredictedClaim, (line, obj["id"], tuple(abstracts), None, (), True))
+    claim_label = obj.get("label")
+    if type(claim_label) is not str:
+        return None
+    dropped = []
+    for doc, sets in evidence.items():
+        common = _common_sets(sets)
+        if common is None:
+            return None
+        label, sentence_lists = common
+        joined = sentence_lists[0] if len(sentence_lists) == 1 else \
+            [s for sentences in sentence_lists for s in sentences]
+        (dropped if label == NEI else abstracts).append(
+            _record(PredictedAbstract, (doc, label, joined, len(sentence_lists))))
+    return _record(PredictedClaim, (line, obj["id"], tuple(abstracts), claim_label,
+                                    tuple(dropped), True))
 
 
 def _prediction_claim(path: str, line: int, obj: dict, shape: str, first_line, objects: list,

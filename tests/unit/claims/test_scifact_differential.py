@@ -2,10 +2,13 @@
 way, and the leaderboard evaluator's numbers, on generated files.
 
 - ``scifactinputs.read_inputs`` reads through msgspec's typed Structs where it is
-  installed and through the standard library where it is not: every report,
-  warning and refusal of a run is the same both ways, on files of every shape
-  the readers handle differently (odd kinds of ids, sentences and labels,
-  both prediction shapes, missing keys, empty or conflicting sets);
+  installed and through the standard library where it is not, and takes a line
+  of the common form without the checks' messages (``_common_gold``,
+  ``_common_prediction``): every report, warning and refusal of a run is the
+  same every way ("msgspec", "stdlib", and "checked", every line through the
+  general rules), on files of every shape the readers handle differently (odd
+  kinds of ids, sentences and labels, both prediction shapes, missing keys,
+  empty or conflicting sets);
 - the scorer, which writes each claim's ``.debug`` text as it scores it,
   gives the counts, text and refusals of the record-based scorer it replaced
   (``tests/helpers/scifact_records.py``), claim by claim;
@@ -18,6 +21,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
+from contextlib import ExitStack
 from unittest import mock
 
 import pytest
@@ -130,10 +134,21 @@ def _policy(max_evidence):
                          else max_evidence}, {})
 
 
+#: The ways a file is read: msgspec's Structs, the standard library's values
+#: (common lines taken whole), every line through the general rules.
+WAYS = ("msgspec", "stdlib", "checked")
+
+
 def _reading(way: str):
-    if way == "stdlib":
-        return mock.patch.object(jsonl, "FAST", False)
-    return mock.patch.object(jsonl, "FAST_MIN_BYTES", 0)
+    if way == "msgspec":
+        return mock.patch.object(jsonl, "FAST_MIN_BYTES", 0)
+    stack = ExitStack()
+    stack.enter_context(mock.patch.object(jsonl, "FAST", False))
+    if way == "checked":
+        for shortcut in ("_common_gold", "_common_prediction"):
+            stack.enter_context(mock.patch.object(scifactinputs, shortcut,
+                                                  lambda *args: None))
+    return stack
 
 
 def _reports(files: tuple, max_evidence, way: str):
@@ -180,13 +195,15 @@ def _by_records(max_evidence):
 def test_reports_are_the_same_read_either_way(tmp_path_factory, case):
     gold, predictions, max_evidence = case
     files = _write(tmp_path_factory.mktemp("scifact"), gold, predictions)
-    assert _reports(files, max_evidence, "msgspec") == _reports(files, max_evidence, "stdlib")
+    reports = _reports(files, max_evidence, "msgspec")
+    assert reports == _reports(files, max_evidence, "stdlib")
+    assert reports == _reports(files, max_evidence, "checked")
 
 
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(claim_files(), st.sampled_from(["stdlib", "msgspec"]))
+@given(claim_files(), st.sampled_from(WAYS))
 def test_the_scorer_gives_what_scoring_by_records_gave(tmp_path_factory, case, way):
     if way == "msgspec" and jsonl.fast_json() is None:
         pytest.skip("msgspec is not installed")
@@ -204,15 +221,15 @@ def test_the_scorer_gives_what_scoring_by_records_gave_on_the_parity_data():
     for predictions in ("predictions.jsonl", "predictions_sets.jsonl"):
         files = (str(folder / "gold.jsonl"), str(folder / predictions))
         for max_evidence in (3, 1, None):
-            for way in ("stdlib", "msgspec"):
+            for way in WAYS:
                 one_step = _scored(files, max_evidence, way, _one_step(max_evidence))
                 assert one_step == _scored(files, max_evidence, way, _by_records(max_evidence))
                 assert one_step[1].count("\nCLAIM ") + one_step[1].startswith("=") > 0
 
 
 @pytest.mark.skipif(jsonl.fast_json() is None, reason="msgspec is not installed")
-def test_the_typed_path_is_taken_on_common_lines(tmp_path):
-    """(So that the comparisons above compare two ways of reading.)"""
+def test_the_shortcuts_are_taken_on_common_lines(tmp_path):
+    """(So that the comparisons above compare three ways of reading.)"""
     files = _write(tmp_path, [json.dumps({"id": 1, "evidence": {"5": [
         {"sentences": [1, 2], "label": "SUPPORT"}]}})],
         [json.dumps({"id": 1, "evidence": {"5": {"sentences": [2, 1], "label": "SUPPORT"}}})])
@@ -222,9 +239,14 @@ def test_the_typed_path_is_taken_on_common_lines(tmp_path):
     with _reading("msgspec"), mock.patch.object(scifactinputs, "_gold_claim") as general:
         scifactinputs.read_inputs(*files)
         assert not general.called
-    with _reading("stdlib"), mock.patch.object(scifactinputs, "_gold_claim",
-                                               wraps=scifactinputs._gold_claim) as general:
-        scifactinputs.read_inputs(*files)
+    with _reading("stdlib"), mock.patch.object(scifactinputs, "_gold_claim") as general, \
+            mock.patch.object(scifactinputs, "_prediction_claim") as general_prediction:
+        common = scifactinputs.read_inputs(*files)
+        assert not general.called and not general_prediction.called
+    assert common == inputs
+    with _reading("checked"), mock.patch.object(scifactinputs, "_gold_claim",
+                                                wraps=scifactinputs._gold_claim) as general:
+        assert scifactinputs.read_inputs(*files) == inputs
         assert general.called
 
 
