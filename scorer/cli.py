@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import sys
 
-from scorer import output, quickexit, stopping, switches, tasks
+from scorer import output, quickexit, reportset, stopping, switches, tasks
+from scorer.policy import task_hint
 from scorer.problems import ERROR_EXIT_STATUS, Problems, ScorerError
 from scorer.switches import UsageError
 
@@ -36,8 +37,11 @@ def usage(program: str = "scorer") -> str:
 
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    # Read by the switches of the task the policy names (no other task's
+    # record is loaded for a run that gives its own switches alone).
+    table = switches.run_table(task_hint(switches.policy_argument(argv)))
     try:
-        given, files = switches.parse(argv, switches.scorer_table())
+        given, files = switches.parse(argv, table)
     except UsageError as error:
         # To standard output, with the usage text, as the Perl does (spec §1.1).
         sys.stdout.write(switches.usage_error_text(error, usage()))
@@ -50,7 +54,7 @@ def main(argv: list | None = None) -> int:
         # The Perl opens its reports, then the error file, before reading any input (spec §1.4).
         output.check_writable(output_file)
         _check_error_file_is_no_report(output_file, error_file)
-        _check_reports_spare_the_inputs(output_file, given, files)
+        _check_reports_spare_the_inputs(output_file, given, files, table)
         if not output.is_stream(error_file) and os.path.exists(error_file):
             raise ScorerError(f"File {error_file} already exists")
         output.check_writable(error_file)
@@ -76,13 +80,13 @@ def _check_error_file_is_no_report(output_file: str, error_file: str) -> None:
                               f"such as {output_file}.errlog")
 
 
-def _check_reports_spare_the_inputs(output_file: str, given: dict, files: list) -> None:
+def _check_reports_spare_the_inputs(output_file: str, given: dict, files: list,
+                                    table) -> None:
     """No report name at the prefix may be an input of this run: the run would
     write over it, or remove it as an earlier run's report."""
-    table = switches.scorer_table()
     clash = output.input_written_over(
         _earlier_reports(output_file),
-        [*files, *(given.get(name) for name in table if table[name].names_file)])
+        [*files, *(value for name, value in given.items() if table[name].names_file)])
     if clash:
         report, path = clash
         raise ScorerError(f"-output_file {output_file} would write over the input file "
@@ -96,7 +100,7 @@ def _earlier_reports(output_file: str) -> list:
 
 def _extensions_of_any_task() -> list:
     """Every report any task can write at a prefix, each once, sorted."""
-    return sorted({extension for task in tasks.every() for extension in task.report_extensions})
+    return sorted(reportset.REPORT_EXTENSIONS)
 
 
 def _score(given: dict, files: list, argv, output_file: str, error_file: str) -> int:
@@ -104,7 +108,7 @@ def _score(given: dict, files: list, argv, output_file: str, error_file: str) ->
     "Reports: all or none"): the reports and the error log form one
     ``output.FileSet``, committed at the very end."""
     # The scoring modules here: -version and -help answer without them.
-    from scorer import reportset, runpicture, scoring
+    from scorer import runpicture, scoring
     from scorer.request import from_switches
     problems = Problems()
     written = output.FileSet()

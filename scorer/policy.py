@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 
 from scorer import registry
 from scorer.limits import has_lone_surrogate
@@ -251,12 +252,51 @@ def load_policy_file(path: str) -> dict:
     if not isinstance(data, dict):
         raise ScorerError(f"{path}: a policy file must be a mapping of keys to values")
     _check_expanded_size(data, path)
-    known = known_keys()
-    unknown = sorted(set(map(str, data)) - set(known))
-    if unknown:
-        raise ScorerError(f"{path}: unknown policy key(s) {', '.join(map(str, unknown))}; "
-                          f"known keys: {', '.join(known)}")
+    own = _own_keys(data.get("task", DEFAULT_TASK))
+    if own is None or not own.issuperset(map(str, data)):
+        # A key its task lacks: the message lists every task's keys (which
+        # loads every task's record; a run with its own keys alone loads one).
+        known = known_keys()
+        unknown = sorted(set(map(str, data)) - set(known))
+        if unknown:
+            raise ScorerError(f"{path}: unknown policy key(s) {', '.join(map(str, unknown))}; "
+                              f"known keys: {', '.join(known)}")
     return data
+
+
+def _own_keys(task) -> frozenset | None:
+    """The keys a policy of the task named ``task`` may hold (the common ones
+    and the task's own), or None for a name that is no task's."""
+    name = str(task).lower()
+    if name not in registry.names():
+        return None
+    return frozenset(COMMON_KEYS).union(key.name for key in registry.get(name).policy_keys)
+
+
+def task_hint(policy_argument) -> str:
+    """The task a ``-policy`` argument most likely names (its ``task:`` line,
+    read without parsing the file; the default task without one), to read a
+    command line by that task's switches before the policy is read.  Only a
+    hint, never an error: a wrong one costs the time of loading every task's
+    switches (:class:`scorer.switches.RunSwitches`), not a wrong result."""
+    try:
+        policy_argument = os.fspath(policy_argument)
+    except TypeError:
+        return DEFAULT_TASK      # (None: no policy; anything else is refused later)
+    if not isinstance(policy_argument, str):
+        return DEFAULT_TASK
+    try:
+        path = policy_path(policy_argument)
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return DEFAULT_TASK      # (never opened: a pipe waits for a writer)
+        with open(path, "rb") as f:
+            text = f.read(MAX_POLICY_BYTES).decode("utf-8", "replace")
+    except (OSError, ValueError, ScorerError):
+        return DEFAULT_TASK
+    for line in text.splitlines():
+        if line.startswith("task:"):
+            return line[len("task:"):].split("#")[0].strip().strip("'\"").lower()
+    return DEFAULT_TASK
 
 
 def build_policy(file_settings: dict, switches: dict, source: str = "policy") -> Policy:

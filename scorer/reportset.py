@@ -6,6 +6,22 @@ from __future__ import annotations
 
 from scorer import output
 
+#: Every report a run of any task may write at its prefix (a task's
+#: ``report_extensions`` are among them: tests/unit/test_registry.py, and
+#: ``scorer.registry.add`` for a task defined elsewhere).  Kept here, not
+#: gathered from the tasks' records, so that a run loads its own task's
+#: record alone: the command line needs them all before it knows the task,
+#: to keep the error log off a report's name and to remove an earlier
+#: run's reports at the prefix, whatever task wrote them.
+REPORT_EXTENSIONS = frozenset((
+    # every task's
+    "summary", "debug", "params", "samplescores", "confidence", "bootsamples", "png",
+    # Cold Start's (the Perl scorer's reports)
+    "sf", "ldcmax", "ldcmean", "ap", "sample", "apconfidence",
+    # the counts-table tasks' full-precision twin
+    "json",
+))
+
 
 class Reports:
     """The texts a task produces: which files it writes, and the chunks of

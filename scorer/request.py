@@ -15,7 +15,7 @@ from collections import namedtuple
 from scorer import switches as switch_table
 from scorer import tasks
 from scorer.limits import shorten, whole_number
-from scorer.policy import Policy, build_policy, load_policy_file, policy_path
+from scorer.policy import Policy, build_policy, load_policy_file, policy_path, task_hint
 from scorer.problems import ScorerError
 from scorer.switches import COMMON
 
@@ -105,9 +105,12 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
     flag; None or False: not given).
     Every check of the command line is made here; a mistake is a ScorerError
     with the command line's message."""
-    table = switch_table.scorer_table()
-    files = input_paths(files)
     given_policy = policy if isinstance(policy, Policy) else None
+    # The switches of the task the policy names (any other task's switch is
+    # still read, then refused by name: _check_switches_apply).
+    table = switch_table.run_table(given_policy.task if given_policy is not None
+                                   else task_hint(policy))
+    files = input_paths(files)
     if policy is not None and given_policy is None and not isinstance(policy, (str, os.PathLike)):
         raise ScorerError(f"policy must be a shipped policy's name (such as fever) or the "
                           f"path of a policy file, not {type(policy).__name__}")
@@ -243,10 +246,15 @@ def _what(switch) -> str:
     return text[:1].lower() + text[1:] if text else "see python -m scorer -help"
 
 
+_COMMON_NAMES = frozenset(switch.name for switch in COMMON)
+
+
 def _check_switches_apply(task, named: dict, policy_file) -> None:
     """Another task's switches are refused: ignoring them would give numbers
     that look right for a run that was not asked for."""
     own = {switch.name for switch in task.switches}
+    if all(name in own or name in _COMMON_NAMES for name in named):
+        return              # (no other task's: their records need not be loaded)
     others = []
     for other in tasks.every():
         others += [switch.name for switch in other.switches

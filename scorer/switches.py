@@ -105,7 +105,7 @@ def table(*groups) -> dict:
     tables); a name given twice is the first's (two tasks may share one)."""
     found: dict = {}
     for group in groups:
-        for switch in (group.values() if isinstance(group, dict) else group):
+        for switch in (group.values() if isinstance(group, (dict, RunSwitches)) else group):
             found.setdefault(switch.name, switch)
     return found
 
@@ -113,6 +113,69 @@ def table(*groups) -> dict:
 def scorer_table() -> dict:
     """Every switch of ``python -m scorer``: the common ones and each task's."""
     return table(COMMON, *(record.switches for record in registry.every()))
+
+
+class RunSwitches:
+    """The switches of ``python -m scorer`` as a run of one task reads them:
+    the common ones and that task's are looked up without loading any other
+    task's record; a name they lack is looked up in :func:`scorer_table`, and
+    going through them goes through all of it (so that another task's switch
+    is still read, to be refused by name, and a mistake's suggestion and
+    -help are the whole table's).  A switch two tasks share is one record."""
+
+    __slots__ = ("own", "_every")
+
+    def __init__(self, own: dict):
+        self.own = own
+        self._every = None
+
+    def every(self) -> dict:
+        if self._every is None:
+            self._every = scorer_table()
+        return self._every
+
+    def get(self, name: str, default=None):
+        found = self.own.get(name)
+        return found if found is not None else self.every().get(name, default)
+
+    def __getitem__(self, name: str):
+        found = self.own.get(name)
+        return found if found is not None else self.every()[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self.own or name in self.every()
+
+    def __iter__(self):
+        return iter(self.every())
+
+    def __len__(self) -> int:
+        return len(self.every())
+
+    def keys(self):
+        return self.every().keys()
+
+    def values(self):
+        return self.every().values()
+
+    def items(self):
+        return self.every().items()
+
+
+def run_table(task: str):
+    """The switches to read a run of the task named ``task`` by
+    (:class:`RunSwitches`); every task's for a name that is no task's."""
+    if task not in registry.names():
+        return scorer_table()
+    return RunSwitches(table(COMMON, registry.get(task).switches))
+
+
+def policy_argument(argv) -> str | None:
+    """The value of the first ``-policy`` of ``argv``, or None: which policy,
+    so which task, a command line is most likely for, before it is read."""
+    for i, argument in enumerate(argv[:-1]):
+        if argument == "-policy":
+            return argv[i + 1]
+    return None
 
 
 def suggestion(name: str, switches: dict) -> str:

@@ -81,6 +81,33 @@ def test_plain_claim_runs_import_none(tmp_path, task, files):
     assert "sha256:" in (tmp_path / "run.params").read_text(encoding="utf-8")
 
 
+TASK_MODULES = tuple(f"scorer.tasks.{name}" for name in
+                     ("classification", "coldstart", "fever", "scifact"))
+
+
+@pytest.mark.parametrize("task, arguments, cwd", [
+    ("scifact", ["-policy", "scifact", *(str(FIXTURES / "scifact" / "basic" / name)
+                                         for name in ("gold.jsonl", "predictions.jsonl"))],
+     None),
+    ("fever", ["-policy", "fever", str(FIXTURES / "fever" / "inline" / "predictions.jsonl")],
+     None),
+    ("coldstart", ["-expand", "CSSF17", "ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt"], DEMO),
+])
+def test_a_run_imports_its_own_tasks_record_alone(tmp_path, task, arguments, cwd):
+    """A run reads its command line by its own task's switches and policy
+    keys (scorer.switches.RunSwitches, scorer.policy.load_policy_file), so
+    no other task's record is loaded, even where an earlier run's reports lie
+    at the prefix; another task's switch loads them all, to be refused by name."""
+    run = ["-output_file", str(tmp_path / "run"), "-error_file", str(tmp_path / "run.errlog")]
+    (tmp_path / "run.sf").write_text("an earlier run's report\n", encoding="utf-8")
+    assert modules_after(run + arguments, cwd or tmp_path, TASK_MODULES) == \
+        (0, [f"scorer.tasks.{task}"])
+    assert not (tmp_path / "run.sf").exists() or task == "coldstart"
+    foreign = ["-max_evidence", "3"] if task == "coldstart" else ["-runids", "X"]
+    assert modules_after(foreign + ["-output_file", str(tmp_path / "other")] + arguments,
+                         cwd or tmp_path, TASK_MODULES) == (255, list(TASK_MODULES))
+
+
 def test_plain_coldstart_run_imports_numpy_only(tmp_path):
     arguments = ["-expand", "CSSF17", "-output_file", str(tmp_path / "run"),
                  "-error_file", str(tmp_path / "run.errlog"),
