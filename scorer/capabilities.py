@@ -124,8 +124,8 @@ class Track(Capability):
     #: what a track's files are, for python -m scorer.track -help
     files_help = ("the gold file, then one predictions file per run (named by the file "
                   "name without extension; a folder stands for its *.jsonl files)")
-    #: the slicings ``scorer.track -slices`` knows of this task besides the
-    #: common ones (each read by ``slice_records``)
+    #: the task's own slicings for ``scorer.track -slices`` (besides
+    #: ``field:KEY`` and ``file:PATH``), each made by ``slicing``
     slicings: tuple = ()
 
     def find_runs(self, paths: list) -> tuple:
@@ -153,10 +153,35 @@ class Track(Capability):
         has every row)."""
         return per_query
 
+    def slicing(self, spec: str, shared: list):
+        """The slicing ``spec`` (one of ``slicings``) of a track whose shared
+        files are ``shared`` (the gold first): a
+        :class:`scorer.slicing.Slicing`, by default of the gold's units by
+        their labels (``slice_records``, ``slice_labels``, ``slice_label_order``)."""
+        # (dataclasses and hashlib, which a run of one file does without)
+        from scorer.slicing import gold_slicing
+        return gold_slicing(spec, self, shared)
+
     def slice_records(self, path: str) -> list:
         """``(line, unit id as the track names it, record)`` of every unit of
-        the gold file ``path``, for the task's own ``slicings``."""
-        raise ScorerError(f"task {self.task.name} has no slicing of its own")
+        the gold file ``path`` (``record``: its keys, for ``field:KEY``, and
+        its label)."""
+        known = ", ".join(tuple(self.slicings) + ("file:PATH",))
+        raise ScorerError(f"{path}: {self.task.title}'s gold has no lines of keys to slice; "
+                          f"-slices takes {known}")
+
+    def slice_labels(self, record: dict) -> list:
+        """The label slices a gold record's unit sits in: its ``label``."""
+        return [str(record.get("label"))]
+
+    def slice_label_order(self) -> tuple:
+        """The label slices in order (the labels the gold holds beyond these
+        after them, as they come): the record's ``labels``."""
+        return tuple(getattr(self.task, "labels", ()) or ())
+
+    def check_slicing(self, slicing, metric: str) -> None:
+        """This task's rules for a slicing of a track ranked by ``metric``
+        (none by default)."""
 
 
 class Diff(Capability):

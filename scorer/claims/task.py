@@ -1,12 +1,13 @@
 """What SciFact and FEVER share as records
 (:class:`~scorer.claims.task.ClaimTask`, a counts-table task: evidence read
 up to ``max_evidence``, a label set, gold and predictions files told apart by
-their first lines).  ``scorer/tasks/`` holds the records."""
+their first lines; its track, :class:`~scorer.claims.task.ClaimTrack`, slices
+the gold's claims by label).  ``scorer/tasks/`` holds the records."""
 from __future__ import annotations
 
 from scorer.claims.policy import HELP as MAX_EVIDENCE_HELP
 from scorer.claims.policy import read_max_evidence
-from scorer.countstable.task import TableTask
+from scorer.countstable.task import TableTask, TableTrack
 from scorer.policy import check_labels, list_value
 from scorer.problems import ScorerError
 from scorer.switches import Switch
@@ -23,10 +24,30 @@ MAX_EVIDENCE = Switch("max_evidence", sets_policy=True,
                            "'all'); overrides the policy")
 
 
+class ClaimTrack(TableTrack):
+    """A claim track; ``-slices label`` slices the gold's claims by label."""
+
+    __slots__ = ()
+
+    slicings = ("label",)
+
+    def slice_records(self, path: str) -> list:
+        """``(line, claim key, record)`` of every gold line, each line its
+        claim as the task's runs name them (``read_gold_keys``)."""
+        from scorer.countstable.jsonl import read_objects      # (see the note at the top)
+        objects = read_objects(path, lenient=True)
+        keys, _source = self.task.read_gold_keys(path)
+        if len(keys) != len(objects):
+            raise ScorerError(f"{path}: {len(objects)} lines but {len(keys)} claims; cannot "
+                              f"tell which line is which claim for -slices")
+        return [(line, unit, record) for (line, record), unit in zip(objects, keys)]
+
+
 class ClaimTask(TableTask):
     unit, units = "claim", "claims"
     switches = (MAX_EVIDENCE,)
     files_help = "gold then predictions"
+    track = ClaimTrack
     #: max_evidence and labels by default (subclasses set them)
     max_evidence = None
     labels: tuple = ()

@@ -87,10 +87,12 @@ class ColdStartScoring(Scoring):
 
 
 class ColdStartTrack(Track):
-    """Every run id is a run; the samples draw LDC queries (-expand)."""
+    """Every run id is a run; the samples draw LDC queries (-expand), and so
+    do the slicings (scorer/coldstart/slicings.py)."""
 
     files_help = ("the query XML, the assessment file(s), then run files or folders "
                   "(every run id is a run)")
+    slicings = ("slot", "language", "hop")
 
     def find_runs(self, paths: list) -> tuple:
         from scorer.coldstart.runs import track_runs     # (as check_request's)
@@ -116,6 +118,16 @@ class ColdStartTrack(Track):
         # The scores over all hops, not the counts, to keep the page small.
         return per_query[per_query["metric"].isin(["P", "R", "F1", "AP"])
                          & (per_query["hop"] == "ALL")]
+
+    def slicing(self, spec: str, shared: list):
+        from scorer.coldstart import slicings        # (a track's alone, with dataclasses)
+        if spec == "hop":
+            return slicings.hop_slicing(spec, shared)
+        return slicings.query_slicing(spec, shared)
+
+    def check_slicing(self, slicing, metric: str) -> None:
+        from scorer.coldstart import slicings        # (as slicing's)
+        slicings.check_metric(slicing, metric)
 
 
 class ColdStartDiff(Diff):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from scorer import quickexit
 from scorer.claims import scifact, scifactinputs, scifactmetrics
-from scorer.claims.task import ClaimTask
+from scorer.claims.task import ClaimTask, ClaimTrack
 from scorer.countstable.task import TableLeaderboard
 from scorer.problems import ScorerError
 
@@ -20,6 +20,25 @@ class SciFactLeaderboard(TableLeaderboard):
                      for measure in ("precision", "recall", "f1"))
 
 
+class SciFactTrack(ClaimTrack):
+    """``-slices label``: a claim sits in the slice of every label its
+    evidence gives, NOT_ENOUGH_INFO (the dataset's name) without evidence."""
+
+    def slice_labels(self, record: dict) -> list:
+        found = []
+        evidence = record.get("evidence") or {}
+        if isinstance(evidence, dict):
+            for rationales in evidence.values():
+                for rationale in rationales if isinstance(rationales, list) else []:
+                    label = rationale.get("label") if isinstance(rationale, dict) else None
+                    if isinstance(label, str) and label not in found:
+                        found.append(label)
+        return found or [scifactinputs.NEI]
+
+    def slice_label_order(self) -> tuple:
+        return tuple(self.task.labels) + (scifactinputs.NEI,)
+
+
 class SciFact(ClaimTask):
     name = "scifact"
     title = "SciFact"
@@ -27,6 +46,7 @@ class SciFact(ClaimTask):
     labels = ("SUPPORT", "CONTRADICT")
     metrics = scifactmetrics.METRICS
     headline = "sentence_label_f1"
+    track = SciFactTrack
     leaderboard = SciFactLeaderboard
     gold_only_keys = ("claim", "cited_doc_ids")
 

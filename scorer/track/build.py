@@ -113,7 +113,7 @@ def build(request, options: TrackOptions) -> TrackResult:
     slicing = None
     if options.slices is not None:
         slicing = slicespec.read(options.slices, task, shared)
-        slicespec.check_metric(slicing, metric)
+        task.track.check_slicing(slicing, metric)
     # As found in the folders (a file holding several run ids serves each of them).
     named = list(dict.fromkeys(shared + [path for run in runs for path in run.files]))
     check_each_file_once(named)

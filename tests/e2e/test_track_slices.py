@@ -21,6 +21,7 @@ from scorer.track.__main__ import main as track_main
 from scorer.track.folder import exact_floats
 
 import slice_tracks
+from places import FIXTURES
 from slice_tracks import TASKS, policy
 
 SAMPLES = ["-bootstrap", "60", "-seed", "4", "-trials", "400"]
@@ -334,6 +335,19 @@ def test_cold_start_hop_slices_score_each_hop_as_the_runs_ap_reports_do(tmp_path
     assert status == 255 and not (tmp_path / "refused").exists()
     assert "-slices hop scores each hop as the runs' .ap reports do: rank by ldcmean_ap, " \
         "sf_ap (-metric), not sf_micro_f1" in capsys.readouterr().err
+
+
+def test_a_gold_without_lines_of_keys_refuses_field_slices_naming_the_tasks_own(tmp_path,
+                                                                               capsys):
+    """Cold Start's gold (the query XML, the assessments) has no lines of
+    keys: -slices field:KEY is refused, naming the slicings it has."""
+    demo = FIXTURES / "coldstart" / "demo" / "input"
+    inputs = [str(demo / name) for name in ("ldc-query.xml", "qrel.txt", "DEMORUN.tab.txt")]
+    status = track_main(["-expand", "CSSF17", "-slices", "field:domain",
+                         "-output_dir", str(tmp_path / "refused")] + inputs)
+    assert status == 255 and not (tmp_path / "refused").exists()
+    assert f"{inputs[0]}: Cold Start's gold has no lines of keys to slice; -slices takes " \
+        "slot, language, hop, file:PATH" in capsys.readouterr().err
 
 
 def _cold_start_units(queries: dict, slicing: str, name: str) -> list:
