@@ -491,6 +491,8 @@ def _prediction_claim(path: str, line: int, obj: dict, shape: str, first_line, o
 def claim_label(labels) -> str:
     """A claim's label from its abstracts' labels: NOT_ENOUGH_INFO when there are
     none, else the most frequent, ties going to the later label in string order."""
+    if type(labels) is list and labels and labels.count(labels[0]) == len(labels):
+        return labels[0]                 # (the common case: one label throughout)
     counts: dict = {}  # first-seen order, as collections.Counter keeps (without its cost)
     for label in labels:
         counts[label] = counts.get(label, 0) + 1
