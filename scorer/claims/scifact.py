@@ -171,7 +171,7 @@ class _Scorer:
                            f"{sentences_text}{_joined(sets) if sets else ''}\n{_NOT_GOLD}")
                 if n:
                     # One line per sentence, their common end joined between heads.
-                    out.append(_NOT_IN_GOLD.join([heads[sentence] for sentence in sentences])
+                    out.append(_NOT_IN_GOLD.join(map(heads.__getitem__, sentences))
                                + _NOT_IN_GOLD)
                 continue
             matched += 1
@@ -183,7 +183,7 @@ class _Scorer:
                 rationale_sets = (members,)
             else:
                 members = None
-                rationale_sets = [set(rationale) for rationale in rationales]
+                rationale_sets = list(map(set, rationales))
             if label_right:
                 label_only += 1
                 if max_evidence is None:
@@ -237,11 +237,9 @@ class _Scorer:
                 if not n:
                     pass
                 elif chosen <= members:        # every sentence has the rationale's verdict
-                    out.append(verdict.join([heads[sentence] for sentence in sentences])
-                               + verdict)
+                    out.append(verdict.join(map(heads.__getitem__, sentences)) + verdict)
                 elif chosen.isdisjoint(members):
-                    out.append(_NOT_IN.join([heads[sentence] for sentence in sentences])
-                               + _NOT_IN)
+                    out.append(_NOT_IN.join(map(heads.__getitem__, sentences)) + _NOT_IN)
                 else:
                     out += [heads[sentence] + (verdict if sentence in members else _NOT_IN)
                             for sentence in sentences]
