@@ -24,8 +24,6 @@ or sentence scored.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from scorer.claims.scifactinputs import (NEI, GoldClaim, Inputs, PredictedClaim, check_order,
                                         claim_label, gold_keys)
 from scorer.claims.scifactmetrics import METRICS
@@ -37,6 +35,7 @@ from scorer.countstable.spool import Spool
 from scorer.policy import Policy
 from scorer.problems import Problems, ScorerError, Where
 
+#: The counts table's columns, the order of a claim's row (a plain tuple).
 COLUMNS = (CLAIMS, "abstract_relevant", "abstract_retrieved", "abstract_correct_label_only",
            "abstract_correct_rationalized", "sentence_relevant", "sentence_retrieved",
            "sentence_correct_selection", "sentence_correct_label", "label_correct")
@@ -48,9 +47,6 @@ NOT_IN_RATIONALE = "NOT IN ANY GOLD RATIONALE"
 REPEATED = "REPEATED"                # counted as retrieved again, not again as correct
 ABSTRACT_NOT_IN_GOLD = "ABSTRACT NOT IN GOLD"
 
-
-#: One row of the counts table (``COLUMNS``).
-Counts = namedtuple("Counts", COLUMNS)
 
 
 # ---------------------------------------------------------------- scoring

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from scorer.claims.scifact import (ABSTRACT_NOT_IN_GOLD, CORRECT, INCOMPLETE, NOT_IN_RATIONALE,
-                                   REPEATED, Counts)
+from scorer.claims.scifact import (ABSTRACT_NOT_IN_GOLD, COLUMNS, CORRECT, INCOMPLETE,
+                                   NOT_IN_RATIONALE, REPEATED)
 from scorer.claims.scifactinputs import NEI, claim_label
 from scorer.countstable.jsonl import show, shows
 from scorer.problems import ScorerError
@@ -24,6 +24,8 @@ SentenceOutcome = namedtuple("SentenceOutcome", "sentence verdict rationale miss
                              defaults=(None, ()))
 AbstractOutcome = namedtuple("AbstractOutcome",
                              "predicted gold label_right cap rationale sentences")
+#: One row of the counts table (``COLUMNS``); the scorer's rows are plain tuples.
+Counts = namedtuple("Counts", COLUMNS)
 ClaimOutcome = namedtuple("ClaimOutcome", "name gold predicted gold_label predicted_label "
                                           "abstracts missed counts")
 
