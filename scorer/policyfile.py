@@ -52,7 +52,8 @@ _LINE = re.compile(rf"(?:(\w+):|( *)-)(?: +({_FLOW}|{_TOKEN}))?(?: +#.*)? *", re
 _FLOW_ITEM = re.compile(rf" *({_TOKEN}) *(,?)", re.ASCII)
 #: ASCII the subset does not hold: control characters (PyYAML reads a tab or
 #: a carriage return otherwise, and refuses the others), but the line feed.
-_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+#: (A set, not a pattern: one compiled costs every run's start-up.)
+_CONTROL = frozenset(map(chr, (*range(0x00, 0x0a), *range(0x0b, 0x20), 0x7f)))
 
 #: What ``subset_document`` returns for a text outside the subset.
 OUTSIDE = object()
@@ -121,7 +122,7 @@ def subset_document(text: str):
     the text keeps to the subset above; else ``OUTSIDE``."""
     if "\r" in text:
         text = text.replace("\r\n", "\n")
-    if _CONTROL.search(text) or not (text.isascii() or all(
+    if not _CONTROL.isdisjoint(text) or not (text.isascii() or all(
             character.isascii() or _readable_unicode(character) for character in set(text))):
         return OUTSIDE
     data = {}
@@ -199,8 +200,9 @@ def load(text: str, path: str):
 
 _loader_class = None
 INT_TAG = "tag:yaml.org,2002:int"
-#: A whole number as a policy writes it (and a switch reads it).
-_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+#: A whole number as a policy writes it (and a switch reads it); compiled by
+#: ``re`` when first used, by PyYAML's reading alone.
+_DECIMAL = r"[-+]?(?:0|[1-9][0-9]*)"
 
 
 def _policy_loader():
@@ -263,7 +265,7 @@ def _policy_loader():
                 elif isinstance(item, yaml.ScalarNode) and item.tag == INT_TAG \
                         and item.style is None:
                     self._check_length(item, key)
-                    if _DECIMAL.fullmatch(item.value):
+                    if re.fullmatch(_DECIMAL, item.value):
                         continue
                     read = self.construct_yaml_int(item)
                     raise ScorerError(f"{self.name} line {item.start_mark.line + 1}, key "
