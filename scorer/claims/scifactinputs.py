@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from scorer import quickexit
 from scorer.countstable.evaluation import claim_keys, claim_names
 from scorer.countstable.jsonl import decode_fast, fast_json, object_blocks, show, type_name
 from scorer.problems import ScorerError
@@ -185,10 +184,6 @@ def read_gold(path: str, typed: bool | None = None) -> list:
     GoldLine, decoder = (_line_types()[0], _line_types()[2]) if typed else (_NO_TYPE, None)
     claims = []
     for block in object_blocks(path, decoder):
-        # The lines read are kept to the end of a command-line run
-        # (quickexit.keep): freeing them one by one here costs as much as a
-        # tenth of reading them, for memory the process gives back at its end.
-        quickexit.keep(block)
         for line, obj in block:
             if type(obj) is GoldLine:
                 claim = _typed_gold(line, obj)
@@ -347,7 +342,6 @@ def read_predictions(path: str, typed: bool | None = None) -> tuple:
     objects = []
     for block in object_blocks(path, decoder):
         objects += block
-    quickexit.keep(objects)         # (not freed one by one: see read_gold)
     shape, first_line = detect_shape(objects)
     claims, unread_labels = [], []
     for line, obj in objects:
