@@ -106,10 +106,11 @@ def build(files, policy=None, *, output_file="stdout", error_file="stderr", samp
     Every check of the command line is made here; a mistake is a ScorerError
     with the command line's message."""
     given_policy = policy if isinstance(policy, Policy) else None
-    # The switches of the task the policy names (any other task's switch is
-    # still read, then refused by name: _check_switches_apply).
-    table = switch_table.run_table(given_policy.task if given_policy is not None
-                                   else task_hint(policy))
+    # The common switches, and those of the task the policy names when the
+    # task's own are given (any other task's is still read, then refused by
+    # name: _check_switches_apply).
+    table = _COMMON_TABLE if not switches else switch_table.run_table(
+        given_policy.task if given_policy is not None else task_hint(policy))
     files = input_paths(files)
     if policy is not None and given_policy is None and not isinstance(policy, (str, os.PathLike)):
         raise ScorerError(f"policy must be a shipped policy's name (such as fever) or the "
@@ -247,6 +248,7 @@ def _what(switch) -> str:
 
 
 _COMMON_NAMES = frozenset(switch.name for switch in COMMON)
+_COMMON_TABLE = switch_table.table(COMMON)
 
 
 def _check_switches_apply(task, named: dict, policy_file) -> None:
