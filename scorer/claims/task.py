@@ -5,18 +5,18 @@ their first lines; its track, :class:`~scorer.claims.task.ClaimTrack`, slices
 the gold's claims by label).  ``scorer/tasks/`` holds the records."""
 from __future__ import annotations
 
+import json
+
 from scorer.claims.policy import HELP as MAX_EVIDENCE_HELP
 from scorer.claims.policy import read_max_evidence
+from scorer.countstable import reports
+from scorer.countstable.jsonl import read_objects
 from scorer.countstable.task import TableTask, TableTrack
+from scorer.limits import MAX_JSON_DEPTH, json_depth
 from scorer.policy import check_labels, list_value
 from scorer.problems import ScorerError
 from scorer.switches import Switch
 from scorer.taskrecord import PolicyKey
-
-# The work is imported inside the methods that do it: every run, of any task,
-# imports this module with every counts-table task's record (scorer.registry reads
-# every record's switches and policy keys), so its top imports only what the records'
-# declarations need (start-up time: tests/e2e/test_imports.py, make bench).
 
 
 MAX_EVIDENCE = Switch("max_evidence", sets_policy=True,
@@ -34,7 +34,6 @@ class ClaimTrack(TableTrack):
     def slice_records(self, path: str) -> list:
         """``(line, claim key, record)`` of every gold line, each line its
         claim as the task's runs name them (``read_gold_keys``)."""
-        from scorer.countstable.jsonl import read_objects      # (see the note at the top)
         objects = read_objects(path, lenient=True)
         keys, _source = self.task.read_gold_keys(path)
         if len(keys) != len(objects):
@@ -100,9 +99,6 @@ class ClaimTask(TableTask):
 
     def looks_like(self, path: str) -> str | None:
         """'gold' or 'predictions' from the file's first line (None: cannot tell)."""
-        # (see the note at the top)
-        import json
-        from scorer.limits import MAX_JSON_DEPTH, json_depth
         try:
             with open(path, encoding="utf-8") as f:
                 line = f.readline(1 << 20)
@@ -125,7 +121,6 @@ class ClaimTask(TableTask):
         return None
 
     def debug_pieces(self, evaluation):
-        from scorer.countstable import reports      # (as json in looks_like)
         return reports.debug_pieces(evaluation)
 
     # -- a leaderboard and a track: the gold file is the reference --------------------

@@ -10,13 +10,11 @@ from __future__ import annotations
 import os
 
 from scorer.capabilities import Diff, Leaderboard, Picture, Scoring, Track
+from scorer.countstable import driver
+from scorer.countstable.metrics import unit_statistic
 from scorer.problems import ScorerError
+from scorer.results import RunResult, claim_table_rows, wants_statistic
 from scorer.taskrecord import Task, TrackRun, checked_runs, run_name
-
-# The work is imported inside the methods that do it: every run, of any task,
-# imports this module with every counts-table task's record (scorer.registry reads
-# every record's switches and policy keys), so its top imports only what the records'
-# declarations need (start-up time: tests/e2e/test_imports.py, make bench).
 
 
 class TableScoring(Scoring):
@@ -26,9 +24,6 @@ class TableScoring(Scoring):
     __slots__ = ()
 
     def score(self, request, problems, samples=None):
-        # The driver (json, the reports) when this task scores: every task's
-        # record is loaded to read a command line, -version's and Cold Start's too.
-        from scorer.countstable import driver
         return driver.score(request, problems, samples=samples)
 
     def catalogue(self, request) -> list:
@@ -40,9 +35,6 @@ class TableScoring(Scoring):
 
     def run_result(self, name: str, outcome, status: str = "ok", statistics=True,
                    per_query: bool = True):
-        # (the track's and the API's: see the note at the top)
-        from scorer.countstable.metrics import unit_statistic
-        from scorer.results import RunResult, claim_table_rows, wants_statistic
         result = RunResult(name, status)
         evaluation = outcome.evaluation
         for metric, value in evaluation.metrics.items():
