@@ -276,3 +276,42 @@ def test_plain_claim_runs_import_no_slow_module_from_claim_modules(tmp_path, tas
     slow = [(importer, name) for importer, name in seen
             if name.split(".")[0] in SLOW_TO_IMPORT + HEAVY]
     assert slow == []
+
+
+def large_fever_predictions(path: Path) -> Path:
+    """Predictions carrying their own gold, over FAST_MIN_BYTES: read through msgspec."""
+    from scorer.countstable.jsonl import FAST_MIN_BYTES
+    line = ('{"id": %d, "label": "SUPPORTS", "evidence": [[[1, 1, "Paris", 0]]], '
+            '"predicted_label": "SUPPORTS", "predicted_evidence": [["Paris", 0], ["Rome", 2]]}\n')
+    claims = FAST_MIN_BYTES // len(line % 0) + 1
+    path.write_text("".join(line % number for number in range(claims)), encoding="utf-8")
+    return path
+
+
+def typing_extensions_installed() -> bool:
+    done = subprocess.run([sys.executable, "-c", "import typing_extensions"],
+                          capture_output=True)
+    return done.returncode == 0
+
+
+@pytest.mark.parametrize("command_line", [True, False])
+def test_msgspec_comes_without_typing_extensions_on_the_command_line_alone(tmp_path,
+                                                                           command_line):
+    """A command-line run reads a large file through msgspec as a plain install
+    has it, without typing_extensions (a test dependency's, 9 ms to import:
+    scorer/countstable/jsonl.py); a program importing scorer gets msgspec as
+    it comes, and can import typing_extensions after the run either way."""
+    if not typing_extensions_installed():
+        pytest.skip("typing_extensions is not installed: there is nothing to leave out")
+    predictions = large_fever_predictions(tmp_path / "predictions.jsonl")
+    arguments = ["-policy", "fever", "-output_file", str(tmp_path / "run"), str(predictions)]
+    prepare = ("from scorer.processenv import prepare_command_line_process; "
+               "prepare_command_line_process(); " if command_line else "")
+    script = (f"import sys; {prepare}from scorer.cli import main; status = main({arguments!r}); "
+              f"loaded = 'typing_extensions' in sys.modules; import typing_extensions; "
+              f"print(status, 'msgspec' in sys.modules, loaded)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "True", str(not command_line)]
+    assert "CLAIM 0\t" in (tmp_path / "run.debug").read_text(encoding="utf-8")
