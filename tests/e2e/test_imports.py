@@ -8,6 +8,7 @@ scorer/countstable) import neither ``dataclasses`` (which pulls in ``inspect``) 
 on a plain run, whatever the generic modules import."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from places import ROOT
+from scorer.countstable.jsonl import FAST_MIN_BYTES
 from startup import not_at_start_up
 
 FIXTURES = ROOT / "fixtures"
@@ -280,18 +282,11 @@ def test_plain_claim_runs_import_no_slow_module_from_claim_modules(tmp_path, tas
 
 def large_fever_predictions(path: Path) -> Path:
     """Predictions carrying their own gold, over FAST_MIN_BYTES: read through msgspec."""
-    from scorer.countstable.jsonl import FAST_MIN_BYTES
     line = ('{"id": %d, "label": "SUPPORTS", "evidence": [[[1, 1, "Paris", 0]]], '
             '"predicted_label": "SUPPORTS", "predicted_evidence": [["Paris", 0], ["Rome", 2]]}\n')
     claims = FAST_MIN_BYTES // len(line % 0) + 1
     path.write_text("".join(line % number for number in range(claims)), encoding="utf-8")
     return path
-
-
-def typing_extensions_installed() -> bool:
-    done = subprocess.run([sys.executable, "-c", "import typing_extensions"],
-                          capture_output=True)
-    return done.returncode == 0
 
 
 @pytest.mark.parametrize("command_line", [True, False])
@@ -301,7 +296,7 @@ def test_msgspec_comes_without_typing_extensions_on_the_command_line_alone(tmp_p
     has it, without typing_extensions (a test dependency's, 9 ms to import:
     scorer/countstable/jsonl.py); a program importing scorer gets msgspec as
     it comes, and can import typing_extensions after the run either way."""
-    if not typing_extensions_installed():
+    if importlib.util.find_spec("typing_extensions") is None:
         pytest.skip("typing_extensions is not installed: there is nothing to leave out")
     predictions = large_fever_predictions(tmp_path / "predictions.jsonl")
     arguments = ["-policy", "fever", "-output_file", str(tmp_path / "run"), str(predictions)]
